@@ -1,0 +1,340 @@
+#include "engine/vk/context.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace engine {
+
+namespace {
+
+bool envFlag(const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v && std::strcmp(v, "0") != 0;
+}
+
+bool hasExtension(const std::vector<VkExtensionProperties>& list, const char* name) {
+    for (const auto& e : list)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
+// The device features Sieve needs, chained for both the query and the device creation.
+struct Features {
+    VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    Features() {
+        f2.pNext = &f11;
+        f11.pNext = &f12;
+        f12.pNext = &f13;
+    }
+    Features(const Features&) = delete;
+};
+
+// Returns the names of required features that `have` lacks, and fills `want` with what to enable.
+std::vector<std::string> checkFeatures(const Features& have, Features& want) {
+    std::vector<std::string> missing;
+    auto need = [&](VkBool32 h, VkBool32& w, const char* name) {
+        if (h)
+            w = VK_TRUE;
+        else
+            missing.push_back(name);
+    };
+    auto optional = [&](VkBool32 h, VkBool32& w) { w = h; };
+    need(have.f2.features.multiDrawIndirect, want.f2.features.multiDrawIndirect, "multiDrawIndirect");
+    need(have.f2.features.drawIndirectFirstInstance, want.f2.features.drawIndirectFirstInstance,
+         "drawIndirectFirstInstance");
+    optional(have.f2.features.pipelineStatisticsQuery, want.f2.features.pipelineStatisticsQuery);
+    optional(have.f2.features.shaderInt64, want.f2.features.shaderInt64);
+    optional(have.f2.features.fillModeNonSolid, want.f2.features.fillModeNonSolid);
+    need(have.f11.shaderDrawParameters, want.f11.shaderDrawParameters, "shaderDrawParameters");
+    need(have.f11.storageBuffer16BitAccess, want.f11.storageBuffer16BitAccess, "storageBuffer16BitAccess");
+    need(have.f12.drawIndirectCount, want.f12.drawIndirectCount, "drawIndirectCount");
+    need(have.f12.samplerFilterMinmax, want.f12.samplerFilterMinmax, "samplerFilterMinmax");
+    need(have.f12.hostQueryReset, want.f12.hostQueryReset, "hostQueryReset");
+    need(have.f12.scalarBlockLayout, want.f12.scalarBlockLayout, "scalarBlockLayout");
+    need(have.f12.storageBuffer8BitAccess, want.f12.storageBuffer8BitAccess, "storageBuffer8BitAccess");
+    need(have.f12.shaderInt8, want.f12.shaderInt8, "shaderInt8");
+    optional(have.f12.vulkanMemoryModel, want.f12.vulkanMemoryModel);
+    optional(have.f12.vulkanMemoryModelDeviceScope, want.f12.vulkanMemoryModelDeviceScope);
+    need(have.f13.synchronization2, want.f13.synchronization2, "synchronization2");
+    need(have.f13.dynamicRendering, want.f13.dynamicRendering, "dynamicRendering");
+    need(have.f13.maintenance4, want.f13.maintenance4, "maintenance4");
+    optional(have.f13.subgroupSizeControl, want.f13.subgroupSizeControl);
+    optional(have.f13.computeFullSubgroups, want.f13.computeFullSubgroups);
+    return missing;
+}
+
+const char* kDeviceExtensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+
+}  // namespace
+
+const char* Context::requirementsText() {
+    return "Vulkan 1.3 with synchronization2, dynamicRendering, maintenance4, drawIndirectCount, "
+           "samplerFilterMinmax, hostQueryReset, scalarBlockLayout, 8/16-bit storage, multiDrawIndirect, "
+           "drawIndirectFirstInstance, shaderDrawParameters, and VK_KHR_push_descriptor";
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                 VkDebugUtilsMessageTypeFlagsEXT types,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    auto* self = static_cast<Context*>(user);
+    const bool counted = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ||
+                         ((severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) &&
+                          (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT));
+    if (!counted) return VK_FALSE;
+    std::string text = std::string(data->pMessageIdName ? data->pMessageIdName : "") + ": " +
+                       (data->pMessage ? data->pMessage : "");
+    std::fprintf(stderr, "[vulkan] %s\n", text.c_str());
+    std::lock_guard lock(self->messageMutex_);
+    self->messages_.push_back(std::move(text));
+    self->messageCount_++;
+    return VK_FALSE;
+}
+
+std::vector<std::string> Context::validationMessages() const {
+    std::lock_guard lock(messageMutex_);
+    return messages_;
+}
+
+void Context::clearValidationMessages() {
+    std::lock_guard lock(messageMutex_);
+    messages_.clear();
+    messageCount_ = 0;
+}
+
+Result<std::unique_ptr<Context>> Context::create(const ContextDesc& descIn) {
+    ContextDesc desc = descIn;
+    if (envFlag("SIEVE_VALIDATION")) desc.validation = true;
+    if (envFlag("SIEVE_SYNC_VALIDATION")) desc.validation = desc.syncValidation = true;
+    std::unique_ptr<Context> ctx(new Context());
+    if (VkResult r = volkInitialize(); r != VK_SUCCESS)
+        return sieve::makeError(r, "no Vulkan loader found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
+    if (auto r = ctx->createInstance(desc); !r) return r.error();
+    if (auto r = ctx->pickPhysicalDevice(); !r) return r.error();
+    if (auto r = ctx->createDevice(desc); !r) return r.error();
+    return ctx;
+}
+
+Result<void> Context::createInstance(const ContextDesc& desc) {
+    uint32_t version = volkGetInstanceVersion();
+    if (version < VK_API_VERSION_1_3)
+        return sieve::makeError(VK_ERROR_INCOMPATIBLE_DRIVER, "the Vulkan loader supports only " +
+                                                                  std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
+                                                                  std::to_string(VK_API_VERSION_MINOR(version)) +
+                                                                  "; Sieve needs Vulkan 1.3");
+    uint32_t count = 0;
+    vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> available(count);
+    vkEnumerateInstanceExtensionProperties(nullptr, &count, available.data());
+
+    std::vector<const char*> extensions = desc.instanceExtensions;
+    const bool debugUtils = hasExtension(available, VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if (debugUtils) extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    for (const char* e : extensions)
+        if (!hasExtension(available, e))
+            return sieve::makeError(VK_ERROR_EXTENSION_NOT_PRESENT, std::string("missing instance extension ") + e);
+
+    std::vector<const char*> layers;
+    if (desc.validation) {
+        vkEnumerateInstanceLayerProperties(&count, nullptr);
+        std::vector<VkLayerProperties> props(count);
+        vkEnumerateInstanceLayerProperties(&count, props.data());
+        bool found = false;
+        for (const auto& l : props) found |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+        if (!found)
+            return sieve::makeError(VK_ERROR_LAYER_NOT_PRESENT,
+                                    "validation requested but VK_LAYER_KHRONOS_validation is not installed "
+                                    "(apt-get install -y vulkan-validationlayers)");
+        if (!debugUtils)
+            return sieve::makeError(VK_ERROR_EXTENSION_NOT_PRESENT, "validation needs VK_EXT_debug_utils");
+        layers.push_back("VK_LAYER_KHRONOS_validation");
+        validation_ = true;
+    }
+
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = desc.appName;
+    app.pEngineName = "sieve";
+    app.apiVersion = VK_API_VERSION_1_3;
+
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = &Context::onMessage;
+    messenger.pUserData = this;
+
+    VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enables;
+    features.pNext = debugUtils ? &messenger : nullptr;
+
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pNext = (desc.validation && desc.syncValidation) ? static_cast<const void*>(&features)
+                                                          : (debugUtils ? &messenger : nullptr);
+    info.pApplicationInfo = &app;
+    info.enabledLayerCount = uint32_t(layers.size());
+    info.ppEnabledLayerNames = layers.data();
+    info.enabledExtensionCount = uint32_t(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    SIEVE_VK_TRY(vkCreateInstance(&info, nullptr, &instance_));
+    volkLoadInstanceOnly(instance_);
+    if (debugUtils) SIEVE_VK_TRY(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
+    return {};
+}
+
+Result<void> Context::pickPhysicalDevice() {
+    uint32_t count = 0;
+    vkEnumeratePhysicalDevices(instance_, &count, nullptr);
+    std::vector<VkPhysicalDevice> devices(count);
+    vkEnumeratePhysicalDevices(instance_, &count, devices.data());
+    if (devices.empty())
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
+                                "no Vulkan device found (install a driver, e.g. mesa-vulkan-drivers)");
+    std::vector<VkPhysicalDeviceProperties> props(count);
+    for (uint32_t i = 0; i < count; ++i) vkGetPhysicalDeviceProperties(devices[i], &props[i]);
+
+    int chosen = -1;
+    if (const char* want = std::getenv("SIEVE_DEVICE"); want && *want) {
+        char* end = nullptr;
+        long index = std::strtol(want, &end, 10);
+        if (end && *end == 0) {
+            if (index < 0 || index >= long(count))
+                return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
+                                        "SIEVE_DEVICE=" + std::string(want) + " but there are " +
+                                            std::to_string(count) + " devices");
+            chosen = int(index);
+        } else {
+            for (uint32_t i = 0; i < count && chosen < 0; ++i)
+                if (std::strstr(props[i].deviceName, want)) chosen = int(i);
+            if (chosen < 0)
+                return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
+                                        "SIEVE_DEVICE='" + std::string(want) + "' matches no device name");
+        }
+    } else {
+        auto rank = [](VkPhysicalDeviceType t) {
+            switch (t) {
+            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
+            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 3;
+            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+            case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
+            default: return 0;
+            }
+        };
+        for (uint32_t i = 0; i < count; ++i)
+            if (props[i].apiVersion >= VK_API_VERSION_1_3 &&
+                (chosen < 0 || rank(props[i].deviceType) > rank(props[chosen].deviceType)))
+                chosen = int(i);
+        if (chosen < 0) chosen = 0;
+    }
+    physical_ = devices[chosen];
+    properties_ = props[chosen];
+    if (properties_.apiVersion < VK_API_VERSION_1_3)
+        return sieve::makeError(VK_ERROR_INCOMPATIBLE_DRIVER,
+                                std::string(properties_.deviceName) + " does not support Vulkan 1.3");
+    return {};
+}
+
+Result<void> Context::createDevice(const ContextDesc& desc) {
+    Features have, want;
+    vkGetPhysicalDeviceFeatures2(physical_, &have.f2);
+    std::vector<std::string> missing = checkFeatures(have, want);
+
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> available(count);
+    vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, available.data());
+    std::vector<const char*> extensions(std::begin(kDeviceExtensions), std::end(kDeviceExtensions));
+    if (desc.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    for (const char* e : extensions)
+        if (!hasExtension(available, e)) missing.push_back(std::string("extension ") + e);
+    if (!missing.empty()) {
+        std::string text = std::string(properties_.deviceName) + " lacks what Sieve requires:";
+        for (const auto& m : missing) text += " " + m;
+        return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT, text);
+    }
+
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, families.data());
+    int family = -1;
+    for (uint32_t i = 0; i < count && family < 0; ++i) {
+        const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+        if ((families[i].queueFlags & need) == need && families[i].timestampValidBits > 0) family = int(i);
+    }
+    if (family < 0)
+        return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT,
+                                "no queue family with graphics, compute and timestamps");
+    queueFamily_ = uint32_t(family);
+
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = queueFamily_;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    info.pNext = &want.f2;
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    info.enabledExtensionCount = uint32_t(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    SIEVE_VK_TRY(vkCreateDevice(physical_, &info, nullptr, &device_));
+    volkLoadDevice(device_);
+    vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+    info_ = sieve::describeDevice(physical_, device_);
+    allocator_ = std::make_unique<Allocator>(physical_, device_);
+
+    VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT | VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    pool.queueFamilyIndex = queueFamily_;
+    SIEVE_VK_TRY(vkCreateCommandPool(device_, &pool, nullptr, &oneShotPool_));
+    VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    SIEVE_VK_TRY(vkCreateFence(device_, &fence, nullptr, &oneShotFence_));
+    return {};
+}
+
+Result<void> Context::submitNow(const std::function<void(VkCommandBuffer)>& record) {
+    VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    alloc.commandPool = oneShotPool_;
+    alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    alloc.commandBufferCount = 1;
+    VkCommandBuffer cmd = VK_NULL_HANDLE;
+    SIEVE_VK_TRY(vkAllocateCommandBuffers(device_, &alloc, &cmd));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    vkBeginCommandBuffer(cmd, &begin);
+    record(cmd);
+    vkEndCommandBuffer(cmd);
+    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmdInfo.commandBuffer = cmd;
+    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    submit.commandBufferInfoCount = 1;
+    submit.pCommandBufferInfos = &cmdInfo;
+    VkResult r = vkQueueSubmit2(queue_, 1, &submit, oneShotFence_);
+    if (r == VK_SUCCESS) r = vkWaitForFences(device_, 1, &oneShotFence_, VK_TRUE, UINT64_MAX);
+    vkResetFences(device_, 1, &oneShotFence_);
+    vkFreeCommandBuffers(device_, oneShotPool_, 1, &cmd);
+    if (r != VK_SUCCESS) return sieve::makeError(r, std::string("one-shot submission failed: ") + sieve::vkResultName(r));
+    return {};
+}
+
+Context::~Context() {
+    if (device_) {
+        vkDeviceWaitIdle(device_);
+        vkDestroyFence(device_, oneShotFence_, nullptr);
+        vkDestroyCommandPool(device_, oneShotPool_, nullptr);
+        allocator_.reset();
+        vkDestroyDevice(device_, nullptr);
+    }
+    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (instance_) vkDestroyInstance(instance_, nullptr);
+}
+
+}  // namespace engine

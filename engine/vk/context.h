@@ -1,0 +1,84 @@
+#pragma once
+// The Vulkan context of the reference host: instance, debug messenger, physical-device choice, device,
+// one graphics+compute queue, and the memory allocator.
+#include <volk.h>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/vk/memory.h"
+#include "sieve/gpu.h"
+#include "sieve/result.h"
+
+namespace engine {
+
+using sieve::Result;
+
+struct ContextDesc {
+    const char* appName = "sieve";
+    bool validation = false;       // VK_LAYER_KHRONOS_validation (also on when SIEVE_VALIDATION=1)
+    bool syncValidation = false;   // synchronization validation (needs validation)
+    std::vector<const char*> instanceExtensions;  // e.g. from glfwGetRequiredInstanceExtensions
+    bool swapchain = false;        // enable VK_KHR_swapchain on the device
+};
+
+class Context {
+public:
+    static Result<std::unique_ptr<Context>> create(const ContextDesc& desc);
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    VkInstance instance() const { return instance_; }
+    VkPhysicalDevice physical() const { return physical_; }
+    VkDevice device() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queueFamily() const { return queueFamily_; }
+    const sieve::DeviceInfo& info() const { return info_; }
+    const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    Allocator& allocator() { return *allocator_; }
+    bool validationEnabled() const { return validation_; }
+
+    // Validation messages (warnings and errors) seen so far; tests fail on any.
+    uint32_t validationMessageCount() const { return messageCount_; }
+    std::vector<std::string> validationMessages() const;
+    void clearValidationMessages();
+
+    // Records and submits one command buffer and waits for it. For setup, uploads and tests; never in a
+    // frame loop.
+    Result<void> submitNow(const std::function<void(VkCommandBuffer)>& record);
+
+    // Instance extensions and device features the engine requires, for messages.
+    static const char* requirementsText();
+
+private:
+    Context() = default;
+    static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
+                                                   VkDebugUtilsMessageTypeFlagsEXT types,
+                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+    Result<void> createInstance(const ContextDesc& desc);
+    Result<void> pickPhysicalDevice();
+    Result<void> createDevice(const ContextDesc& desc);
+
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
+    VkPhysicalDevice physical_ = VK_NULL_HANDLE;
+    VkPhysicalDeviceProperties properties_{};
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkQueue queue_ = VK_NULL_HANDLE;
+    uint32_t queueFamily_ = 0;
+    VkCommandPool oneShotPool_ = VK_NULL_HANDLE;
+    VkFence oneShotFence_ = VK_NULL_HANDLE;
+    sieve::DeviceInfo info_;
+    std::unique_ptr<Allocator> allocator_;
+    bool validation_ = false;
+    std::atomic<uint32_t> messageCount_{0};
+    mutable std::mutex messageMutex_;
+    std::vector<std::string> messages_;
+};
+
+}  // namespace engine

@@ -1,0 +1,52 @@
+#pragma once
+// A shared Vulkan context for GPU tests, with validation and synchronization validation on. Every test
+// fails if a validation message appears while it runs.
+#include <gtest/gtest.h>
+
+#include <memory>
+
+#include "engine/vk/context.h"
+#include "engine/vk/resources.h"
+
+namespace testing_gpu {
+
+engine::Context& context();  // created on first use; the test aborts if no device is available
+
+class GpuTest : public ::testing::Test {
+protected:
+    void SetUp() override { context().clearValidationMessages(); }
+    void TearDown() override {
+        auto messages = context().validationMessages();
+        EXPECT_EQ(messages.size(), 0u) << "validation reported " << messages.size() << " message(s), first: "
+                                       << (messages.empty() ? "" : messages.front());
+    }
+    engine::Context& ctx() { return context(); }
+
+    template <typename T>
+    engine::Buffer makeBuffer(const std::vector<T>& data, VkBufferUsageFlags extra = 0, const char* name = "test input") {
+        auto b = engine::Buffer::create(ctx(), std::max<size_t>(data.size() * sizeof(T), 4),
+                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | extra,
+                                        engine::MemoryUsage::DeviceLocal, name);
+        EXPECT_TRUE(b) << b.error().message;
+        auto r = engine::uploadBuffer(ctx(), b.value(), data.data(), data.size() * sizeof(T));
+        EXPECT_TRUE(r) << r.error().message;
+        return std::move(b).value();
+    }
+    engine::Buffer makeEmpty(VkDeviceSize bytes, VkBufferUsageFlags extra = 0, const char* name = "test output") {
+        auto b = engine::Buffer::create(ctx(), std::max<VkDeviceSize>(bytes, 4),
+                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT | extra,
+                                        engine::MemoryUsage::DeviceLocal, name);
+        EXPECT_TRUE(b) << b.error().message;
+        return std::move(b).value();
+    }
+    template <typename T>
+    std::vector<T> read(const engine::Buffer& b, size_t count, VkDeviceSize offset = 0) {
+        auto r = engine::readVector<T>(ctx(), b, count, offset);
+        EXPECT_TRUE(r) << r.error().message;
+        return r ? std::move(r).value() : std::vector<T>{};
+    }
+};
+
+}  // namespace testing_gpu
