@@ -1,0 +1,114 @@
+#pragma once
+// The engine-agnostic plugin interface. A plugin *describes* what it needs (slots: buffers and images
+// with their size and usage, and a lifetime) and its passes (name, resource uses as sync2 triples); the
+// host allocates the slots, derives the barriers between passes from the declared uses, and calls
+// prepare() once per frame on the CPU and record() for each pass. Barriers *inside* a pass (between
+// mips of a pyramid, between levels of a scan) are the plugin's own job.
+#include <volk.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sieve {
+
+enum class Lifetime : uint8_t {
+    Imported,    // owned by the host (e.g. its depth attachment); the host binds it every frame
+    Transient,   // contents needed only within one frame
+    Persistent,  // contents kept across frames (e.g. last frame's visibility)
+};
+
+enum class SlotKind : uint8_t { Buffer, Image };
+
+using SlotId = uint32_t;
+inline constexpr SlotId kNoSlot = UINT32_MAX;
+
+struct SlotDesc {
+    std::string name;
+    SlotKind kind = SlotKind::Buffer;
+    Lifetime lifetime = Lifetime::Transient;
+    // Buffers
+    VkDeviceSize size = 0;
+    VkBufferUsageFlags bufferUsage = 0;
+    // Images
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkExtent2D extent{0, 0};
+    uint32_t mipLevels = 1;
+    VkImageUsageFlags imageUsage = 0;
+};
+
+// One access of a slot by a pass, lowered to sync2 terms.
+struct ResourceUse {
+    SlotId slot = kNoSlot;
+    VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_NONE;
+    VkAccessFlags2 access = VK_ACCESS_2_NONE;
+    VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;  // images only
+    VkImageSubresourceRange range{0, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};  // images only
+    bool write = false;
+};
+
+// Named helpers turning intent into the triple, in one place.
+namespace use {
+ResourceUse storageRead(SlotId s, VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+ResourceUse storageWrite(SlotId s, VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+ResourceUse storageReadWrite(SlotId s, VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+ResourceUse uniformRead(SlotId s, VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+ResourceUse indirectRead(SlotId s);  // draw/dispatch indirect arguments and counts
+ResourceUse transferWrite(SlotId s);
+ResourceUse transferRead(SlotId s);
+ResourceUse vertexRead(SlotId s);  // vertex/index buffers
+ResourceUse sampledImage(SlotId s, VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                         VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT, uint32_t baseMip = 0,
+                         uint32_t mipCount = VK_REMAINING_MIP_LEVELS);
+ResourceUse storageImageWrite(SlotId s, uint32_t baseMip = 0, uint32_t mipCount = VK_REMAINING_MIP_LEVELS);
+ResourceUse storageImageReadWrite(SlotId s, uint32_t baseMip = 0, uint32_t mipCount = VK_REMAINING_MIP_LEVELS);
+ResourceUse colorAttachmentWrite(SlotId s);
+ResourceUse depthAttachmentWrite(SlotId s);  // depth test + write
+ResourceUse depthSampled(SlotId s, VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+}  // namespace use
+
+struct PassDesc {
+    std::string name;
+    std::vector<ResourceUse> uses;
+    bool sideEffect = false;  // kept even if nothing reads what it writes
+    bool graphics = false;    // records inside the host's rendering scope (geometry passes)
+};
+
+// What the host bound to a slot this frame.
+struct SlotBinding {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;          // all mips
+    std::vector<VkImageView> mipViews;          // one per mip (images only)
+    VkExtent2D extent{0, 0};
+};
+
+struct Bindings {
+    std::span<const SlotBinding> slots;
+    const SlotBinding& operator[](SlotId s) const { return slots[s]; }
+};
+
+struct FrameInfo {
+    uint64_t frameIndex = 0;     // increases by one per frame
+    uint32_t frameSlot = 0;      // frameIndex % framesInFlight
+    uint32_t framesInFlight = 2;
+    VkExtent2D viewport{0, 0};
+};
+
+class Plugin {
+public:
+    virtual ~Plugin() = default;
+    virtual std::span<const SlotDesc> slots() const = 0;
+    virtual std::span<const PassDesc> passes() const = 0;
+    // CPU work for the frame (parameters into host-visible memory). Never waits for the GPU.
+    virtual void prepare(const FrameInfo& frame) = 0;
+    // Records pass `pass` (index into passes()). Never submits, waits or allocates device memory.
+    virtual void record(uint32_t pass, VkCommandBuffer cmd, const Bindings& bindings, const FrameInfo& frame) = 0;
+    // Emits ImGui widgets for the debug overlay (no window of its own). Optional.
+    virtual void drawUi() {}
+};
+
+}  // namespace sieve

@@ -1,0 +1,54 @@
+#ifndef SIEVE_SHARED_SCENE_H
+#define SIEVE_SHARED_SCENE_H
+// Scene tables on the GPU, shared by GLSL (std430) and C++. All meshes live in one vertex and one
+// index buffer. A mesh has one or more primitives (one draw each: several materials or parts); every
+// primitive has its own LOD chain. An instance places a mesh in the world.
+#include "shared/common.h"
+
+SIEVE_NS_BEGIN
+
+SIEVE_CONST(uint, SIEVE_MAX_LODS, 8)
+
+struct MeshLod {
+    uint firstIndex;  // into the shared index buffer
+    uint indexCount;
+    float error;      // object-space simplification error of this LOD (0 for LOD 0)
+    uint pad;
+};
+
+struct MeshPrimitive {
+    int vertexOffset;  // added to each index (VkDrawIndexedIndirectCommand::vertexOffset)
+    uint lodCount;     // 1..SIEVE_MAX_LODS
+    uint material;     // colour index used by the default geometry pass
+    uint pad;
+    MeshLod lods[SIEVE_MAX_LODS];
+};
+
+struct Mesh {
+    vec4 sphere;          // object-space bounding sphere: xyz centre, w radius
+    uint firstPrimitive;  // into the primitive table
+    uint primitiveCount;  // draws produced per visible instance
+    uint pad0;
+    uint pad1;
+};
+
+struct Instance {
+    vec4 rows[3];   // object-to-world affine transform, row-major 3x4
+    vec4 sphere;    // world-space bounding sphere (xyz centre, w radius), computed at upload
+    uint mesh;
+    float scale;    // largest axis scale of the transform (for LOD error)
+    uint pad0;
+    uint pad1;
+};
+
+// The vertex format of the default geometry pass: 16 bytes.
+struct Vertex {
+    float px;
+    float py;
+    float pz;
+    uint normal;  // octahedral or packed snorm8x3 normal (see shaders/geometry)
+};
+
+SIEVE_NS_END
+
+#endif
