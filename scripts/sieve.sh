@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine: installs what is missing, builds, then runs.
+#   scripts/sieve.sh run  [viewer flags...]   the viewer on the built-in scene (window or headless)
+#   scripts/sieve.sh test [ctest flags...]    the whole test suite (lavapipe + validation layers)
+#   scripts/sieve.sh build                    install + build only
+# Environment: SIEVE_BUILD_DIR (default build), SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1 to skip apt.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cmd="${1:-}"
+shift || true
+build="${SIEVE_BUILD_DIR:-$here/build}"
+jobs="${SIEVE_JOBS:-2}"
+
+packages=(
+  build-essential cmake pkg-config git
+  libvulkan-dev vulkan-validationlayers libvulkan-volk-dev mesa-vulkan-drivers vulkan-tools
+  glslc libshaderc-dev spirv-tools
+  libglfw3-dev libglm-dev libmeshoptimizer-dev libimgui-dev libstb-dev libtinygltf-dev nlohmann-json3-dev
+  librenderdoc-dev renderdoc python3-renderdoc
+  libgtest-dev googletest
+  xvfb xauth python3-numpy python3-pil
+)
+
+install_packages() {
+  [[ "${SIEVE_SKIP_APT:-0}" == 1 ]] && return 0
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [[ ${#missing[@]} -eq 0 ]] && return 0
+  local sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  echo "sieve: installing ${missing[*]}"
+  $sudo apt-get update
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+build_all() {
+  cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build "$build" -j "$jobs"
+}
+
+case "$cmd" in
+  run)
+    install_packages
+    build_all
+    exec "$build/samples/viewer/sieve-viewer" "$@"
+    ;;
+  test)
+    install_packages
+    build_all
+    cd "$build"
+    # XDG_RUNTIME_DIR silences lavapipe's complaint on machines without a session.
+    export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
+    exec ctest --output-on-failure --timeout 900 "$@"
+    ;;
+  build)
+    install_packages
+    build_all
+    ;;
+  *)
+    sed -n '2,7p' "$0"
+    exit 2
+    ;;
+esac
