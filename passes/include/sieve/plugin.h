@@ -21,6 +21,11 @@ enum class Lifetime : uint8_t {
 
 enum class SlotKind : uint8_t { Buffer, Image };
 
+// Where a buffer slot lives. Upload and Readback slots are host-visible and stay mapped
+// (SlotBinding::mapped): the plugin writes per-frame parameters or reads counters there, indexing by
+// FrameInfo::frameSlot so that the CPU never touches memory a frame in flight still uses.
+enum class Memory : uint8_t { Device, Upload, Readback };
+
 using SlotId = uint32_t;
 inline constexpr SlotId kNoSlot = UINT32_MAX;
 
@@ -31,6 +36,7 @@ struct SlotDesc {
     // Buffers
     VkDeviceSize size = 0;
     VkBufferUsageFlags bufferUsage = 0;
+    Memory memory = Memory::Device;
     // Images
     VkFormat format = VK_FORMAT_UNDEFINED;
     VkExtent2D extent{0, 0};
@@ -80,6 +86,7 @@ struct SlotBinding {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
     VkDeviceSize size = 0;
+    void* mapped = nullptr;  // Upload/Readback buffers
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;          // all mips
     std::vector<VkImageView> mipViews;          // one per mip (images only)
