@@ -3,6 +3,7 @@
 #include <atomic>
 #include <vector>
 
+#include "sieve/graphics_pipeline.h"
 #include "sieve/spirv.h"
 
 namespace sieve {
@@ -108,25 +109,7 @@ void ComputePipeline::destroy() {
 void ComputePipeline::dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                                uint32_t pushBytes, uint32_t x, uint32_t y, uint32_t z) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-    if (bindings.size()) {
-        VkWriteDescriptorSet writes[16];
-        uint32_t i = 0;
-        for (const Binding& b : bindings) {
-            VkWriteDescriptorSet& w = writes[i];
-            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstBinding = i;
-            w.descriptorCount = 1;
-            w.descriptorType = b.type;
-            const bool isBuffer =
-                b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-            if (isBuffer)
-                w.pBufferInfo = &b.buffer;
-            else
-                w.pImageInfo = &b.image;
-            if (++i == 16) break;
-        }
-        vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, i, writes);
-    }
+    pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, bindings);
     if (pushBytes) vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
     vkCmdDispatch(cmd, x, y, z);
 }

@@ -1,2 +1,0 @@
-// assets/ is being written; this translation unit keeps the library non-empty until then.
-namespace sieve::assets {}

@@ -1,0 +1,65 @@
+#pragma once
+// Graphics pipelines for dynamic rendering from embedded SPIR-V, with a push-descriptor set and push
+// constants. Viewport and scissor are dynamic.
+#include <volk.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "sieve/gpu.h"
+#include "sieve/pipeline.h"
+#include "sieve/result.h"
+
+namespace sieve {
+
+struct GraphicsPipelineDesc {
+    std::string_view vertexShader;    // embedded names
+    std::string_view fragmentShader;
+    std::span<const VkDescriptorType> bindings;  // binding i has type bindings[i], visible to both stages
+    uint32_t pushConstantBytes = 0;
+    std::span<const VkVertexInputBindingDescription> vertexBindings;
+    std::span<const VkVertexInputAttributeDescription> vertexAttributes;
+    VkFormat colorFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no colour attachment
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no depth attachment
+    bool depthTest = false;
+    bool depthWrite = false;
+    VkCompareOp depthCompare = VK_COMPARE_OP_GREATER_OR_EQUAL;  // reverse-Z
+    bool alphaBlend = false;
+    VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
+    VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    const char* debugName = nullptr;
+};
+
+class GraphicsPipeline {
+public:
+    GraphicsPipeline() = default;
+    static Result<GraphicsPipeline> create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc);
+    ~GraphicsPipeline();
+    GraphicsPipeline(GraphicsPipeline&& o) noexcept { *this = std::move(o); }
+    GraphicsPipeline& operator=(GraphicsPipeline&& o) noexcept;
+    GraphicsPipeline(const GraphicsPipeline&) = delete;
+    GraphicsPipeline& operator=(const GraphicsPipeline&) = delete;
+
+    // Binds the pipeline, pushes descriptors (binding i = bindings[i]) and push constants.
+    void bind(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes) const;
+    VkPipeline handle() const { return pipeline_; }
+    VkPipelineLayout layout() const { return layout_; }
+    explicit operator bool() const { return pipeline_ != VK_NULL_HANDLE; }
+
+private:
+    void destroy();
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    VkShaderStageFlags pushStages_ = 0;
+};
+
+// Pushes descriptors for a bound pipeline layout (shared by compute and graphics pipelines).
+void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, VkPipelineLayout layout,
+                     std::initializer_list<Binding> bindings);
+
+}  // namespace sieve
