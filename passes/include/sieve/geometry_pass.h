@@ -1,0 +1,33 @@
+#pragma once
+// The plain default geometry pass the viewer uses: draws a draw list (shared/draw.h records) with
+// vkCmdDrawIndexedIndirectCount. Hosts with their own materials write their own pass and read the same
+// draw-list slots as indirect arguments. Recorded inside the host's vkCmdBeginRendering scope.
+#include <volk.h>
+
+#include "sieve/graphics_pipeline.h"
+#include "sieve/pipeline.h"
+#include "sieve/result.h"
+
+namespace sieve {
+
+struct GeometryInputs {
+    BufferRange vertices;   // shared/scene.h Vertex
+    BufferRange indices;    // uint32
+    BufferRange instances;  // shared/scene.h Instance
+    BufferRange draws;      // shared/draw.h DrawCommand, stride 32
+    BufferRange counts;     // shared/draw.h DrawCounts (count at offset 0)
+    uint32_t maxDraws = 0;  // capacity of `draws`
+};
+
+class GeometryPass {
+public:
+    static Result<GeometryPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat);
+    // viewProj: column-major 4x4 (reverse-Z projection); lightDir: world-space direction to the light.
+    void record(VkCommandBuffer cmd, const GeometryInputs& in, VkExtent2D extent, const float viewProj[16],
+                const float lightDir[3]) const;
+
+private:
+    GraphicsPipeline pipeline_;
+};
+
+}  // namespace sieve

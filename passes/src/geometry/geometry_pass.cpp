@@ -1,0 +1,62 @@
+#include "sieve/geometry_pass.h"
+
+#include <cstring>
+
+#include "shared/draw.h"
+#include "shared/scene.h"
+
+namespace sieve {
+
+namespace {
+struct Push {
+    float viewProj[16];
+    float lightDir[4];
+};
+const VkDescriptorType kBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+}  // namespace
+
+Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat) {
+    const VkVertexInputBindingDescription binding{0, sizeof(gpu::Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
+    const VkVertexInputAttributeDescription attributes[] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gpu::Vertex, px)},
+        {1, 0, VK_FORMAT_R32_UINT, offsetof(gpu::Vertex, normal)}};
+    GraphicsPipelineDesc desc;
+    desc.vertexShader = "geometry/mesh.vert";
+    desc.fragmentShader = "geometry/mesh.frag";
+    desc.bindings = kBindings;
+    desc.pushConstantBytes = sizeof(Push);
+    desc.vertexBindings = {&binding, 1};
+    desc.vertexAttributes = attributes;
+    desc.colorFormat = colorFormat;
+    desc.depthFormat = depthFormat;
+    desc.depthTest = true;
+    desc.depthWrite = true;
+    desc.depthCompare = VK_COMPARE_OP_GREATER_OR_EQUAL;
+    desc.cullMode = VK_CULL_MODE_BACK_BIT;
+    desc.debugName = "geometry";
+    auto pipeline = GraphicsPipeline::create(dev, desc);
+    if (!pipeline) return pipeline.error();
+    GeometryPass pass;
+    pass.pipeline_ = std::move(pipeline).value();
+    return pass;
+}
+
+void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExtent2D extent, const float viewProj[16],
+                          const float lightDir[3]) const {
+    if (!in.maxDraws) return;
+    Push push{};
+    std::memcpy(push.viewProj, viewProj, sizeof(push.viewProj));
+    std::memcpy(push.lightDir, lightDir, 3 * sizeof(float));
+    pipeline_.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
+    // Flip Y with a negative viewport height so +Y is up on screen.
+    VkViewport viewport{0, float(extent.height), float(extent.width), -float(extent.height), 0.0f, 1.0f};
+    VkRect2D scissor{{0, 0}, extent};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &in.vertices.buffer, &in.vertices.offset);
+    vkCmdBindIndexBuffer(cmd, in.indices.buffer, in.indices.offset, VK_INDEX_TYPE_UINT32);
+    vkCmdDrawIndexedIndirectCount(cmd, in.draws.buffer, in.draws.offset, in.counts.buffer, in.counts.offset,
+                                  in.maxDraws, gpu::SIEVE_DRAW_STRIDE);
+}
+
+}  // namespace sieve

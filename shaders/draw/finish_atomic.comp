@@ -1,0 +1,13 @@
+#version 460
+// Atomic-append peer: after expansion, clamp the appended total to the capacity.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/draw.h"
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) buffer Counts { DrawCounts counts; };
+layout(push_constant) uniform Push { uint capacity; } pc;
+void main() {
+    uint total = counts.total;
+    uint written = min(total, pc.capacity);
+    counts.count = written;
+    counts.overflow = total - written;
+}

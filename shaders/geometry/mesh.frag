@@ -1,0 +1,22 @@
+#version 460
+// Flat-coloured Lambert shading; the material picks a base colour, the instance a small variation.
+layout(location = 0) in vec3 inNormal;
+layout(location = 1) flat in uint inMaterial;
+layout(location = 2) flat in uint inInstance;
+layout(push_constant) uniform Push {
+    mat4 viewProj;
+    vec4 lightDir;
+} pc;
+layout(location = 0) out vec4 outColor;
+
+const vec3 kPalette[8] = vec3[8](vec3(0.55, 0.55, 0.58), vec3(0.70, 0.45, 0.35), vec3(0.35, 0.55, 0.30),
+                                 vec3(0.45, 0.32, 0.20), vec3(0.80, 0.75, 0.55), vec3(0.30, 0.40, 0.65),
+                                 vec3(0.75, 0.20, 0.20), vec3(0.25, 0.25, 0.27));
+
+void main() {
+    uint h = inInstance * 2654435761u;
+    float jitter = 0.9 + 0.2 * float((h >> 24) & 255u) / 255.0;
+    vec3 base = kPalette[inMaterial & 7u] * jitter;
+    float lambert = max(dot(normalize(inNormal), normalize(pc.lightDir.xyz)), 0.0);
+    outColor = vec4(base * (0.35 + 0.65 * lambert), 1.0);
+}

@@ -1,0 +1,33 @@
+#version 460
+// Default geometry pass: one indirect draw per (instance, primitive). gl_InstanceIndex is the instance
+// index (firstInstance of the draw record); gl_DrawID picks the draw record for its material.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/draw.h"
+#include "shared/scene.h"
+
+layout(location = 0) in vec3 inPosition;
+layout(location = 1) in uint inNormal;
+
+layout(set = 0, binding = 0, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = 1, std430) readonly buffer Draws { DrawCommand draws[]; };
+
+layout(push_constant) uniform Push {
+    mat4 viewProj;
+    vec4 lightDir;
+} pc;
+
+layout(location = 0) out vec3 outNormal;
+layout(location = 1) flat out uint outMaterial;
+layout(location = 2) flat out uint outInstance;
+
+void main() {
+    Instance inst = instances[gl_InstanceIndex];
+    vec4 p = vec4(inPosition, 1.0);
+    vec3 world = vec3(dot(inst.rows[0], p), dot(inst.rows[1], p), dot(inst.rows[2], p));
+    vec3 n = unpackSnorm4x8(inNormal).xyz;
+    // Linear part of the transform (exact for uniform scale, which the scenes use).
+    outNormal = normalize(vec3(dot(inst.rows[0].xyz, n), dot(inst.rows[1].xyz, n), dot(inst.rows[2].xyz, n)));
+    outMaterial = draws[gl_DrawID].material;
+    outInstance = gl_InstanceIndex;
+    gl_Position = pc.viewProj * vec4(world, 1.0);
+}

@@ -1,0 +1,32 @@
+#ifndef SIEVE_SHARED_DRAW_H
+#define SIEVE_SHARED_DRAW_H
+// The draw records the culling passes write and vkCmdDrawIndexedIndirectCount reads (stride 32 bytes):
+// a VkDrawIndexedIndirectCommand followed by what the geometry pass needs to shade the draw.
+#include "shared/common.h"
+
+SIEVE_NS_BEGIN
+
+struct DrawCommand {
+    uint indexCount;     // VkDrawIndexedIndirectCommand
+    uint instanceCount;  // always 1
+    uint firstIndex;
+    int vertexOffset;
+    uint firstInstance;  // the instance index (gl_InstanceIndex in the vertex shader)
+    uint primitive;      // index into the primitive table
+    uint material;
+    uint lod;
+};
+
+// The count buffer of one draw list. `count` is at offset 0: vkCmdDrawIndexedIndirectCount reads it.
+struct DrawCounts {
+    uint count;     // draws written = min(total, capacity)
+    uint overflow;  // draws dropped because the list was full = total - count
+    uint total;     // draws wanted
+    uint pad;
+};
+
+SIEVE_CONST(uint, SIEVE_DRAW_STRIDE, 32)
+
+SIEVE_NS_END
+
+#endif
