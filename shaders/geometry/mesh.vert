@@ -24,7 +24,9 @@ void main() {
     Instance inst = instances[gl_InstanceIndex];
     vec4 p = vec4(inPosition, 1.0);
     vec3 world = vec3(dot(inst.rows[0], p), dot(inst.rows[1], p), dot(inst.rows[2], p));
-    vec3 n = unpackSnorm4x8(inNormal).xyz;
+    // snorm 10-10-10 (assets/normal_packing.h): sign-extend each 10-bit field.
+    ivec3 q = ivec3(uvec3(inNormal) << uvec3(22, 12, 2)) >> 22;
+    vec3 n = max(vec3(q) / 511.0, -1.0);
     // Linear part of the transform (exact for uniform scale, which the scenes use).
     outNormal = normalize(vec3(dot(inst.rows[0].xyz, n), dot(inst.rows[1].xyz, n), dot(inst.rows[2].xyz, n)));
     outMaterial = draws[gl_DrawID].material;
