@@ -1,0 +1,172 @@
+#include "assets/mesh_builder.h"
+
+#include <meshoptimizer.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "assets/bounding_sphere.h"
+#include "assets/normal_packing.h"
+
+namespace sieve::assets {
+namespace {
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// Appends simplified LODs after LOD 0 (the whole of `indices` on entry) and fills the LOD table.
+void buildLodChain(std::vector<uint32_t>& indices, const std::vector<glm::vec3>& positions,
+                   const LodSettings& settings, gpu::MeshPrimitive& prim) {
+    uint32_t maxLods = std::clamp<uint32_t>(settings.maxLods, 1, gpu::SIEVE_MAX_LODS);
+    prim.lodCount = 1;
+    prim.lods[0] = gpu::MeshLod{0, static_cast<uint32_t>(indices.size()), 0.0f, 0};
+    const float* pos = &positions[0].x;
+    float scale = meshopt_simplifyScale(pos, positions.size(), sizeof(glm::vec3));
+    std::vector<uint32_t> next;
+    while (prim.lodCount < maxLods) {
+        const gpu::MeshLod& prev = prim.lods[prim.lodCount - 1];
+        size_t target = (prev.indexCount / 2) / 3 * 3;
+        if (target < 3) break;
+        next.resize(prev.indexCount);
+        float relError = 0.0f;
+        size_t count = meshopt_simplify(next.data(), indices.data() + prev.firstIndex, prev.indexCount, pos,
+                                        positions.size(), sizeof(glm::vec3), target, settings.maxRelativeError, 0,
+                                        &relError);
+        if (count == 0 || double(count) > double(prev.indexCount) * settings.stallRatio) break;
+        meshopt_optimizeVertexCache(next.data(), next.data(), count, positions.size());
+        gpu::MeshLod lod{};
+        lod.firstIndex = static_cast<uint32_t>(indices.size());
+        lod.indexCount = static_cast<uint32_t>(count);
+        lod.error = prev.error + std::max(0.0f, relError) * scale;
+        indices.insert(indices.end(), next.begin(), next.begin() + count);
+        prim.lods[prim.lodCount++] = lod;
+    }
+}
+
+}  // namespace
+
+std::vector<glm::vec3> computeNormals(std::span<const glm::vec3> positions, std::span<const uint32_t> indices) {
+    std::vector<glm::vec3> normals(positions.size(), glm::vec3(0.0f));
+    for (size_t t = 0; t + 2 < indices.size(); t += 3) {
+        uint32_t a = indices[t], b = indices[t + 1], c = indices[t + 2];
+        if (a >= positions.size() || b >= positions.size() || c >= positions.size()) continue;
+        // The unnormalised cross product weights each face by its area.
+        glm::vec3 n = glm::cross(positions[b] - positions[a], positions[c] - positions[a]);
+        normals[a] += n, normals[b] += n, normals[c] += n;
+    }
+    for (glm::vec3& n : normals) {
+        float len = glm::length(n);
+        n = (len > 0.0f && std::isfinite(len)) ? n / len : glm::vec3(0.0f, 1.0f, 0.0f);
+    }
+    return normals;
+}
+
+Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
+    if (in.positions.empty()) return Unexpected{"primitive has no positions"};
+    if (in.positions.size() > std::numeric_limits<int32_t>::max())
+        return Unexpected{"primitive has too many vertices (" + std::to_string(in.positions.size()) + ")"};
+    for (size_t v = 0; v < in.positions.size(); ++v)
+        if (!finite(in.positions[v])) return Unexpected{"position " + std::to_string(v) + " is NaN or infinite"};
+    if (!in.normals.empty() && in.normals.size() != in.positions.size())
+        return Unexpected{"primitive has " + std::to_string(in.normals.size()) + " normals for " +
+                          std::to_string(in.positions.size()) + " positions"};
+
+    std::vector<uint32_t> indices;
+    if (in.indices.empty()) {
+        indices.resize(in.positions.size() - in.positions.size() % 3);
+        for (size_t i = 0; i < indices.size(); ++i) indices[i] = static_cast<uint32_t>(i);
+    } else {
+        if (in.indices.size() % 3 != 0)
+            return Unexpected{"index count " + std::to_string(in.indices.size()) + " is not a multiple of 3"};
+        for (size_t i = 0; i < in.indices.size(); ++i)
+            if (in.indices[i] >= in.positions.size())
+                return Unexpected{"index " + std::to_string(i) + " (" + std::to_string(in.indices[i]) +
+                                  ") is out of range for " + std::to_string(in.positions.size()) + " vertices"};
+        indices.assign(in.indices.begin(), in.indices.end());
+    }
+    if (indices.empty()) return Unexpected{"primitive has no triangles"};
+    if (indices.size() > std::numeric_limits<uint32_t>::max() / 4)
+        return Unexpected{"primitive has too many indices (" + std::to_string(indices.size()) + ")"};
+
+    std::vector<glm::vec3> normals;
+    bool normalsOk = !in.normals.empty() && std::all_of(in.normals.begin(), in.normals.end(), finite);
+    if (normalsOk) {
+        normals.reserve(in.normals.size());
+        for (const glm::vec3& n : in.normals) {
+            float len = glm::length(n);
+            normals.push_back(len > 0.0f ? n / len : glm::vec3(0.0f, 1.0f, 0.0f));
+        }
+    } else {
+        normals = computeNormals(in.positions, indices);
+    }
+
+    // Deduplicate identical (position, normal) vertices so that the cache optimiser and the simplifier
+    // see the real connectivity.
+    size_t vertexCount = in.positions.size();
+    std::vector<uint32_t> remap(vertexCount);
+    meshopt_Stream streams[] = {{in.positions.data(), sizeof(glm::vec3), sizeof(glm::vec3)},
+                                {normals.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
+    vertexCount = meshopt_generateVertexRemapMulti(remap.data(), indices.data(), indices.size(), vertexCount, streams, 2);
+    std::vector<glm::vec3> positions(vertexCount), dedupNormals(vertexCount);
+    meshopt_remapIndexBuffer(indices.data(), indices.data(), indices.size(), remap.data());
+    meshopt_remapVertexBuffer(positions.data(), in.positions.data(), in.positions.size(), sizeof(glm::vec3), remap.data());
+    meshopt_remapVertexBuffer(dedupNormals.data(), normals.data(), normals.size(), sizeof(glm::vec3), remap.data());
+
+    meshopt_optimizeVertexCache(indices.data(), indices.data(), indices.size(), vertexCount);
+    // Vertex fetch order also drops vertices no triangle references.
+    remap.assign(vertexCount, 0);
+    size_t used = meshopt_optimizeVertexFetchRemap(remap.data(), indices.data(), indices.size(), vertexCount);
+    meshopt_remapIndexBuffer(indices.data(), indices.data(), indices.size(), remap.data());
+    Processed p;
+    p.positions.resize(used);
+    std::vector<glm::vec3> fetchNormals(used);
+    meshopt_remapVertexBuffer(p.positions.data(), positions.data(), vertexCount, sizeof(glm::vec3), remap.data());
+    meshopt_remapVertexBuffer(fetchNormals.data(), dedupNormals.data(), vertexCount, sizeof(glm::vec3), remap.data());
+    p.normals.resize(used);
+    for (size_t v = 0; v < used; ++v) p.normals[v] = packNormal(fetchNormals[v]);
+
+    p.indices = std::move(indices);
+    p.primitive.material = in.material;
+    buildLodChain(p.indices, p.positions, settings_, p.primitive);
+    primitives_.push_back(std::move(p));
+    return static_cast<uint32_t>(primitives_.size() - 1);
+}
+
+Expected<uint32_t> MeshBuilder::finish(SceneData& scene, std::string name) {
+    if (primitives_.empty()) return Unexpected{"mesh '" + name + "' has no primitives"};
+    uint64_t vertices = scene.vertices.size(), indices = scene.indices.size();
+    std::vector<glm::vec3> allPositions;
+    for (const Processed& p : primitives_) {
+        vertices += p.positions.size();
+        indices += p.indices.size();
+        allPositions.insert(allPositions.end(), p.positions.begin(), p.positions.end());
+    }
+    // vertexOffset is a signed 32-bit draw parameter; firstIndex is unsigned 32-bit.
+    if (vertices > uint64_t(std::numeric_limits<int32_t>::max()))
+        return Unexpected{"mesh '" + name + "': the shared vertex buffer would exceed 2^31 vertices"};
+    if (indices > uint64_t(std::numeric_limits<uint32_t>::max()))
+        return Unexpected{"mesh '" + name + "': the shared index buffer would exceed 2^32 indices"};
+    if (scene.meshes.size() >= std::numeric_limits<uint32_t>::max())
+        return Unexpected{"too many meshes"};
+
+    gpu::Mesh mesh{};
+    mesh.sphere = boundingSphere(allPositions);
+    mesh.firstPrimitive = static_cast<uint32_t>(scene.primitives.size());
+    mesh.primitiveCount = static_cast<uint32_t>(primitives_.size());
+    for (Processed& p : primitives_) {
+        gpu::MeshPrimitive prim = p.primitive;
+        prim.vertexOffset = static_cast<int32_t>(scene.vertices.size());
+        uint32_t base = static_cast<uint32_t>(scene.indices.size());
+        for (uint32_t l = 0; l < prim.lodCount; ++l) prim.lods[l].firstIndex += base;
+        for (size_t v = 0; v < p.positions.size(); ++v)
+            scene.vertices.push_back(gpu::Vertex{p.positions[v].x, p.positions[v].y, p.positions[v].z, p.normals[v]});
+        scene.indices.insert(scene.indices.end(), p.indices.begin(), p.indices.end());
+        scene.primitives.push_back(prim);
+    }
+    scene.meshes.push_back(mesh);
+    scene.meshNames.push_back(std::move(name));
+    primitives_.clear();
+    return static_cast<uint32_t>(scene.meshes.size() - 1);
+}
+
+}  // namespace sieve::assets

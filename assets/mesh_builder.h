@@ -1,0 +1,67 @@
+#pragma once
+// MeshBuilder: turns raw triangle lists into GPU-ready mesh data. Each primitive is deduplicated,
+// optimised for the post-transform vertex cache and for vertex fetch (meshoptimizer), then gets a LOD
+// chain by simplification. finish() appends the mesh (all its primitives, one bounding sphere) to a
+// SceneData.
+//
+// LOD chain: LOD k+1 is simplified from LOD k with a target of half its index count. The chain stops at
+// SIEVE_MAX_LODS, when a step keeps more than `stallRatio` of the previous indices, or when nothing is
+// left. LOD errors are object-space distances: error(0) = 0, error(k+1) = error(k) +
+// meshopt_simplify's relative error * meshopt_simplifyScale (summing keeps the chain non-decreasing
+// and bounds the distance to LOD 0). All LODs of a primitive share its vertices.
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "assets/expected.h"
+#include "assets/scene.h"
+
+namespace sieve::assets {
+
+struct LodSettings {
+    uint32_t maxLods = gpu::SIEVE_MAX_LODS;  // clamped to 1..SIEVE_MAX_LODS; 1 disables simplification
+    float stallRatio = 0.85f;                // a new LOD must keep at most this share of the indices
+    float maxRelativeError = 1.0f;           // meshopt_simplify target_error per step (1 = mesh extent)
+};
+
+struct PrimitiveInput {
+    std::span<const glm::vec3> positions;  // required, finite
+    std::span<const glm::vec3> normals;    // empty (or not finite): area-weighted smooth normals
+    std::span<const uint32_t> indices;     // triangle list; empty: positions are consecutive triangles
+    uint32_t material = 0;                 // colour index for the default geometry pass
+};
+
+class MeshBuilder {
+public:
+    explicit MeshBuilder(LodSettings settings = {}) : settings_(settings) {}
+
+    // Processes one primitive and keeps it for the current mesh. Returns its index within the mesh,
+    // or an error (no triangles, index count not a multiple of 3, index out of range, non-finite
+    // position, mismatched normal count).
+    Expected<uint32_t> addPrimitive(const PrimitiveInput& input);
+
+    // Appends the current mesh (vertices, indices, primitives, Mesh with its bounding sphere, name) to
+    // `scene` and returns its mesh index; the builder is then empty and ready for the next mesh.
+    // Errors: no primitive was added, or the shared tables would overflow their 32-bit offsets.
+    Expected<uint32_t> finish(SceneData& scene, std::string name);
+
+    size_t primitiveCount() const { return primitives_.size(); }
+
+private:
+    struct Processed {
+        std::vector<glm::vec3> positions;
+        std::vector<uint32_t> normals;      // packed, see normal_packing.h
+        std::vector<uint32_t> indices;      // every LOD, concatenated
+        gpu::MeshPrimitive primitive{};     // firstIndex relative to `indices`; vertexOffset unset
+    };
+    LodSettings settings_;
+    std::vector<Processed> primitives_;
+};
+
+// Area-weighted smooth vertex normals of a triangle list (vertices without area get +Y).
+std::vector<glm::vec3> computeNormals(std::span<const glm::vec3> positions, std::span<const uint32_t> indices);
+
+}  // namespace sieve::assets

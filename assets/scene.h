@@ -1,0 +1,67 @@
+#pragma once
+// SceneData: the CPU-side scene tables in exactly the GPU layouts of shaders/shared/scene.h, ready to
+// upload as-is (one vertex buffer, one index buffer, primitive/mesh/instance storage buffers).
+//
+// Coordinate system (every scene in assets/): right-handed, +Y up, metres. Vertex positions are in
+// object space; Instance::rows is the object-to-world affine transform (row-major 3x4).
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shared/scene.h"
+
+namespace sieve::assets {
+
+struct SceneStats {
+    uint64_t instances = 0;
+    uint64_t meshes = 0;
+    uint64_t primitives = 0;
+    uint64_t vertices = 0;
+    uint64_t indices = 0;              // all LODs
+    uint64_t uniqueTriangles = 0;      // LOD 0 of every primitive of every mesh, counted once
+    uint64_t instancedTriangles = 0;   // LOD 0 triangles summed over all instances ("draw everything")
+    uint64_t instancedDraws = 0;       // draws when every instance is drawn (sum of primitiveCount)
+};
+
+struct SceneData {
+    std::vector<gpu::Vertex> vertices;
+    std::vector<uint32_t> indices;            // relative to MeshPrimitive::vertexOffset
+    std::vector<gpu::MeshPrimitive> primitives;
+    std::vector<gpu::Mesh> meshes;
+    std::vector<gpu::Instance> instances;
+    std::vector<std::string> meshNames;       // one per mesh
+    std::vector<std::string> warnings;        // non-fatal notes from building/loading (skipped parts)
+    // World-space AABB of all instance bounding spheres; min > max when there are no instances.
+    glm::vec3 boundsMin{1e30f};
+    glm::vec3 boundsMax{-1e30f};
+
+    // Checks every table: index/offset ranges (every index of every LOD stays inside the vertex
+    // buffer), LOD chains (1..SIEVE_MAX_LODS, strictly decreasing index counts, non-decreasing finite
+    // errors), mesh primitive ranges, instance mesh indices, finite transforms and spheres.
+    // Returns an empty string when the scene is valid, otherwise a description of the first problem.
+    std::string validate() const;
+
+    SceneStats stats() const;
+
+    // Triangles of one mesh at a LOD (clamped to each primitive's chain length).
+    uint64_t meshTriangles(uint32_t mesh, uint32_t lod = 0) const;
+
+    // Recomputes boundsMin/boundsMax from the instance spheres.
+    void updateBounds();
+};
+
+// Largest factor by which the linear part can stretch a vector (an upper bound of its spectral
+// norm): the largest column length when the columns are orthogonal (rotation * scale), otherwise the
+// Frobenius norm, which bounds any shear conservatively.
+float maxAxisScale(const glm::mat3& linear);
+
+// Builds an instance: transform rows, world-space sphere (object sphere transformed, radius scaled by
+// maxAxisScale) and scale.
+gpu::Instance makeInstance(const glm::mat4& objectToWorld, uint32_t mesh, const gpu::Mesh& meshData);
+
+// The object-to-world transform of an instance as a glm matrix.
+glm::mat4 instanceTransform(const gpu::Instance& instance);
+
+}  // namespace sieve::assets
