@@ -1,0 +1,56 @@
+#include "engine/scene/gpu_scene.h"
+
+#include <algorithm>
+#include <string>
+
+#include "engine/vk/context.h"
+
+namespace engine {
+
+namespace {
+template <typename T>
+sieve::Result<Buffer> uploadTable(Context& ctx, const std::vector<T>& data, VkBufferUsageFlags usage, const char* name) {
+    auto b = Buffer::create(ctx, std::max<VkDeviceSize>(data.size() * sizeof(T), 16),
+                            usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal, name);
+    if (!b) return b.error();
+    if (auto r = uploadBuffer(ctx, b.value(), data.data(), data.size() * sizeof(T)); !r) return r.error();
+    return b;
+}
+}  // namespace
+
+sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::SceneData& scene) {
+    if (std::string problem = scene.validate(); !problem.empty())
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "scene refused at upload: " + problem);
+    if (scene.instances.size() > UINT32_MAX / 2)
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "too many instances: " +
+                                                                    std::to_string(scene.instances.size()));
+    const VkDeviceSize limit = ctx.properties().limits.maxStorageBufferRange;
+    if (scene.instances.size() * sizeof(sieve::gpu::Instance) > limit)
+        return sieve::makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                                "the instance table exceeds maxStorageBufferRange (" + std::to_string(limit) +
+                                    " bytes): at most " + std::to_string(limit / sizeof(sieve::gpu::Instance)) +
+                                    " instances fit");
+    GpuScene g;
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    auto v = uploadTable(ctx, scene.vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | storage, "scene vertices");
+    if (!v) return v.error();
+    auto i = uploadTable(ctx, scene.indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | storage, "scene indices");
+    if (!i) return i.error();
+    auto p = uploadTable(ctx, scene.primitives, storage, "scene primitives");
+    if (!p) return p.error();
+    auto m = uploadTable(ctx, scene.meshes, storage, "scene meshes");
+    if (!m) return m.error();
+    auto in = uploadTable(ctx, scene.instances, storage, "scene instances");
+    if (!in) return in.error();
+    g.vertices = std::move(v).value();
+    g.indices = std::move(i).value();
+    g.primitives = std::move(p).value();
+    g.meshes = std::move(m).value();
+    g.instances = std::move(in).value();
+    g.instanceCount = uint32_t(scene.instances.size());
+    for (const auto& mesh : scene.meshes) g.maxDrawsPerInstance = std::max(g.maxDrawsPerInstance, mesh.primitiveCount);
+    for (const auto& inst : scene.instances) g.drawsIfAllVisible += scene.meshes[inst.mesh].primitiveCount;
+    return g;
+}
+
+}  // namespace engine

@@ -1,0 +1,23 @@
+#pragma once
+// A SceneData uploaded to device buffers: one vertex and one index buffer, the primitive, mesh and
+// instance tables (shared/scene.h layouts).
+#include "assets/scene.h"
+#include "engine/vk/resources.h"
+
+namespace engine {
+
+struct GpuScene {
+    Buffer vertices;
+    Buffer indices;
+    Buffer primitives;
+    Buffer meshes;
+    Buffer instances;
+    uint32_t instanceCount = 0;
+    uint32_t maxDrawsPerInstance = 0;  // largest primitiveCount of any mesh
+    uint64_t drawsIfAllVisible = 0;    // sum of primitiveCount over the instances
+
+    // Validates the scene (refusing NaN/Inf transforms and bounds, out-of-range indices) and uploads it.
+    static sieve::Result<GpuScene> upload(Context& ctx, const sieve::assets::SceneData& scene);
+};
+
+}  // namespace engine
