@@ -1,0 +1,130 @@
+#include "prim/common.h"
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <vector>
+
+namespace sieve::prim {
+
+namespace {
+std::atomic<uint64_t> g_maxBindingBytes{0};
+}
+
+void overrideMaxBindingBytes(uint64_t bytes) { g_maxBindingBytes = bytes; }
+
+const char* tierName(ScanTier tier) {
+    switch (tier) {
+        case ScanTier::Auto: return "auto";
+        case ScanTier::Multilevel: return "a-multilevel";
+        case ScanTier::Subgroup: return "b-subgroup";
+        case ScanTier::SinglePass: return "c-single-pass";
+    }
+    return "?";
+}
+
+namespace detail {
+
+Result<Tiles> resolveTiles(const DeviceInfo& dev, const PrimOptions& o, bool wantSubgroups) {
+    Tiles t;
+    t.workgroup = o.workgroupSize;
+    t.vectors = o.vectorsPerThread;
+    t.subgroups = wantSubgroups && o.subgroups && dev.subgroupArithmetic;
+    if (!std::has_single_bit(t.workgroup) || t.workgroup < 32 || t.workgroup > 1024 ||
+        t.workgroup > dev.limits.maxComputeWorkGroupInvocations || t.workgroup > dev.limits.maxComputeWorkGroupSize[0])
+        return makeError(VK_ERROR_INITIALIZATION_FAILED,
+                         "prim: workgroup size " + std::to_string(t.workgroup) +
+                             " must be a power of two in 32..1024 within the device limits");
+    if (t.subgroups && t.workgroup < dev.subgroupSize)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: workgroup size below the subgroup size");
+    if (t.vectors < 1 || t.vectors > 4)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: vectorsPerThread must be 1..4");
+    return t;
+}
+
+uint64_t storageAlignment(const DeviceInfo& dev) {
+    return std::max<uint64_t>(dev.limits.minStorageBufferOffsetAlignment, 16);
+}
+
+uint64_t maxBindingBytes(const DeviceInfo& dev) {
+    uint64_t limit = dev.limits.maxStorageBufferRange;
+    if (uint64_t o = g_maxBindingBytes.load()) limit = std::min(limit, o);
+    return limit;
+}
+
+uint64_t chunkElements(const DeviceInfo& dev, uint64_t bytesPerElement, uint64_t granule) {
+    uint64_t n = maxBindingBytes(dev) / bytesPerElement / granule * granule;
+    return std::max<uint64_t>(n, granule);
+}
+
+Word wordAt(const DeviceInfo& dev, BufferRange r, VkDeviceSize byteOffset) {
+    const VkDeviceSize at = r.offset + byteOffset;
+    const VkDeviceSize aligned = at / storageAlignment(dev) * storageAlignment(dev);
+    return {Binding::storage({r.buffer, aligned, at - aligned + 4}), uint32_t((at - aligned) / 4)};
+}
+
+Result<void> checkArray(const DeviceInfo& dev, const BufferRange& r, uint64_t bytes, const char* what) {
+    if (r.buffer == VK_NULL_HANDLE) return makeError(VK_ERROR_UNKNOWN, std::string("prim: no buffer for ") + what);
+    if (r.offset % storageAlignment(dev) != 0)
+        return makeError(VK_ERROR_UNKNOWN, std::string("prim: ") + what + " offset " + std::to_string(r.offset) +
+                                               " is not a multiple of " + std::to_string(storageAlignment(dev)));
+    if (r.size != VK_WHOLE_SIZE && r.size < bytes)
+        return makeError(VK_ERROR_UNKNOWN, std::string("prim: ") + what + " range holds " + std::to_string(r.size) +
+                                               " bytes, needs " + std::to_string(bytes));
+    return {};
+}
+
+Result<void> checkWord(const BufferRange& r, const char* what) {
+    if (r.buffer == VK_NULL_HANDLE) return makeError(VK_ERROR_UNKNOWN, std::string("prim: no buffer for ") + what);
+    if (r.offset % 4 != 0 || (r.size != VK_WHOLE_SIZE && r.size < 4))
+        return makeError(VK_ERROR_UNKNOWN, std::string("prim: ") + what + " must be 4 aligned bytes");
+    return {};
+}
+
+void computeBarrier(VkCommandBuffer cmd) {
+    VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    b.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    b.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    b.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    b.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t bindings, uint32_t pushBytes,
+                                     const Tiles& tiles, std::initializer_list<uint32_t> extra) {
+    std::vector<VkDescriptorType> types(bindings, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    std::vector<uint32_t> spec;
+    for (uint32_t v : tiles.spec()) spec.push_back(v);
+    spec.insert(spec.end(), extra.begin(), extra.end());
+    ComputePipelineDesc desc;
+    desc.shader = shader;
+    desc.bindings = types;
+    desc.pushConstantBytes = pushBytes;
+    desc.specialization = spec;
+    return ComputePipeline::create(dev, desc);
+}
+
+namespace {
+struct ClearPush {
+    uint32_t first, count, value;
+};
+const VkDescriptorType kOneStorage[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+}  // namespace
+
+Result<Clear> Clear::create(const DeviceInfo& dev) {
+    Clear c;
+    auto p = ComputePipeline::create(dev, {"prim/clear.comp", kOneStorage, sizeof(ClearPush)});
+    if (!p) return p.error();
+    c.pipe_ = std::move(p).value();
+    return c;
+}
+
+void Clear::record(VkCommandBuffer cmd, Binding dst, uint32_t first, uint32_t count, uint32_t value) const {
+    pipe_.dispatchLinear(cmd, {dst}, ClearPush{first, count, value}, uint32_t(ceilDiv(count, 64)));
+}
+
+}  // namespace detail
+}  // namespace sieve::prim

@@ -1,0 +1,228 @@
+#include "sieve/prim/compact.h"
+
+#include <algorithm>
+
+#include "prim/common.h"
+#include "prim/multilevel.h"
+#include "prim/single_pass.h"
+
+namespace sieve::prim {
+
+using namespace detail;
+
+const char* methodName(CompactMethod m) {
+    switch (m) {
+        case CompactMethod::ScanScatter: return "scan-scatter";
+        case CompactMethod::Fused: return "fused";
+        case CompactMethod::Gather: return "gather";
+        case CompactMethod::AtomicAppend: return "atomic-append";
+    }
+    return "?";
+}
+
+namespace {
+struct ScatterPush {
+    uint32_t n, firstItem, capacity, totalWord, countWord, overflowWord, writeCount;
+};
+struct GatherPush {
+    uint32_t n, capacity, totalWord, countWord, overflowWord;
+};
+struct AppendPush {
+    uint32_t n, firstItem, capacity, counterWord;
+};
+struct FinishPush {
+    uint32_t counterWord, countWord, overflowWord, capacity;
+};
+}  // namespace
+
+struct Compact::Impl {
+    DeviceInfo dev;
+    Tiles tiles;
+    std::unique_ptr<Multilevel> multilevel;  // scan for ScanScatter / Gather (tiers a, b)
+    std::unique_ptr<SinglePass> singlePass;  // scan (tier c) or the fused pass
+    ComputePipeline second;                  // scatter, gather or append
+    ComputePipeline finish;                  // AtomicAppend: counter -> count, overflow
+    std::unique_ptr<Clear> clear;
+
+    bool scanned(CompactMethod m) const { return m == CompactMethod::ScanScatter || m == CompactMethod::Gather; }
+    uint64_t offsetsBytes(uint64_t n) const { return alignUp(n * 4, storageAlignment(dev)); }
+    uint64_t totalBytes() const { return storageAlignment(dev); }
+    uint64_t scanScratch(uint64_t n) const {
+        return singlePass ? singlePass->scratchBytes(n) : multilevel->scratchBytes(n);
+    }
+};
+
+Compact::Compact() = default;
+Compact::Compact(Compact&&) noexcept = default;
+Compact& Compact::operator=(Compact&&) noexcept = default;
+Compact::~Compact() = default;
+
+Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& options) {
+    Compact c;
+    c.options_ = options;
+    if (c.options_.record == RecordKind::DrawIndexed) c.options_.payload = true;
+    const CompactOptions& o = c.options_;
+    c.impl_ = std::make_unique<Impl>();
+    Impl& impl = *c.impl_;
+    impl.dev = dev;
+    ScanTier tier = o.prim.tier == ScanTier::Auto ? ScanTier::SinglePass : o.prim.tier;
+    if (o.method == CompactMethod::Fused) tier = ScanTier::SinglePass;
+    auto tiles = resolveTiles(dev, o.prim, tier != ScanTier::Multilevel);
+    if (!tiles) return tiles.error();
+    impl.tiles = *tiles;
+    const uint32_t mode = uint32_t(o.record);
+    const uint32_t payload = o.payload ? 1 : 0;
+
+    auto clear = Clear::create(dev);
+    if (!clear) return clear.error();
+    impl.clear = std::make_unique<Clear>(std::move(clear).value());
+
+    if (o.method == CompactMethod::Fused) {
+        auto p = SinglePass::create(dev, *tiles, o.prim.lookbackSpins, true, mode, o.payload);
+        if (!p) return p.error();
+        impl.singlePass = std::make_unique<SinglePass>(std::move(p).value());
+        return c;
+    }
+    if (impl.scanned(o.method)) {
+        if (tier == ScanTier::SinglePass) {
+            auto p = SinglePass::create(dev, *tiles, o.prim.lookbackSpins, true, 0, false);
+            if (!p) return p.error();
+            impl.singlePass = std::make_unique<SinglePass>(std::move(p).value());
+        } else {
+            auto m = Multilevel::create(dev, *tiles, true);
+            if (!m) return m.error();
+            impl.multilevel = std::make_unique<Multilevel>(std::move(m).value());
+        }
+    }
+    Result<ComputePipeline> second = makeError(VK_ERROR_UNKNOWN, "compact: unknown method");
+    switch (o.method) {
+        case CompactMethod::ScanScatter:
+            second = makePipeline(dev, "prim/compact_scatter.comp", 7, sizeof(ScatterPush), *tiles, {mode, payload});
+            break;
+        case CompactMethod::Gather:
+            second = makePipeline(dev, "prim/compact_gather.comp", 6, sizeof(GatherPush), *tiles, {mode, payload});
+            break;
+        case CompactMethod::AtomicAppend: {
+            second = makePipeline(dev, "prim/compact_append.comp", 4, sizeof(AppendPush), *tiles, {mode, payload});
+            const VkDescriptorType three[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+            auto f = ComputePipeline::create(dev, {"prim/compact_finish.comp", three, sizeof(FinishPush)});
+            if (!f) return f.error();
+            impl.finish = std::move(f).value();
+            break;
+        }
+        default: break;
+    }
+    if (!second) return second.error();
+    impl.second = std::move(second).value();
+    return c;
+}
+
+VkDeviceSize Compact::scratchBytes(uint64_t n) const {
+    const Impl& impl = *impl_;
+    switch (options_.method) {
+        case CompactMethod::Fused: return impl.singlePass->scratchBytes(n);
+        case CompactMethod::AtomicAppend: return 4;
+        default: return impl.offsetsBytes(n) + impl.totalBytes() + impl.scanScratch(n);
+    }
+}
+
+Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint64_t n, uint32_t capacity) const {
+    const Impl& impl = *impl_;
+    const DeviceInfo& dev = impl.dev;
+    const CompactMethod method = options_.method;
+    const uint64_t rb = recordBytes();
+    if (n > kMaxScanElements)
+        return makeError(VK_ERROR_UNKNOWN, "compact: " + std::to_string(n) + " items exceed the supported 2^31");
+    if (auto r = checkWord(b.count, "compact count"); !r) return r;
+    if (auto r = checkWord(b.overflow, "compact overflow"); !r) return r;
+    const Word count = wordAt(dev, b.count);
+    const Word overflow = wordAt(dev, b.overflow);
+    ScopedLabel label(cmd, "compact");
+    if (n == 0) {
+        impl.clear->record(cmd, count.binding, count.index, 1, 0);
+        computeBarrier(cmd);  // the two words may share a binding range
+        impl.clear->record(cmd, overflow.binding, overflow.index, 1, 0);
+        return {};
+    }
+    if (auto r = checkArray(dev, b.flags, n * 4, "compact flags"); !r) return r;
+    if (options_.payload)
+        if (auto r = checkArray(dev, b.payload, n * rb, "compact payload"); !r) return r;
+    if (auto r = checkArray(dev, b.records, uint64_t(capacity) * rb, "compact records"); !r) return r;
+    if (auto r = checkArray(dev, b.scratch, scratchBytes(n), "compact scratch"); !r) return r;
+    if (uint64_t(capacity) * rb > maxBindingBytes(dev))
+        return makeError(VK_ERROR_UNKNOWN, "compact: capacity * record size exceeds maxStorageBufferRange");
+    if (method == CompactMethod::Gather && n * rb > maxBindingBytes(dev))
+        return makeError(VK_ERROR_UNKNOWN, "compact: the gather method needs all n items in one binding");
+
+    const BufferRange records = sub(b.records, 0, capacity ? uint64_t(capacity) * rb : b.records.size);
+    const Binding recordsBinding = Binding::storage(records);
+    const uint64_t chunk = chunkElements(dev, rb, impl.tiles.tile());
+    const uint32_t tile = impl.tiles.tile();
+
+    if (method == CompactMethod::Fused) {
+        impl.singlePass->record(cmd, b.flags, {records, count, overflow, b.payload, capacity}, b.scratch, n);
+        return {};
+    }
+    if (method == CompactMethod::AtomicAppend) {
+        const Word counter = wordAt(dev, b.scratch);
+        impl.clear->record(cmd, counter.binding, counter.index, 1, 0);
+        for (uint64_t first = 0; first < n; first += chunk) {
+            const uint64_t items = std::min(chunk, n - first);
+            computeBarrier(cmd);
+            const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
+            const Binding payload =
+                options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
+            impl.second.dispatchLinear(cmd, {flags, recordsBinding, payload, counter.binding},
+                                       AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
+                                       uint32_t(ceilDiv(items, tile)));
+        }
+        computeBarrier(cmd);
+        impl.finish.dispatch(cmd, {counter.binding, count.binding, overflow.binding},
+                             FinishPush{counter.index, count.index, overflow.index, capacity}, 1);
+        return {};
+    }
+
+    // Scan of (flags != 0) into scratch, then scatter or gather.
+    const BufferRange offsets = sub(b.scratch, 0, n * 4);
+    const Word total = wordAt(dev, b.scratch, impl.offsetsBytes(n));
+    const uint64_t scanAt = impl.offsetsBytes(n) + impl.totalBytes();
+    const BufferRange scanScratch = sub(b.scratch, scanAt, std::max<uint64_t>(impl.scanScratch(n), 4));
+    {
+        ScopedLabel scan(cmd, "scan");
+        if (impl.singlePass)
+            impl.singlePass->record(cmd, b.flags, {offsets, total, total, {}, 0}, scanScratch, n);
+        else
+            impl.multilevel->record(cmd, b.flags, offsets, total, scanScratch, n);
+    }
+    if (method == CompactMethod::ScanScatter) {
+        ScopedLabel scatter(cmd, "compact.scatter");
+        for (uint64_t first = 0; first < n; first += chunk) {
+            const uint64_t items = std::min(chunk, n - first);
+            computeBarrier(cmd);
+            const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
+            const Binding payload =
+                options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
+            impl.second.dispatchLinear(
+                cmd,
+                {flags, Binding::storage(sub(offsets, first * 4, items * 4)), recordsBinding, payload, total.binding,
+                 count.binding, overflow.binding},
+                ScatterPush{uint32_t(items), uint32_t(first), capacity, total.index, count.index, overflow.index,
+                            first == 0 ? 1u : 0u},
+                uint32_t(ceilDiv(items, tile)));
+        }
+        return {};
+    }
+    ScopedLabel gather(cmd, "compact.gather");
+    computeBarrier(cmd);
+    const Binding payload = options_.payload ? Binding::storage(sub(b.payload, 0, n * rb)) : Binding::storage(offsets);
+    const uint64_t slots = std::max<uint64_t>(std::min<uint64_t>(n, capacity), 1);  // one group writes the count
+    impl.second.dispatchLinear(cmd,
+                               {Binding::storage(offsets), recordsBinding, payload, total.binding, count.binding,
+                                overflow.binding},
+                               GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
+                               uint32_t(ceilDiv(slots, impl.tiles.workgroup)));
+    return {};
+}
+
+}  // namespace sieve::prim

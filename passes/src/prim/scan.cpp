@@ -1,0 +1,66 @@
+#include "sieve/prim/scan.h"
+
+#include "prim/multilevel.h"
+#include "prim/single_pass.h"
+
+namespace sieve::prim {
+
+using namespace detail;
+
+Scan::Scan() = default;
+Scan::Scan(Scan&&) noexcept = default;
+Scan& Scan::operator=(Scan&&) noexcept = default;
+Scan::~Scan() = default;
+
+Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
+    Scan s;
+    s.dev_ = dev;
+    s.tier_ = options.tier == ScanTier::Auto ? ScanTier::SinglePass : options.tier;
+    auto tiles = resolveTiles(dev, options, s.tier_ != ScanTier::Multilevel);
+    if (!tiles) return tiles.error();
+    s.subgroups_ = tiles->subgroups;
+    s.tile_ = tiles->tile();
+    auto clear = Clear::create(dev);
+    if (!clear) return clear.error();
+    s.clear_ = std::make_unique<Clear>(std::move(clear).value());
+    if (s.tier_ == ScanTier::SinglePass) {
+        auto p = SinglePass::create(dev, *tiles, options.lookbackSpins, false, 0, false);
+        if (!p) return p.error();
+        s.singlePass_ = std::make_unique<SinglePass>(std::move(p).value());
+    } else {
+        auto m = Multilevel::create(dev, *tiles, false);
+        if (!m) return m.error();
+        s.multilevel_ = std::make_unique<Multilevel>(std::move(m).value());
+    }
+    return s;
+}
+
+VkDeviceSize Scan::scratchBytes(uint64_t n) const {
+    return singlePass_ ? singlePass_->scratchBytes(n) : multilevel_->scratchBytes(n);
+}
+
+Result<void> Scan::record(VkCommandBuffer cmd, const ScanBuffers& b, uint64_t n, SumBound bound) const {
+    if (n > kMaxScanElements)
+        return makeError(VK_ERROR_UNKNOWN, "scan: " + std::to_string(n) + " elements exceed the supported 2^31");
+    if (!bound.fitsU32())
+        return makeError(VK_ERROR_UNKNOWN, "scan: the total could exceed 2^32-1 (declared bound " +
+                                               std::to_string(bound.maxTotal) + "); refused");
+    if (auto r = checkWord(b.total, "scan total"); !r) return r;
+    const Word total = wordAt(dev_, b.total);
+    ScopedLabel label(cmd, "scan");
+    if (n == 0) {
+        clear_->record(cmd, total.binding, total.index, 1, 0);
+        return {};
+    }
+    if (auto r = checkArray(dev_, b.input, n * 4, "scan input"); !r) return r;
+    if (auto r = checkArray(dev_, b.output, n * 4, "scan output"); !r) return r;
+    if (uint64_t s = scratchBytes(n))
+        if (auto r = checkArray(dev_, b.scratch, s, "scan scratch"); !r) return r;
+    if (singlePass_)
+        singlePass_->record(cmd, b.input, {b.output, total, total, {}, 0}, b.scratch, n);
+    else
+        multilevel_->record(cmd, b.input, b.output, total, b.scratch, n);
+    return {};
+}
+
+}  // namespace sieve::prim

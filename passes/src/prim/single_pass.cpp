@@ -1,0 +1,75 @@
+#include "prim/single_pass.h"
+
+#include <algorithm>
+
+namespace sieve::prim::detail {
+
+namespace {
+struct SinglePush {
+    uint32_t n, firstTile, lastTile, firstItem;
+    uint32_t counterWord, flagsWord, aggWord, inclWord;
+    uint32_t totalWord, overflowWord, capacity;
+};
+}  // namespace
+
+Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles, uint32_t spins, bool binarize,
+                                      uint32_t mode, bool payload) {
+    SinglePass s;
+    s.dev_ = dev;
+    s.tile_ = tiles.tile();
+    s.mode_ = mode;
+    s.payload_ = payload;
+    auto p = makePipeline(dev, "prim/scan_single.comp", 6, sizeof(SinglePush), tiles,
+                          {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(spins, 1u)});
+    if (!p) return p.error();
+    s.pipe_ = std::move(p).value();
+    auto c = Clear::create(dev);
+    if (!c) return c.error();
+    s.clear_ = std::move(c).value();
+    return s;
+}
+
+// Elements per dispatch: every per-item binding (input, offsets, payload) must fit the binding limit.
+uint64_t SinglePass::chunk() const {
+    const uint64_t bytesPerItem = (mode_ == 2) ? 20 : 4;
+    return chunkElements(dev_, bytesPerItem, tile_);
+}
+
+// Per chunk a tile counter; per tile a state, an aggregate and an inclusive prefix.
+uint64_t SinglePass::scratchBytes(uint64_t n) const {
+    const uint64_t tiles = ceilDiv(n, tile_);
+    return std::max<uint64_t>((ceilDiv(n, chunk()) + 3 * tiles) * 4, 4);
+}
+
+void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t, BufferRange scratch,
+                        uint64_t n) const {
+    ScopedLabel label(cmd, "scan.single_pass");
+    const uint64_t chunkItems = chunk();
+    const uint32_t chunks = uint32_t(ceilDiv(n, chunkItems));
+    const uint32_t tiles = uint32_t(ceilDiv(n, tile_));
+    const Binding status = Binding::storage(sub(scratch, 0, scratchBytes(n)));
+    {
+        ScopedLabel reset(cmd, "scan.reset");
+        clear_.record(cmd, status, 0, chunks + tiles, 0);  // counters and states
+    }
+    const uint32_t recordWords = mode_ == 2 ? 5 : 1;
+    const Binding records = Binding::storage(
+        mode_ == 0 ? BufferRange{} : sub(t.output, 0, t.capacity ? uint64_t(t.capacity) * recordWords * 4 : t.output.size));
+    for (uint32_t c = 0; c < chunks; ++c) {
+        const uint64_t first = uint64_t(c) * chunkItems;
+        const uint64_t count = std::min(chunkItems, n - first);
+        computeBarrier(cmd);
+        const Binding src = Binding::storage(sub(input, first * 4, count * 4));
+        const Binding dst = mode_ == 0 ? Binding::storage(sub(t.output, first * 4, count * 4)) : records;
+        const Binding payload =
+            payload_ ? Binding::storage(sub(t.payload, first * recordWords * 4, count * recordWords * 4)) : src;
+        const Binding overflow = mode_ == 0 ? t.total.binding : t.overflow.binding;
+        SinglePush push{uint32_t(count), uint32_t(first / tile_), tiles - 1, uint32_t(first),
+                        c,               chunks,                  chunks + tiles, chunks + 2 * tiles,
+                        t.total.index,   mode_ == 0 ? t.total.index : t.overflow.index, t.capacity};
+        pipe_.dispatchLinear(cmd, {src, dst, status, t.total.binding, overflow, payload}, push,
+                             uint32_t(ceilDiv(count, tile_)));
+    }
+}
+
+}  // namespace sieve::prim::detail

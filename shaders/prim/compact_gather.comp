@@ -1,0 +1,46 @@
+#version 460
+// Stable compaction by gather (GPU Gems 2, ch. 36): each output slot j < min(total, capacity) finds its
+// source by binary search in the scanned offsets, then reads the record; nothing is scattered. The
+// source of slot j is the last i with offsets[i] <= j (the offsets rise by one exactly after each kept
+// item). Invocation 0 of group 0 writes count and overflow.
+#include "prim/config.glsl"
+
+layout(constant_id = 3) const uint MODE = 1;
+layout(constant_id = 4) const bool HAS_PAYLOAD = false;
+
+layout(set = 0, binding = 0) readonly buffer Offsets { uint v[]; } offsets;
+layout(set = 0, binding = 1) writeonly buffer Out { uint v[]; } recOut;
+layout(set = 0, binding = 2) readonly buffer Payload { uint v[]; } payload;
+layout(set = 0, binding = 3) readonly buffer Total { uint v[]; } total;
+layout(set = 0, binding = 4) writeonly buffer Count { uint v[]; } count;
+layout(set = 0, binding = 5) writeonly buffer Overflow { uint v[]; } overflow;
+layout(push_constant) uniform Push {
+    uint n;
+    uint capacity;
+    uint totalWord;
+    uint countWord;
+    uint overflowWord;
+} pc;
+
+#include "prim/record.glsl"
+
+void main() {
+    const uint j = sieve_group_index() * WG + gl_LocalInvocationID.x;
+    const uint all = total.v[pc.totalWord];
+    const uint kept = min(all, pc.capacity);
+    if (j == 0) {
+        count.v[pc.countWord] = kept;
+        overflow.v[pc.overflowWord] = all - kept;
+    }
+    if (j >= kept) return;
+    // Upper bound: first i in [0, n) with offsets[i] > j; the source is the one before it.
+    uint lo = 0, hi = pc.n;
+    while (lo < hi) {
+        const uint mid = lo + (hi - lo) / 2;
+        if (offsets.v[mid] <= j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    writeRecord(j, lo - 1, lo - 1);
+}

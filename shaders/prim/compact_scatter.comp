@@ -1,0 +1,46 @@
+#version 460
+// Stable compaction after a scan: every item i with flags[i] != 0 writes its record at offsets[i] when
+// that slot is below the capacity. Invocation 0 of group 0 also writes count = min(total, capacity) and
+// overflow = total - count (the records that did not fit).
+#include "prim/config.glsl"
+
+layout(constant_id = 3) const uint MODE = 1;  // see record.glsl
+layout(constant_id = 4) const bool HAS_PAYLOAD = false;
+
+layout(set = 0, binding = 0) readonly buffer Flags { uint v[]; } flags;
+layout(set = 0, binding = 1) readonly buffer Offsets { uint v[]; } offsets;
+layout(set = 0, binding = 2) writeonly buffer Out { uint v[]; } recOut;
+layout(set = 0, binding = 3) readonly buffer Payload { uint v[]; } payload;
+layout(set = 0, binding = 4) readonly buffer Total { uint v[]; } total;
+layout(set = 0, binding = 5) writeonly buffer Count { uint v[]; } count;
+layout(set = 0, binding = 6) writeonly buffer Overflow { uint v[]; } overflow;
+layout(push_constant) uniform Push {
+    uint n;          // items in this chunk
+    uint firstItem;  // global index of the chunk's item 0
+    uint capacity;
+    uint totalWord;
+    uint countWord;
+    uint overflowWord;
+    uint writeCount;
+} pc;
+
+#include "prim/record.glsl"
+
+void main() {
+    const uint group = sieve_group_index();
+    if (group >= (pc.n + TILE - 1) / TILE) return;
+    // Strided by WG so that each step is a coalesced access.
+    for (uint k = 0; k < TILE / WG; ++k) {
+        const uint i = group * TILE + k * WG + gl_LocalInvocationID.x;
+        if (i >= pc.n) break;
+        if (flags.v[i] == 0) continue;
+        const uint slot = offsets.v[i];
+        if (slot < pc.capacity) writeRecord(slot, i, pc.firstItem + i);
+    }
+    if (pc.writeCount != 0 && group == 0 && gl_LocalInvocationID.x == 0) {
+        const uint all = total.v[pc.totalWord];
+        const uint kept = min(all, pc.capacity);
+        count.v[pc.countWord] = kept;
+        overflow.v[pc.overflowWord] = all - kept;
+    }
+}
