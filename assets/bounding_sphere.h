@@ -2,7 +2,6 @@
 // Bounding spheres of point sets. meshoptimizer 0.18 has no meshopt_computeSphereBounds, so the
 // sphere is the smaller of Ritter's sphere and the AABB-centred sphere; both contain every point.
 #include <glm/glm.hpp>
-
 #include <span>
 
 namespace sieve::assets {

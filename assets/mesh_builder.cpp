@@ -12,11 +12,13 @@
 namespace sieve::assets {
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool finite(const glm::vec3& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
 
 // Appends simplified LODs after LOD 0 (the whole of `indices` on entry) and fills the LOD table.
-void buildLodChain(std::vector<uint32_t>& indices, const std::vector<glm::vec3>& positions,
-                   const LodSettings& settings, gpu::MeshPrimitive& prim) {
+void buildLodChain(std::vector<uint32_t>& indices, const std::vector<glm::vec3>& positions, const LodSettings& settings,
+                   gpu::MeshPrimitive& prim) {
     uint32_t maxLods = std::clamp<uint32_t>(settings.maxLods, 1, gpu::SIEVE_MAX_LODS);
     prim.lodCount = 1;
     prim.lods[0] = gpu::MeshLod{0, static_cast<uint32_t>(indices.size()), 0.0f, 0};
@@ -29,9 +31,9 @@ void buildLodChain(std::vector<uint32_t>& indices, const std::vector<glm::vec3>&
         if (target < 3) break;
         next.resize(prev.indexCount);
         float relError = 0.0f;
-        size_t count = meshopt_simplify(next.data(), indices.data() + prev.firstIndex, prev.indexCount, pos,
-                                        positions.size(), sizeof(glm::vec3), target, settings.maxRelativeError, 0,
-                                        &relError);
+        size_t count =
+            meshopt_simplify(next.data(), indices.data() + prev.firstIndex, prev.indexCount, pos, positions.size(),
+                             sizeof(glm::vec3), target, settings.maxRelativeError, 0, &relError);
         if (count == 0 || double(count) > double(prev.indexCount) * settings.stallRatio) break;
         meshopt_optimizeVertexCache(next.data(), next.data(), count, positions.size());
         gpu::MeshLod lod{};
@@ -106,10 +108,12 @@ Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
     std::vector<uint32_t> remap(vertexCount);
     meshopt_Stream streams[] = {{in.positions.data(), sizeof(glm::vec3), sizeof(glm::vec3)},
                                 {normals.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
-    vertexCount = meshopt_generateVertexRemapMulti(remap.data(), indices.data(), indices.size(), vertexCount, streams, 2);
+    vertexCount =
+        meshopt_generateVertexRemapMulti(remap.data(), indices.data(), indices.size(), vertexCount, streams, 2);
     std::vector<glm::vec3> positions(vertexCount), dedupNormals(vertexCount);
     meshopt_remapIndexBuffer(indices.data(), indices.data(), indices.size(), remap.data());
-    meshopt_remapVertexBuffer(positions.data(), in.positions.data(), in.positions.size(), sizeof(glm::vec3), remap.data());
+    meshopt_remapVertexBuffer(positions.data(), in.positions.data(), in.positions.size(), sizeof(glm::vec3),
+                              remap.data());
     meshopt_remapVertexBuffer(dedupNormals.data(), normals.data(), normals.size(), sizeof(glm::vec3), remap.data());
 
     meshopt_optimizeVertexCache(indices.data(), indices.data(), indices.size(), vertexCount);
@@ -146,8 +150,7 @@ Expected<uint32_t> MeshBuilder::finish(SceneData& scene, std::string name) {
         return Unexpected{"mesh '" + name + "': the shared vertex buffer would exceed 2^31 vertices"};
     if (indices > uint64_t(std::numeric_limits<uint32_t>::max()))
         return Unexpected{"mesh '" + name + "': the shared index buffer would exceed 2^32 indices"};
-    if (scene.meshes.size() >= std::numeric_limits<uint32_t>::max())
-        return Unexpected{"too many meshes"};
+    if (scene.meshes.size() >= std::numeric_limits<uint32_t>::max()) return Unexpected{"too many meshes"};
 
     gpu::Mesh mesh{};
     mesh.sphere = boundingSphere(allPositions);

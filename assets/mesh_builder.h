@@ -9,9 +9,8 @@
 // left. LOD errors are object-space distances: error(0) = 0, error(k+1) = error(k) +
 // meshopt_simplify's relative error * meshopt_simplifyScale (summing keeps the chain non-decreasing
 // and bounds the distance to LOD 0). All LODs of a primitive share its vertices.
-#include <glm/glm.hpp>
-
 #include <cstdint>
+#include <glm/glm.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -53,9 +52,9 @@ public:
 private:
     struct Processed {
         std::vector<glm::vec3> positions;
-        std::vector<uint32_t> normals;      // packed, see normal_packing.h
-        std::vector<uint32_t> indices;      // every LOD, concatenated
-        gpu::MeshPrimitive primitive{};     // firstIndex relative to `indices`; vertexOffset unset
+        std::vector<uint32_t> normals;   // packed, see normal_packing.h
+        std::vector<uint32_t> indices;   // every LOD, concatenated
+        gpu::MeshPrimitive primitive{};  // firstIndex relative to `indices`; vertexOffset unset
     };
     LodSettings settings_;
     std::vector<Processed> primitives_;

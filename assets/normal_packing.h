@@ -9,10 +9,9 @@
 // GLSL decode (vertex pulling):
 //   ivec3 q = ivec3(uvec3(n) << uvec3(22, 12, 2)) >> 22;   // sign-extend each 10-bit field
 //   vec3 normal = max(vec3(q) / 511.0, -1.0);             // then normalize() if needed
-#include <glm/glm.hpp>
-
 #include <cmath>
 #include <cstdint>
+#include <glm/glm.hpp>
 
 namespace sieve::assets {
 

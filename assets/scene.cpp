@@ -46,8 +46,8 @@ std::string validatePrimitive(const SceneData& s, size_t p) {
 
 std::string SceneData::validate() const {
     if (!meshNames.empty() && meshNames.size() != meshes.size())
-        return "meshNames has " + std::to_string(meshNames.size()) + " entries for " +
-               std::to_string(meshes.size()) + " meshes";
+        return "meshNames has " + std::to_string(meshNames.size()) + " entries for " + std::to_string(meshes.size()) +
+               " meshes";
     for (size_t v = 0; v < vertices.size(); ++v)
         if (!std::isfinite(vertices[v].px) || !std::isfinite(vertices[v].py) || !std::isfinite(vertices[v].pz))
             return "vertex " + std::to_string(v) + ": position is not finite";
@@ -64,8 +64,7 @@ std::string SceneData::validate() const {
     for (size_t i = 0; i < instances.size(); ++i) {
         const gpu::Instance& inst = instances[i];
         std::string where = "instance " + std::to_string(i) + ": ";
-        if (inst.mesh >= meshes.size())
-            return where + "mesh " + std::to_string(inst.mesh) + " outside the mesh table";
+        if (inst.mesh >= meshes.size()) return where + "mesh " + std::to_string(inst.mesh) + " outside the mesh table";
         if (!finite(inst.rows[0]) || !finite(inst.rows[1]) || !finite(inst.rows[2]))
             return where + "transform is not finite";
         if (!finite(inst.sphere) || inst.sphere.w < 0.0f) return where + "bounding sphere is invalid";

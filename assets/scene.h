@@ -4,9 +4,8 @@
 //
 // Coordinate system (every scene in assets/): right-handed, +Y up, metres. Vertex positions are in
 // object space; Instance::rows is the object-to-world affine transform (row-major 3x4).
-#include <glm/glm.hpp>
-
 #include <cstdint>
+#include <glm/glm.hpp>
 #include <string>
 #include <vector>
 
@@ -19,20 +18,20 @@ struct SceneStats {
     uint64_t meshes = 0;
     uint64_t primitives = 0;
     uint64_t vertices = 0;
-    uint64_t indices = 0;              // all LODs
-    uint64_t uniqueTriangles = 0;      // LOD 0 of every primitive of every mesh, counted once
-    uint64_t instancedTriangles = 0;   // LOD 0 triangles summed over all instances ("draw everything")
-    uint64_t instancedDraws = 0;       // draws when every instance is drawn (sum of primitiveCount)
+    uint64_t indices = 0;             // all LODs
+    uint64_t uniqueTriangles = 0;     // LOD 0 of every primitive of every mesh, counted once
+    uint64_t instancedTriangles = 0;  // LOD 0 triangles summed over all instances ("draw everything")
+    uint64_t instancedDraws = 0;      // draws when every instance is drawn (sum of primitiveCount)
 };
 
 struct SceneData {
     std::vector<gpu::Vertex> vertices;
-    std::vector<uint32_t> indices;            // relative to MeshPrimitive::vertexOffset
+    std::vector<uint32_t> indices;  // relative to MeshPrimitive::vertexOffset
     std::vector<gpu::MeshPrimitive> primitives;
     std::vector<gpu::Mesh> meshes;
     std::vector<gpu::Instance> instances;
-    std::vector<std::string> meshNames;       // one per mesh
-    std::vector<std::string> warnings;        // non-fatal notes from building/loading (skipped parts)
+    std::vector<std::string> meshNames;  // one per mesh
+    std::vector<std::string> warnings;   // non-fatal notes from building/loading (skipped parts)
     // World-space AABB of all instance bounding spheres; min > max when there are no instances.
     glm::vec3 boundsMin{1e30f};
     glm::vec3 boundsMax{-1e30f};
