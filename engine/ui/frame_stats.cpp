@@ -1,0 +1,55 @@
+#include "engine/ui/frame_stats.h"
+
+#include <algorithm>
+
+namespace engine::ui {
+
+void RollingSeries::add(float value) {
+    samples_[head_] = value;
+    head_ = (head_ + 1) % kCapacity;
+    count_ = std::min(count_ + 1, kCapacity);
+}
+
+float RollingSeries::average() const {
+    if (!count_) return 0.0f;
+    double sum = 0;
+    for (size_t i = 0; i < count_; ++i) sum += samples_[(head_ + kCapacity - 1 - i) % kCapacity];
+    return float(sum / double(count_));
+}
+
+float RollingSeries::max() const {
+    float m = 0.0f;
+    for (size_t i = 0; i < count_; ++i) m = std::max(m, samples_[(head_ + kCapacity - 1 - i) % kCapacity]);
+    return m;
+}
+
+std::vector<float> RollingSeries::ordered() const {
+    std::vector<float> out(count_);
+    const size_t start = (head_ + kCapacity - count_) % kCapacity;
+    for (size_t i = 0; i < count_; ++i) out[i] = samples_[(start + i) % kCapacity];
+    return out;
+}
+
+void PassTimings::add(std::string_view pass, float ms) {
+    for (Entry& e : entries_)
+        if (e.name == pass) {
+            e.ms.add(ms);
+            return;
+        }
+    entries_.push_back({std::string(pass), {}});
+    entries_.back().ms.add(ms);
+}
+
+std::map<std::string, float> PassTimings::averages() const {
+    std::map<std::string, float> out;
+    for (const Entry& e : entries_) out[e.name] = e.ms.average();
+    return out;
+}
+
+float PassTimings::totalAverage() const {
+    float sum = 0;
+    for (const Entry& e : entries_) sum += e.ms.average();
+    return sum;
+}
+
+}  // namespace engine::ui

@@ -1,0 +1,105 @@
+#pragma once
+// What the overlay shows and the stats JSON reports: plain structs the host fills every frame (culling
+// counters read back k frames late, per-pass GPU times from timestamp queries), plus the run-time toggles
+// the overlay edits. No ImGui and no Vulkan in here.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engine::ui {
+
+// Culling counters of one frame.
+struct CullingCounts {
+    bool available = false;   // false while no culling plugin reports counts (the overlay says so)
+    uint64_t frameIndex = 0;  // the frame the counts belong to (they reach the CPU some frames later)
+    uint64_t instances = 0;
+    uint64_t frustumVisible = 0;
+    uint64_t occlusionVisibleEarly = 0;  // drawn in the early phase (visible last frame and in the frustum)
+    uint64_t occlusionVisibleLate = 0;   // newly visible after the Hi-Z test of this frame
+    uint64_t drawn = 0;
+    uint64_t triangles = 0;
+    uint64_t overflow = 0;  // draws dropped because the output buffer was full
+    uint64_t occlusionVisible() const { return occlusionVisibleEarly + occlusionVisibleLate; }
+};
+
+// A rolling window of samples (milliseconds): last value, mean over the window, and the window in time
+// order for ImGui::PlotLines.
+class RollingSeries {
+public:
+    static constexpr size_t kCapacity = 120;
+    void add(float value);
+    float last() const { return count_ ? samples_[(head_ + kCapacity - 1) % kCapacity] : 0.0f; }
+    float average() const;
+    float max() const;
+    size_t size() const { return count_; }
+    std::vector<float> ordered() const;  // oldest first
+
+private:
+    std::array<float, kCapacity> samples_{};
+    size_t head_ = 0;  // next write position
+    size_t count_ = 0;
+};
+
+// GPU time per pass, in the order passes were first reported.
+class PassTimings {
+public:
+    void add(std::string_view pass, float ms);
+    void clear() { entries_.clear(); }
+    struct Entry {
+        std::string name;
+        RollingSeries ms;
+    };
+    const std::vector<Entry>& entries() const { return entries_; }
+    std::map<std::string, float> averages() const;  // name -> mean ms over the window
+    float totalAverage() const;
+
+private:
+    std::vector<Entry> entries_;
+};
+
+// Run-time switches of the culling stages (the overlay's checkboxes and slider edit them).
+struct CullingToggles {
+    bool frustum = true;
+    bool occlusion = true;
+    bool twoPhase = true;
+    bool lod = true;
+    bool stableCompaction = true;  // false: atomic-append compaction (unordered), for comparison
+    bool freeze = false;           // keep culling with the camera of the frame it was frozen at
+    float lodBias = 0.0f;
+};
+
+// Which Hi-Z pyramid the overlay shows, and at which mip.
+struct HiZView {
+    bool show = false;
+    bool showMax = false;  // false: min pyramid (farthest occluder depth with reverse-Z)
+    int mip = 0;
+    int mipCount = 0;         // 0: the host has no pyramid (the section says so)
+    void* texture = nullptr;  // ImTextureID of the selected min/max mip (a VkImageView), set by the host
+};
+
+// Everything the overlay draws.
+struct OverlayModel {
+    std::string deviceName;
+    uint32_t width = 0, height = 0;
+    RollingSeries frameMs;  // CPU frame-to-frame time
+    CullingCounts counts;
+    PassTimings gpuTimes;
+    CullingToggles toggles;
+    HiZView hiz;
+    bool captureAvailable = false;  // RenderDoc is loaded
+    std::string status;             // last action's result ("screenshot written to ...")
+};
+
+// What the user asked for this frame.
+struct OverlayActions {
+    bool togglesChanged = false;
+    bool screenshot = false;
+    bool capture = false;
+    bool reloadShaders = false;
+};
+
+}  // namespace engine::ui

@@ -1,0 +1,53 @@
+#include "engine/ui/imgui_layer.h"
+
+#include <backends/imgui_impl_glfw.h>
+
+namespace engine::ui {
+
+sieve::Result<std::unique_ptr<ImGuiLayer>> ImGuiLayer::create(Context& ctx, const ImGuiLayerDesc& desc) {
+    IMGUI_CHECKVERSION();
+    std::unique_ptr<ImGuiLayer> layer(new ImGuiLayer());
+    layer->context_ = ImGui::CreateContext();
+    ImGui::SetCurrentContext(layer->context_);
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini next to wherever the program was started
+    io.BackendRendererName = "sieve_vulkan";
+    io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
+    ImGui::StyleColorsDark();
+    ImGui::GetStyle().WindowRounding = 3.0f;
+    if (desc.window) {
+        if (!ImGui_ImplGlfw_InitForVulkan(desc.window, true))
+            return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "ImGui_ImplGlfw_InitForVulkan failed");
+        layer->glfw_ = true;
+    }
+    auto renderer = ImGuiRenderer::create(ctx, {desc.colorFormat, desc.framesInFlight});
+    if (!renderer) return renderer.error();
+    layer->renderer_ = std::move(renderer).value();
+    return layer;
+}
+
+ImGuiLayer::~ImGuiLayer() {
+    renderer_.reset();
+    if (glfw_) ImGui_ImplGlfw_Shutdown();
+    if (context_) ImGui::DestroyContext(context_);
+}
+
+void ImGuiLayer::newFrame(VkExtent2D extent, float dtSeconds) {
+    ImGuiIO& io = ImGui::GetIO();
+    if (glfw_) {
+        ImGui_ImplGlfw_NewFrame();  // display size, framebuffer scale, time and input from the window
+    } else {
+        io.DisplaySize = ImVec2(float(extent.width), float(extent.height));
+        io.DisplayFramebufferScale = ImVec2(1, 1);
+        io.DeltaTime = dtSeconds > 0 ? dtSeconds : 1.0f / 60.0f;
+    }
+    ImGui::NewFrame();
+}
+
+sieve::Result<void> ImGuiLayer::render(VkCommandBuffer cmd, VkImageView colorView, VkExtent2D extent,
+                                       uint32_t frameSlot) {
+    ImGui::Render();
+    return renderer_->record(cmd, ImGui::GetDrawData(), colorView, extent, frameSlot);
+}
+
+}  // namespace engine::ui

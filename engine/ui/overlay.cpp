@@ -1,0 +1,153 @@
+#include "engine/ui/overlay.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cinttypes>
+
+namespace engine::ui {
+
+namespace {
+
+void countRow(const char* label, uint64_t value, uint64_t of) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(label);
+    ImGui::TableNextColumn();
+    ImGui::Text("%" PRIu64, value);
+    ImGui::TableNextColumn();
+    if (of)
+        ImGui::Text("%5.1f%%", 100.0 * double(value) / double(of));
+    else
+        ImGui::TextUnformatted("-");
+}
+
+void plot(const char* id, const RollingSeries& s, float height) {
+    const std::vector<float> v = s.ordered();
+    if (v.empty()) return;
+    ImGui::PlotLines(id, v.data(), int(v.size()), 0, nullptr, 0.0f, std::max(s.max() * 1.2f, 1e-3f),
+                     ImVec2(ImGui::GetContentRegionAvail().x, height));
+}
+
+}  // namespace
+
+void drawFrameSection(const OverlayModel& m) {
+    ImGui::Text("%s", m.deviceName.c_str());
+    ImGui::Text("%ux%u  frame %.2f ms (mean %.2f ms, %.0f fps)", m.width, m.height, m.frameMs.last(),
+                m.frameMs.average(), m.frameMs.average() > 0 ? 1000.0f / m.frameMs.average() : 0.0f);
+    plot("##frame", m.frameMs, 40.0f);
+}
+
+void drawCountsSection(const CullingCounts& c) {
+    if (!c.available) {
+        ImGui::TextDisabled("no culling counts: no culling plugin is attached to this host");
+        return;
+    }
+    ImGui::Text("counts of frame %" PRIu64, c.frameIndex);
+    if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        countRow("instances", c.instances, c.instances);
+        countRow("frustum visible", c.frustumVisible, c.instances);
+        countRow("occlusion visible (early)", c.occlusionVisibleEarly, c.instances);
+        countRow("occlusion visible (late)", c.occlusionVisibleLate, c.instances);
+        countRow("drawn", c.drawn, c.instances);
+        countRow("triangles", c.triangles, 0);
+        countRow("overflow", c.overflow, 0);
+        ImGui::EndTable();
+    }
+    if (c.overflow)
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %" PRIu64 " dropped", c.overflow);
+}
+
+void drawTimingsSection(const PassTimings& t) {
+    if (t.entries().empty()) {
+        ImGui::TextDisabled("no GPU timings reported");
+        return;
+    }
+    ImGui::Text("GPU total (mean) %.3f ms", t.totalAverage());
+    for (const PassTimings::Entry& e : t.entries()) {
+        ImGui::Text("%-20s %7.3f ms  mean %7.3f", e.name.c_str(), e.ms.last(), e.ms.average());
+        ImGui::PushID(e.name.c_str());
+        plot("##pass", e.ms, 24.0f);
+        ImGui::PopID();
+    }
+}
+
+bool drawTogglesSection(CullingToggles& t) {
+    bool changed = false;
+    changed |= ImGui::Checkbox("frustum", &t.frustum);
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("occlusion", &t.occlusion);
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("two-phase", &t.twoPhase);
+    changed |= ImGui::Checkbox("LOD", &t.lod);
+    ImGui::SameLine();
+    changed |= ImGui::Checkbox("freeze culling", &t.freeze);
+    int mode = t.stableCompaction ? 0 : 1;
+    changed |= ImGui::RadioButton("stable compaction", &mode, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("atomic append", &mode, 1);
+    t.stableCompaction = mode == 0;
+    changed |= ImGui::SliderFloat("LOD bias", &t.lodBias, -4.0f, 4.0f, "%.2f");
+    return changed;
+}
+
+void drawHiZSection(HiZView& v) {
+    if (v.mipCount <= 0) {
+        ImGui::TextDisabled("no Hi-Z pyramid in this host");
+        v.show = false;
+        return;
+    }
+    ImGui::Checkbox("show Hi-Z", &v.show);
+    int which = v.showMax ? 1 : 0;
+    ImGui::SameLine();
+    ImGui::RadioButton("min", &which, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("max", &which, 1);
+    v.showMax = which == 1;
+    v.mip = std::clamp(v.mip, 0, v.mipCount - 1);
+    ImGui::SliderInt("mip", &v.mip, 0, v.mipCount - 1);
+    if (v.show && v.texture) {
+        const float w = ImGui::GetContentRegionAvail().x;
+        ImGui::Image(reinterpret_cast<ImTextureID>(v.texture), ImVec2(w, w * 9.0f / 16.0f));
+    }
+}
+
+OverlayActions drawActionsSection(bool captureAvailable) {
+    OverlayActions a;
+    a.screenshot = ImGui::Button("screenshot");
+    ImGui::SameLine();
+    if (!captureAvailable) ImGui::BeginDisabled();
+    a.capture = ImGui::Button("RenderDoc capture");
+    if (!captureAvailable) {
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+            ImGui::SetTooltip("RenderDoc is not loaded (install renderdoc, or run under renderdoccmd)");
+    }
+    ImGui::SameLine();
+    a.reloadShaders = ImGui::Button("reload shaders");
+    return a;
+}
+
+OverlayActions drawOverlay(OverlayModel& m) {
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    OverlayActions actions;
+    if (ImGui::Begin("Sieve")) {
+        drawFrameSection(m);
+        if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) drawCountsSection(m.counts);
+        if (ImGui::CollapsingHeader("GPU time per pass", ImGuiTreeNodeFlags_DefaultOpen))
+            drawTimingsSection(m.gpuTimes);
+        bool changed = false;
+        if (ImGui::CollapsingHeader("culling", ImGuiTreeNodeFlags_DefaultOpen)) changed = drawTogglesSection(m.toggles);
+        if (ImGui::CollapsingHeader("Hi-Z")) drawHiZSection(m.hiz);
+        ImGui::Separator();
+        actions = drawActionsSection(m.captureAvailable);
+        actions.togglesChanged = changed;
+        if (!m.status.empty()) ImGui::TextWrapped("%s", m.status.c_str());
+    }
+    ImGui::End();
+    return actions;
+}
+
+}  // namespace engine::ui

@@ -1,0 +1,19 @@
+#pragma once
+// The debug overlay: one ImGui window built from sections, each a function of the structs in
+// frame_stats.h, so hosts can compose their own. Call between ImGuiLayer::newFrame and render.
+#include "engine/ui/frame_stats.h"
+
+namespace engine::ui {
+
+// The whole overlay window ("Sieve") at the top-left; returns what the user clicked.
+OverlayActions drawOverlay(OverlayModel& model);
+
+// Sections (inside an open ImGui window).
+void drawFrameSection(const OverlayModel& model);          // frame time (plot), resolution, device
+void drawCountsSection(const CullingCounts& counts);       // instances ... overflow, with shares
+void drawTimingsSection(const PassTimings& timings);       // per pass: last, mean, plot
+bool drawTogglesSection(CullingToggles& toggles);          // true when something changed
+void drawHiZSection(HiZView& view);                        // min/max, mip slider, the image
+OverlayActions drawActionsSection(bool captureAvailable);  // screenshot, RenderDoc capture, reload shaders
+
+}  // namespace engine::ui
