@@ -23,10 +23,11 @@ Result<VkShaderModule> makeModule(VkDevice device, std::string_view name) {
 void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, VkPipelineLayout layout,
                      std::initializer_list<Binding> bindings) {
     if (!bindings.size()) return;
-    VkWriteDescriptorSet writes[16];
+    constexpr uint32_t kMax = 32;  // the minimum maxPushDescriptors Vulkan guarantees
+    VkWriteDescriptorSet writes[kMax];
     uint32_t i = 0;
     for (const Binding& b : bindings) {
-        if (i == 16) break;
+        if (i == kMax) break;
         VkWriteDescriptorSet& w = writes[i];
         w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         w.dstBinding = i;
