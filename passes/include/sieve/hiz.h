@@ -1,0 +1,122 @@
+#pragma once
+// Hi-Z min/max depth pyramid.
+//
+// Depth convention: reverse-Z with an infinite far plane. The near plane has depth 1.0, infinity 0.0;
+// a larger depth is nearer. Depth = znear / d for a point at view-space distance d along the view axis.
+//
+// Pyramid (the host allocates it; formats and sizes below):
+// - one image, format kHiZFormat (RG32F): r = min depth (the FARTHEST depth in the footprint: what an
+//   occlusion test compares against), g = max depth (the nearest).
+// - mip 0 is W0 x H0 = pyramidExtent(depth) = the previous power of two of the depth extent per
+//   dimension (1919x1079 -> 1024x1024, 3x5 -> 2x4); mip m is max(1, W0>>m) x max(1, H0>>m);
+//   mipCount(W0 x H0) = floor(log2(max(W0, H0))) + 1.
+// - footprint (hizFootprint): texel (x, y) of mip m covers the depth pixels
+//       [floor(a*W/W0), ceil(b*W/W0)) x [floor(c*H/H0), ceil(d*H/H0))
+//   where [a, b) = [x*s, (x+1)*s) with s = W0 / width(mip m), and likewise [c, d) in y. Because W/W0 is
+//   in [1, 2), a mip-0 texel covers 1 to 3 pixels per dimension (it folds the extra row/column of odd
+//   and non-power-of-two sizes). In normalized [0,1]^2 screen coordinates, every texel covers every
+//   pixel whose area overlaps the texel's area: min/max over it is conservative for occlusion tests
+//   that map a screen rectangle to texels by floor(u * width(mip m)).
+// - the texel holds exactly min and max over its footprint (min/max are exact: both builders equal the
+//   CPU reference hizReference bit for bit).
+//
+// Builders: recordPerMip (one dispatch per mip, a sync2 barrier between mips) and recordSingle (one
+// dispatch; 64x64 tiles of mip 0 per workgroup, the last workgroup builds the top mips). Both expect
+// the pyramid in VK_IMAGE_LAYOUT_GENERAL (the caller transitions it before, and after for sampling),
+// every mip written by a compute shader storage write when they return.
+#include <volk.h>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "sieve/gpu.h"
+#include "sieve/pipeline.h"
+#include "sieve/result.h"
+
+namespace sieve {
+
+inline constexpr VkFormat kHiZFormat = VK_FORMAT_R32G32_SFLOAT;
+// Usage the pyramid image needs: storage (built here) and sampled (read by the occlusion test).
+inline constexpr VkImageUsageFlags kHiZUsage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+
+// The depth image to reduce: a D32_SFLOAT view of the depth aspect, in `layout`
+// (SHADER_READ_ONLY_OPTIMAL, DEPTH_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL), readable by
+// the compute stage (sampled).
+struct HiZSource {
+    VkImageView view = VK_NULL_HANDLE;
+    VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    VkExtent2D extent{0, 0};
+};
+
+// The pyramid: the image (kHiZFormat, HiZBuilder::pyramidExtent, HiZBuilder::mipCount mips, kHiZUsage,
+// layout GENERAL) and one single-mip view per level, mip 0 first.
+struct HiZTarget {
+    VkImage image = VK_NULL_HANDLE;
+    std::span<const VkImageView> mipViews;
+};
+
+class HiZBuilder {
+public:
+    HiZBuilder() = default;
+    static Result<HiZBuilder> create(const DeviceInfo& dev);
+    ~HiZBuilder();
+    HiZBuilder(HiZBuilder&& o) noexcept { *this = std::move(o); }
+    HiZBuilder& operator=(HiZBuilder&& o) noexcept;
+    HiZBuilder(const HiZBuilder&) = delete;
+    HiZBuilder& operator=(const HiZBuilder&) = delete;
+
+    static VkExtent2D pyramidExtent(VkExtent2D depth);
+    static uint32_t mipCount(VkExtent2D pyramid);
+    static VkExtent2D mipExtent(VkExtent2D pyramid, uint32_t mip);
+    // The single-pass builder's counter buffer: a u32 that must be zero before the first build (fill
+    // it once when allocating); every build leaves it zero again.
+    static constexpr VkDeviceSize counterBytes() { return 4; }
+
+    // The single-pass builder binds every mip at once: it needs more storage-image and push
+    // descriptors than the Vulkan minimum (true on desktop GPUs and lavapipe). recordSingle fails
+    // when false; recordPerMip always works.
+    bool singlePassSupported() const { return singlePass_.handle() != VK_NULL_HANDLE; }
+
+    Result<void> recordPerMip(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid) const;
+    // `counter`: counterBytes() of a storage buffer, read and written by the compute shader.
+    Result<void> recordSingle(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid,
+                              BufferRange counter) const;
+
+private:
+    Result<void> check(const HiZSource& depth, const HiZTarget& pyramid) const;
+    void destroy();
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkSampler sampler_ = VK_NULL_HANDLE;  // nearest; texelFetch ignores it but the descriptor needs one
+    ComputePipeline toMip0_;
+    ComputePipeline reduce_;
+    ComputePipeline singlePass_;
+};
+
+// ---- CPU reference: the specification both builders are tested against ----
+
+// Half-open rectangle of depth pixels [x0, x1) x [y0, y1).
+struct HiZFootprint {
+    uint32_t x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+};
+HiZFootprint hizFootprint(VkExtent2D depth, uint32_t mip, uint32_t x, uint32_t y);
+
+struct HiZLevel {
+    VkExtent2D extent{0, 0};
+    std::vector<float> min, max;  // row-major, width * height
+};
+
+struct HiZPyramidCpu {
+    std::vector<HiZLevel> levels;
+    VkExtent2D extent() const { return levels.empty() ? VkExtent2D{0, 0} : levels[0].extent; }
+    uint32_t mipCount() const { return uint32_t(levels.size()); }
+    float minAt(uint32_t mip, uint32_t x, uint32_t y) const {
+        return levels[mip].min[size_t(y) * levels[mip].extent.width + x];
+    }
+};
+
+// min/max over exactly the footprint of every texel (brute force: it is the spec, not an optimization).
+// `depth` holds extent.width * extent.height values, row-major.
+HiZPyramidCpu hizReference(VkExtent2D extent, std::span<const float> depth);
+
+}  // namespace sieve

@@ -1,0 +1,181 @@
+// The two Hi-Z builders: one dispatch per mip, or one dispatch for the whole pyramid.
+#include <bit>
+#include <string>
+
+#include "hiz/hiz_shared.h"
+#include "sieve/hiz.h"
+
+namespace sieve {
+
+namespace {
+
+constexpr VkDescriptorType kToMip0Bindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                                VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+constexpr VkDescriptorType kReduceBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+constexpr uint32_t kSingleBindingCount = 2 + gpu::SIEVE_HIZ_MAX_MIPS;
+
+std::array<VkDescriptorType, kSingleBindingCount> singleBindings() {
+    std::array<VkDescriptorType, kSingleBindingCount> b{};
+    b[0] = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    b[1] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    for (uint32_t i = 2; i < kSingleBindingCount; ++i) b[i] = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+    return b;
+}
+
+uint32_t groups(uint32_t n, uint32_t size) {
+    return (n + size - 1) / size;
+}
+
+// Mip `mip` written by compute storage stores -> read by the next dispatch's storage loads.
+void mipWrittenToRead(VkCommandBuffer cmd, VkImage image, uint32_t mip) {
+    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    b.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    b.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    b.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
+    b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, 0, 1};
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = 1;
+    dep.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+}  // namespace
+
+VkExtent2D HiZBuilder::pyramidExtent(VkExtent2D depth) {
+    return {depth.width ? std::bit_floor(depth.width) : 0, depth.height ? std::bit_floor(depth.height) : 0};
+}
+
+uint32_t HiZBuilder::mipCount(VkExtent2D pyramid) {
+    const uint32_t m = std::max(pyramid.width, pyramid.height);
+    return m ? uint32_t(std::bit_width(m)) : 0;  // floor(log2(m)) + 1
+}
+
+VkExtent2D HiZBuilder::mipExtent(VkExtent2D pyramid, uint32_t mip) {
+    return {std::max(1u, pyramid.width >> mip), std::max(1u, pyramid.height >> mip)};
+}
+
+Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev) {
+    HiZBuilder h;
+    h.device_ = dev.device;
+    VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    si.magFilter = VK_FILTER_NEAREST;
+    si.minFilter = VK_FILTER_NEAREST;
+    si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    si.maxLod = VK_LOD_CLAMP_NONE;
+    SIEVE_VK_TRY(vkCreateSampler(dev.device, &si, nullptr, &h.sampler_));
+    setDebugName(dev, VK_OBJECT_TYPE_SAMPLER, h.sampler_, "hiz nearest");
+
+    auto toMip0 = ComputePipeline::create(dev, {"hiz/depth_to_mip0.comp", kToMip0Bindings, sizeof(gpu::HiZReducePush)});
+    if (!toMip0) return toMip0.error();
+    h.toMip0_ = std::move(toMip0).value();
+    auto reduce = ComputePipeline::create(dev, {"hiz/reduce_mip.comp", kReduceBindings, sizeof(gpu::HiZReducePush)});
+    if (!reduce) return reduce.error();
+    h.reduce_ = std::move(reduce).value();
+
+    // The single-pass builder needs every mip bound at once.
+    VkPhysicalDevicePushDescriptorPropertiesKHR push{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &push};
+    vkGetPhysicalDeviceProperties2(dev.physical, &props);
+    if (push.maxPushDescriptors >= kSingleBindingCount &&
+        dev.limits.maxPerStageDescriptorStorageImages >= gpu::SIEVE_HIZ_MAX_MIPS) {
+        const auto bindings = singleBindings();
+        auto single = ComputePipeline::create(dev, {"hiz/single_pass.comp", bindings, sizeof(gpu::HiZSinglePush)});
+        if (!single) return single.error();
+        h.singlePass_ = std::move(single).value();
+    }
+    return h;
+}
+
+HiZBuilder& HiZBuilder::operator=(HiZBuilder&& o) noexcept {
+    if (this != &o) {
+        destroy();
+        device_ = o.device_;
+        sampler_ = o.sampler_;
+        toMip0_ = std::move(o.toMip0_);
+        reduce_ = std::move(o.reduce_);
+        singlePass_ = std::move(o.singlePass_);
+        o.device_ = VK_NULL_HANDLE;
+        o.sampler_ = VK_NULL_HANDLE;
+    }
+    return *this;
+}
+
+HiZBuilder::~HiZBuilder() {
+    destroy();
+}
+
+void HiZBuilder::destroy() {
+    if (device_ && sampler_) vkDestroySampler(device_, sampler_, nullptr);
+    sampler_ = VK_NULL_HANDLE;
+    device_ = VK_NULL_HANDLE;
+}
+
+Result<void> HiZBuilder::check(const HiZSource& depth, const HiZTarget& pyramid) const {
+    if (!device_) return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: not created");
+    if (depth.extent.width == 0 || depth.extent.height == 0 || depth.extent.width > 65535 ||
+        depth.extent.height > 65535)
+        return makeError(VK_ERROR_FORMAT_NOT_SUPPORTED, "HiZBuilder: depth extent must be 1..65535 per side");
+    if (!depth.view || !pyramid.image) return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: null handle");
+    const uint32_t mips = mipCount(pyramidExtent(depth.extent));
+    if (pyramid.mipViews.size() != mips)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: the pyramid needs " + std::to_string(mips) +
+                                                             " mip views, got " +
+                                                             std::to_string(pyramid.mipViews.size()));
+    return {};
+}
+
+Result<void> HiZBuilder::recordPerMip(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid) const {
+    if (auto r = check(depth, pyramid); !r) return r;
+    ScopedLabel label(cmd, "hiz per-mip");
+    const VkExtent2D base = pyramidExtent(depth.extent);
+    const uint32_t mips = mipCount(base);
+    gpu::HiZReducePush push{depth.extent.width, depth.extent.height, base.width, base.height};
+    toMip0_.dispatch(cmd,
+                     {Binding::sampled(depth.view, sampler_, depth.layout), Binding::storageImage(pyramid.mipViews[0])},
+                     push, groups(base.width, 8), groups(base.height, 8));
+    for (uint32_t m = 1; m < mips; ++m) {
+        mipWrittenToRead(cmd, pyramid.image, m - 1);
+        const VkExtent2D src = mipExtent(base, m - 1), dst = mipExtent(base, m);
+        push = {src.width, src.height, dst.width, dst.height};
+        reduce_.dispatch(cmd,
+                         {Binding::storageImage(pyramid.mipViews[m - 1]), Binding::storageImage(pyramid.mipViews[m])},
+                         push, groups(dst.width, 8), groups(dst.height, 8));
+    }
+    return {};
+}
+
+Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid,
+                                      BufferRange counter) const {
+    if (auto r = check(depth, pyramid); !r) return r;
+    if (!singlePassSupported())
+        return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
+                         "HiZBuilder: single-pass builder needs 18 push descriptors and 16 storage images per stage");
+    const VkExtent2D base = pyramidExtent(depth.extent);
+    const uint32_t mips = mipCount(base);
+    if (mips > gpu::SIEVE_HIZ_MAX_MIPS)
+        return makeError(VK_ERROR_FORMAT_NOT_SUPPORTED, "HiZBuilder: single-pass builder supports 16 mips at most");
+    if (!counter.buffer || (counter.size != VK_WHOLE_SIZE && counter.size < counterBytes()))
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: counter buffer range too small");
+    ScopedLabel label(cmd, "hiz single-pass");
+    const uint32_t tilesX = groups(base.width, gpu::SIEVE_HIZ_TILE), tilesY = groups(base.height, gpu::SIEVE_HIZ_TILE);
+    const gpu::HiZSinglePush push{
+        depth.extent.width, depth.extent.height, base.width, base.height, mips, tilesX * tilesY, 0, 0};
+    // Mips past the pyramid's top are never accessed; their bindings repeat the top mip's view so that
+    // every declared binding holds a valid descriptor.
+    auto mip = [&](uint32_t m) { return Binding::storageImage(pyramid.mipViews[std::min(m, mips - 1)]); };
+    singlePass_.dispatch(
+        cmd,
+        {Binding::sampled(depth.view, sampler_, depth.layout), Binding::storage(counter), mip(0), mip(1), mip(2),
+         mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10), mip(11), mip(12), mip(13), mip(14), mip(15)},
+        push, tilesX, tilesY);
+    return {};
+}
+
+}  // namespace sieve

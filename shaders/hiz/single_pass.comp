@@ -1,0 +1,118 @@
+#version 460
+// Single-dispatch Hi-Z builder. One 256-thread workgroup per 64x64 tile of pyramid mip 0 reduces its
+// tile to one texel, writing mips 0..6 on the way (mips 0-2 in registers, 3-6 through shared memory).
+// The last workgroup to finish (atomic counter) then builds mips 7.. from mip 6 and resets the counter
+// to zero for the next build.
+//
+// Visibility between workgroups: every mip image is `coherent`; a group's mip-6 stores are made
+// available with memoryBarrierImage() (device scope) before thread 0 increments the counter, and the
+// last group reads them after observing the final count, again past memoryBarrierImage().
+#extension GL_GOOGLE_include_directive : require
+#include "hiz/hiz_shared.h"
+#include "hiz/hiz_reduce.glsl"
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0) uniform sampler2D depth;
+layout(set = 0, binding = 1) coherent buffer Counter { uint counter; };
+
+#define MIP_BINDING(n) layout(set = 0, binding = 2 + n, rg32f) uniform coherent image2D mip##n;
+MIP_BINDING(0) MIP_BINDING(1) MIP_BINDING(2) MIP_BINDING(3) MIP_BINDING(4) MIP_BINDING(5) MIP_BINDING(6)
+MIP_BINDING(7) MIP_BINDING(8) MIP_BINDING(9) MIP_BINDING(10) MIP_BINDING(11) MIP_BINDING(12)
+MIP_BINDING(13) MIP_BINDING(14) MIP_BINDING(15)
+
+layout(push_constant) uniform Push { HiZSinglePush pc; };
+
+shared vec2 sTile[256];
+shared bool sLast;
+
+uvec2 mipExtent(uint m) { return max(uvec2(1), uvec2(pc.width, pc.height) >> m); }
+
+void storeMip(uint m, uvec2 p, vec2 v) {
+    if (m >= pc.mipCount || any(greaterThanEqual(p, mipExtent(m)))) return;
+    ivec2 q = ivec2(p);
+    vec4 t = vec4(v, 0, 0);
+    switch (m) {
+#define STORE(n) case n: imageStore(mip##n, q, t); break;
+        STORE(0) STORE(1) STORE(2) STORE(3) STORE(4) STORE(5) STORE(6) STORE(7)
+        STORE(8) STORE(9) STORE(10) STORE(11) STORE(12) STORE(13) STORE(14) STORE(15)
+    }
+}
+
+// Only mips 6.. are read back (by the last workgroup).
+vec2 loadMip(uint m, uvec2 p) {
+    if (any(greaterThanEqual(p, mipExtent(m)))) return kHizIdentity;
+    ivec2 q = ivec2(p);
+    switch (m) {
+#define LOAD(n) case n: return imageLoad(mip##n, q).xy;
+        LOAD(6) LOAD(7) LOAD(8) LOAD(9) LOAD(10) LOAD(11) LOAD(12) LOAD(13) LOAD(14)
+    }
+    return kHizIdentity;
+}
+
+void main() {
+    const uint t = gl_LocalInvocationIndex;
+    const uvec2 tile = gl_WorkGroupID.xy;
+    const uvec2 extent = uvec2(pc.width, pc.height);
+    const uvec2 depthExtent = uvec2(pc.depthWidth, pc.depthHeight);
+    const uvec2 b = uvec2(t & 15u, t >> 4u);  // this thread's 4x4 block of mip 0 in the tile
+
+    // Mips 0..2 in registers: 4x4 texels of mip 0 -> 2x2 of mip 1 -> 1 of mip 2.
+    vec2 m1[4];
+    for (uint j = 0; j < 2; ++j)
+        for (uint i = 0; i < 2; ++i) {
+            vec2 r1 = kHizIdentity;
+            for (uint jj = 0; jj < 2; ++jj)
+                for (uint ii = 0; ii < 2; ++ii) {
+                    uvec2 p = tile * SIEVE_HIZ_TILE + b * 4u + uvec2(2u * i + ii, 2u * j + jj);
+                    vec2 r0 = kHizIdentity;
+                    if (all(lessThan(p, extent))) r0 = hizReduceDepth(depth, p, depthExtent, extent);
+                    storeMip(0, p, r0);
+                    r1 = hizCombine(r1, r0);
+                }
+            storeMip(1, tile * (SIEVE_HIZ_TILE / 2u) + b * 2u + uvec2(i, j), r1);
+            m1[j * 2 + i] = r1;
+        }
+    vec2 r2 = hizCombine(hizCombine(m1[0], m1[1]), hizCombine(m1[2], m1[3]));
+    storeMip(2, tile * (SIEVE_HIZ_TILE / 4u) + b, r2);
+    sTile[t] = r2;
+    barrier();
+
+    // Mips 3..6 through shared memory: level k has (64 >> k)^2 texels in the tile.
+    for (uint k = 3; k < SIEVE_HIZ_TILE_MIPS; ++k) {
+        const uint side = SIEVE_HIZ_TILE >> k;
+        vec2 r = kHizIdentity;
+        uvec2 q = uvec2(t % side, t / side);
+        if (t < side * side) {
+            for (uint j = 0; j < 2; ++j)
+                for (uint i = 0; i < 2; ++i) r = hizCombine(r, sTile[(2u * q.y + j) * (2u * side) + 2u * q.x + i]);
+        }
+        barrier();
+        if (t < side * side) {
+            sTile[t] = r;
+            storeMip(k, tile * side + q, r);
+        }
+        barrier();
+    }
+    if (pc.mipCount <= SIEVE_HIZ_TILE_MIPS) return;  // one tile: it was the whole pyramid
+
+    // Publish this tile's mip-6 texel, then count the finished tiles.
+    memoryBarrierImage();
+    barrier();
+    if (t == 0) sLast = atomicAdd(counter, 1u) == pc.tileCount - 1u;
+    barrier();
+    if (!sLast) return;
+    memoryBarrierImage();
+    if (t == 0) atomicExchange(counter, 0u);
+
+    for (uint k = SIEVE_HIZ_TILE_MIPS; k < pc.mipCount; ++k) {
+        uvec2 e = mipExtent(k);
+        for (uint idx = t; idx < e.x * e.y; idx += 256u) {
+            uvec2 p = uvec2(idx % e.x, idx / e.x);
+            vec2 r = kHizIdentity;
+            for (uint j = 0; j < 2; ++j)
+                for (uint i = 0; i < 2; ++i) r = hizCombine(r, loadMip(k - 1u, 2u * p + uvec2(i, j)));
+            storeMip(k, p, r);
+        }
+        memoryBarrierImage();
+        barrier();
+    }
+}

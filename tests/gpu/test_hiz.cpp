@@ -1,0 +1,143 @@
+// Both Hi-Z builders against the CPU reference (the spec), texel by texel, bit for bit.
+#include <random>
+
+#include "gpu/test_hiz_util.h"
+
+using testing_gpu::GpuTest;
+
+namespace {
+
+std::vector<float> randomDepth(VkExtent2D e, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(0.0f, 1.0f);
+    std::vector<float> v(size_t(e.width) * e.height);
+    for (float& x : v) x = dist(rng);
+    // The extremes of the range too: the far plane (0) and the near plane (1).
+    if (v.size() > 2) v[v.size() / 3] = 0.0f, v[v.size() / 2] = 1.0f;
+    return v;
+}
+
+enum class Builder { PerMip, Single };
+
+class HiZTest : public GpuTest {
+protected:
+    void SetUp() override {
+        GpuTest::SetUp();
+        auto b = sieve::HiZBuilder::create(ctx().info());
+        ASSERT_TRUE(b) << b.error().message;
+        builder = std::move(b).value();
+        counter = makeEmpty(sieve::HiZBuilder::counterBytes(), 0, "hiz counter");
+        auto r =
+            ctx().submitNow([&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, counter.handle(), 0, VK_WHOLE_SIZE, 0); });
+        ASSERT_TRUE(r) << r.error().message;
+    }
+
+    void record(VkCommandBuffer cmd, Builder which, const testing_gpu::DepthPyramidImages& images) {
+        auto r = which == Builder::PerMip
+                     ? builder.recordPerMip(cmd, images.source(), images.target())
+                     : builder.recordSingle(cmd, images.source(), images.target(), counter.range());
+        EXPECT_TRUE(r) << r.error().message;
+    }
+
+    void expectMatchesReference(VkExtent2D extent, const std::vector<float>& depth,
+                                const testing_gpu::DepthPyramidImages& images) {
+        const sieve::HiZPyramidCpu ref = sieve::hizReference(extent, depth);
+        auto got = testing_gpu::readPyramid(ctx(), images);
+        ASSERT_EQ(got.size(), ref.mipCount());
+        for (uint32_t m = 0; m < ref.mipCount(); ++m) {
+            const sieve::HiZLevel& level = ref.levels[m];
+            ASSERT_EQ(got[m].size(), level.min.size() * 2);
+            for (size_t i = 0; i < level.min.size(); ++i) {
+                ASSERT_EQ(got[m][2 * i], level.min[i]) << "min, mip " << m << " texel (" << i % level.extent.width
+                                                       << ", " << i / level.extent.width << ")";
+                ASSERT_EQ(got[m][2 * i + 1], level.max[i]) << "max, mip " << m << " texel (" << i % level.extent.width
+                                                           << ", " << i / level.extent.width << ")";
+            }
+        }
+    }
+
+    void buildAndCompare(VkExtent2D extent, Builder which, uint32_t seed) {
+        const std::vector<float> depth = randomDepth(extent, seed);
+        auto images = testing_gpu::makeDepthAndPyramid(ctx(), extent, depth);
+        ASSERT_TRUE(images.pyramid);
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) { record(cmd, which, images); });
+        ASSERT_TRUE(r) << r.error().message;
+        expectMatchesReference(extent, depth, images);
+        EXPECT_EQ(read<uint32_t>(counter, 1)[0], 0u) << "the single-pass builder must leave its counter at zero";
+    }
+
+    sieve::HiZBuilder builder;
+    engine::Buffer counter;
+};
+
+}  // namespace
+
+TEST(HiZLayout, PyramidExtentAndMipCount) {
+    using B = sieve::HiZBuilder;
+    EXPECT_EQ(B::pyramidExtent({1919, 1079}).width, 1024u);
+    EXPECT_EQ(B::pyramidExtent({1919, 1079}).height, 1024u);
+    EXPECT_EQ(B::pyramidExtent({3, 5}).width, 2u);
+    EXPECT_EQ(B::pyramidExtent({3, 5}).height, 4u);
+    EXPECT_EQ(B::mipCount({1, 1}), 1u);
+    EXPECT_EQ(B::mipCount({2, 4}), 3u);
+    EXPECT_EQ(B::mipCount({1024, 512}), 11u);
+    EXPECT_EQ(B::mipExtent({1024, 4}, 5).width, 32u);
+    EXPECT_EQ(B::mipExtent({1024, 4}, 5).height, 1u);
+}
+
+TEST_F(HiZTest, PerMipMatchesReferenceAtEdgeSizes) {
+    uint32_t seed = 1;
+    for (VkExtent2D e : {VkExtent2D{1, 1}, {2, 2}, {3, 5}, {64, 64}, {200, 113}, {5, 300}, {130, 1}}) {
+        SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height));
+        buildAndCompare(e, Builder::PerMip, seed++);
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST_F(HiZTest, SinglePassMatchesReferenceAtEdgeSizes) {
+    ASSERT_TRUE(builder.singlePassSupported());
+    uint32_t seed = 100;
+    for (VkExtent2D e :
+         {VkExtent2D{1, 1}, {2, 2}, {3, 5}, {64, 64}, {65, 65}, {200, 113}, {5, 300}, {130, 1}, {520, 260}}) {
+        SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height));
+        buildAndCompare(e, Builder::Single, seed++);
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST_F(HiZTest, BothBuildersMatchReferenceAt1919x1079) {
+    buildAndCompare({1919, 1079}, Builder::PerMip, 7);
+    if (HasFatalFailure()) return;
+    buildAndCompare({1919, 1079}, Builder::Single, 8);
+}
+
+// Two single-pass builds in a row (two frames): the counter the first one leaves must let the second
+// find its own last workgroup.
+TEST_F(HiZTest, SinglePassRebuildsWithTheCounterItReset) {
+    const VkExtent2D extent{300, 200};
+    std::vector<float> first = randomDepth(extent, 21), second = randomDepth(extent, 22);
+    auto images = testing_gpu::makeDepthAndPyramid(ctx(), extent, first);
+    ASSERT_TRUE(images.pyramid);
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) { record(cmd, Builder::Single, images); });
+    ASSERT_TRUE(r) << r.error().message;
+    expectMatchesReference(extent, first, images);
+    testing_gpu::uploadDepth(ctx(), images, second);
+    r = ctx().submitNow([&](VkCommandBuffer cmd) { record(cmd, Builder::Single, images); });
+    ASSERT_TRUE(r) << r.error().message;
+    expectMatchesReference(extent, second, images);
+    EXPECT_EQ(read<uint32_t>(counter, 1)[0], 0u);
+}
+
+TEST_F(HiZTest, WrongMipViewCountIsAnError) {
+    const VkExtent2D extent{16, 16};
+    auto images = testing_gpu::makeDepthAndPyramid(ctx(), extent, randomDepth(extent, 3));
+    ASSERT_TRUE(images.pyramid);
+    sieve::HiZTarget target = images.target();
+    target.mipViews = target.mipViews.subspan(0, 2);
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        auto rec = builder.recordPerMip(cmd, images.source(), target);
+        EXPECT_FALSE(rec);
+        EXPECT_NE(rec.error().message.find("mip views"), std::string::npos);
+    });
+    ASSERT_TRUE(r) << r.error().message;
+}
