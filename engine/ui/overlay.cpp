@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <cinttypes>
 
 namespace engine::ui {
@@ -20,6 +21,12 @@ void countRow(const char* label, uint64_t value, uint64_t of) {
         ImGui::Text("%5.1f%%", 100.0 * double(value) / double(of));
     else
         ImGui::TextUnformatted("-");
+}
+
+void disabledWrapped(const char* text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("%s", text);
+    ImGui::PopStyleColor();
 }
 
 void plot(const char* id, const RollingSeries& s, float height) {
@@ -40,7 +47,7 @@ void drawFrameSection(const OverlayModel& m) {
 
 void drawCountsSection(const CullingCounts& c) {
     if (!c.available) {
-        ImGui::TextDisabled("no culling counts: no culling plugin is attached to this host");
+        disabledWrapped("no culling counts: no culling plugin is attached to this host");
         return;
     }
     ImGui::Text("counts of frame %" PRIu64, c.frameIndex);
@@ -60,7 +67,7 @@ void drawCountsSection(const CullingCounts& c) {
 
 void drawTimingsSection(const PassTimings& t) {
     if (t.entries().empty()) {
-        ImGui::TextDisabled("no GPU timings reported");
+        disabledWrapped("no GPU timings reported");
         return;
     }
     ImGui::Text("GPU total (mean) %.3f ms", t.totalAverage());
@@ -93,7 +100,7 @@ bool drawTogglesSection(CullingToggles& t) {
 
 void drawHiZSection(HiZView& v) {
     if (v.mipCount <= 0) {
-        ImGui::TextDisabled("no Hi-Z pyramid in this host");
+        disabledWrapped("no Hi-Z pyramid in this host");
         v.show = false;
         return;
     }
@@ -130,10 +137,11 @@ OverlayActions drawActionsSection(bool captureAvailable) {
 
 OverlayActions drawOverlay(OverlayModel& m) {
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    // Fixed width, height fitted to the open sections every frame.
+    ImGui::SetNextWindowSizeConstraints(ImVec2(400, 0), ImVec2(400, FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.85f);
     OverlayActions actions;
-    if (ImGui::Begin("Sieve")) {
+    if (ImGui::Begin("Sieve", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
         drawFrameSection(m);
         if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) drawCountsSection(m.counts);
         if (ImGui::CollapsingHeader("GPU time per pass", ImGuiTreeNodeFlags_DefaultOpen))

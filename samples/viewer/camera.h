@@ -1,0 +1,39 @@
+#pragma once
+// A fly camera. Right-handed, Y up; at yaw 0 and pitch 0 it looks down -Z; yaw is a right-handed rotation
+// about +Y (yaw 90 looks down -X), pitch > 0 looks up (clamped to +-89 degrees).
+//
+// Projection: reverse-Z with an infinite far plane: depth 1 at the near plane, tending to 0 at infinity,
+// so the depth test is GREATER_OR_EQUAL and depth is cleared to 0. Clip-space Y is flipped so that +Y
+// (world up) is up on screen with Vulkan's downward framebuffer Y.
+#include <glm/glm.hpp>
+
+namespace viewer {
+
+// One frame of input, independent of the windowing library.
+struct CameraInput {
+    bool forward = false, back = false, left = false, right = false, down = false, up = false;
+    bool fast = false;
+    float lookDx = 0, lookDy = 0;  // mouse drag in pixels this frame (x right, y down)
+};
+
+class FlyCamera {
+public:
+    glm::vec3 position{0.0f, 0.0f, 0.0f};
+    float yawDeg = 0.0f;
+    float pitchDeg = 0.0f;
+    float speed = 10.0f;  // units per second (x4 with fast)
+    float degreesPerPixel = 0.15f;
+    float fovYDeg = 60.0f;
+    float nearPlane = 0.1f;
+
+    glm::vec3 forward() const;
+    glm::vec3 right() const;  // horizontal
+    glm::mat4 view() const;
+    glm::mat4 projection(float aspect) const;  // reverse-Z, infinite far
+    void update(const CameraInput& input, float dtSeconds);
+};
+
+// Reverse-Z infinite perspective (right-handed view space, camera looks down -Z, Vulkan clip space).
+glm::mat4 perspectiveReverseZInfinite(float fovYRadians, float aspect, float nearPlane);
+
+}  // namespace viewer

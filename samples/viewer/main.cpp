@@ -1,0 +1,253 @@
+// sieve-viewer: the viewer shell. Parses options, loads RenderDoc (before the Vulkan instance), opens a
+// window (or falls back to headless), and runs the frame loop: beginFrame -> clear -> overlay -> endFrame.
+// After the last frame it writes the screenshot and the stats JSON.
+#include <volk.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "camera.h"
+#include "engine/capture/renderdoc.h"
+#include "engine/target/glfw_window.h"
+#include "engine/target/headless_target.h"
+#include "engine/target/window_target.h"
+#include "engine/ui/imgui_layer.h"
+#include "engine/ui/overlay.h"
+#include "engine/ui/stats_json.h"
+#include "engine/vk/context.h"
+#include "frame_recording.h"
+#include "gpu_timer.h"
+#include "options.h"
+#include "window_input.h"
+
+namespace {
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "sieve-viewer: %s\n", message.c_str());
+    return 1;
+}
+
+engine::ui::CullingToggles togglesFrom(const viewer::ViewerOptions& o) {
+    engine::ui::CullingToggles t;
+    t.frustum = o.frustum;
+    t.occlusion = o.occlusion;
+    t.twoPhase = o.twoPhase;
+    t.lod = o.lod;
+    t.stableCompaction = o.stableCompaction;
+    t.freeze = o.freeze;
+    t.lodBias = o.lodBias;
+    return t;
+}
+
+// A shader reloader a pass registers: name and a function that rebuilds its pipelines.
+using Reloader = std::pair<std::string, std::function<sieve::Result<void>()>>;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    viewer::ParseResult parsed = viewer::parseOptions(argc, argv);
+    if (!parsed.ok()) {
+        std::fprintf(stderr, "sieve-viewer: %s\nRun 'sieve-viewer --help' for the list of options.\n",
+                     parsed.error.c_str());
+        return 2;
+    }
+    viewer::ViewerOptions opt = parsed.options;
+    if (opt.help) {
+        std::fputs(viewer::usage("sieve-viewer").c_str(), stdout);
+        return 0;
+    }
+
+    // RenderDoc first: its Vulkan layer only hooks instances created after it is loaded. Loading it
+    // changes the Vulkan stack, so it is loaded only when a capture was asked for; an injected RenderDoc
+    // (renderdoccmd / qrenderdoc) is always used.
+    const bool wantCapture = opt.captureFrame >= 0 || !opt.captureFile.empty();
+    auto renderdoc = engine::RenderDoc::create(wantCapture ? engine::RenderDoc::Load::InjectedOrLoad
+                                                           : engine::RenderDoc::Load::IfInjected);
+    if (wantCapture || renderdoc->available()) std::printf("RenderDoc: %s\n", renderdoc->message().c_str());
+    if (!opt.captureFile.empty()) renderdoc->setCaptureFilePathTemplate(opt.captureFile);
+
+    // A window when a display is present and GLFW works, otherwise headless.
+    std::unique_ptr<engine::GlfwWindow> window;
+    if (!opt.headless) {
+        if (!engine::GlfwWindow::displayPresent()) {
+            std::printf("no display (DISPLAY/WAYLAND_DISPLAY unset): falling back to headless\n");
+        } else {
+            auto w = engine::GlfwWindow::create(opt.width, opt.height, "Sieve");
+            if (w)
+                window = std::move(w).value();
+            else
+                std::printf("cannot open a window (%s): falling back to headless\n", w.error().message.c_str());
+        }
+    }
+    const bool headless = !window;
+    if (headless && opt.frames == 0) opt.frames = 3;
+
+    engine::ContextDesc desc;
+    desc.appName = "sieve-viewer";
+    desc.validation = opt.validation;
+    if (window) {
+        desc.instanceExtensions = window->requiredInstanceExtensions();
+        desc.swapchain = true;
+    }
+    auto ctxResult = engine::Context::create(desc);
+    if (!ctxResult) return fail(ctxResult.error().message + "\nrequires " + engine::Context::requirementsText());
+    engine::Context& ctx = *ctxResult.value();
+    const std::string deviceName = ctx.properties().deviceName;
+    std::printf("device: %s, %s\n", deviceName.c_str(), headless ? "headless" : "window");
+
+    std::unique_ptr<engine::Target> target;
+    engine::HeadlessTarget* headlessTarget = nullptr;
+    if (headless) {
+        engine::HeadlessTargetDesc hd;
+        hd.extent = {uint32_t(opt.width), uint32_t(opt.height)};
+        auto t = engine::HeadlessTarget::create(ctx, hd);
+        if (!t) return fail(t.error().message);
+        headlessTarget = t.value().get();
+        target = std::move(t).value();
+    } else {
+        auto t = engine::WindowTarget::create(ctx, *window);
+        if (!t) return fail(t.error().message);
+        target = std::move(t).value();
+    }
+
+    std::unique_ptr<engine::ui::ImGuiLayer> ui;
+    if (opt.overlay) {
+        auto l = engine::ui::ImGuiLayer::create(
+            ctx, {target->colorFormat(), target->framesInFlight(), window ? window->handle() : nullptr});
+        if (!l) return fail(l.error().message);
+        ui = std::move(l).value();
+    }
+    auto timerResult = viewer::GpuTimer::create(ctx, target->framesInFlight(), 8);
+    if (!timerResult) return fail(timerResult.error().message);
+    viewer::GpuTimer& timer = *timerResult.value();
+    // On every exit path, frames in flight finish before the overlay's and the timer's objects die.
+    struct FinishGuard {
+        engine::Target* target;
+        ~FinishGuard() { (void)target->finish(); }
+    } finishGuard{target.get()};
+
+    viewer::FlyCamera camera;
+    camera.position = {0.0f, 2.0f, 10.0f};
+    if (opt.camera) {
+        camera.position = {opt.camera->x, opt.camera->y, opt.camera->z};
+        camera.yawDeg = opt.camera->yawDeg;
+        camera.pitchDeg = opt.camera->pitchDeg;
+    }
+    std::unique_ptr<viewer::WindowInput> input;
+    std::unique_ptr<viewer::ResizeSequence> resizes;
+    if (window) {
+        input = std::make_unique<viewer::WindowInput>(window->handle());
+        if (!opt.testResizeSequence.empty())
+            resizes = std::make_unique<viewer::ResizeSequence>(window->handle(), opt.testResizeSequence);
+    }
+
+    engine::ui::OverlayModel model;
+    model.deviceName = deviceName;
+    model.toggles = togglesFrom(opt);
+    model.captureAvailable = renderdoc->available();
+    std::vector<Reloader> reloaders;  // passes register theirs here
+
+    uint64_t rendered = 0, skipped = 0;
+    bool captureNext = false, capturing = false;
+    auto last = std::chrono::steady_clock::now();
+    while (true) {
+        if (window) {
+            window->pollEvents();
+            if (window->shouldClose()) break;
+            if (resizes) resizes->tick();
+        }
+        const bool sequenceDone = !resizes || resizes->done();
+        if (opt.frames > 0 && rendered >= uint64_t(opt.frames) && sequenceDone) break;
+
+        const auto now = std::chrono::steady_clock::now();
+        const float dt = std::chrono::duration<float>(now - last).count();
+        last = now;
+
+        if ((int64_t(rendered) == opt.captureFrame || captureNext) && !capturing && renderdoc->available()) {
+            renderdoc->startCapture(ctx.instance());
+            capturing = true;
+            captureNext = false;
+        }
+        auto frame = target->beginFrame();
+        if (!frame) return fail(frame.error().message);
+        if (frame->skipped) {  // minimized or out of date: nothing was acquired
+            ++skipped;
+            continue;
+        }
+        const uint32_t slot = frame->info.frameSlot;
+        timer.collect(slot, model.gpuTimes);
+        model.frameMs.add(dt * 1000.0f);
+        model.width = frame->extent.width;
+        model.height = frame->extent.height;
+
+        if (input) camera.update(input->poll(ui && ui->wantsMouse(), ui && ui->wantsKeyboard()), dt);
+
+        timer.begin(frame->cmd, slot, "clear");
+        {
+            sieve::ScopedLabel label(frame->cmd, "clear");
+            viewer::recordClearPass(*frame);
+        }
+        timer.end(frame->cmd, slot);
+
+        engine::ui::OverlayActions actions;
+        if (ui) {
+            ui->newFrame(frame->extent, dt);
+            actions = engine::ui::drawOverlay(model);
+            timer.begin(frame->cmd, slot, "overlay");
+            auto r = ui->render(frame->cmd, frame->colorView, frame->extent, slot);
+            timer.end(frame->cmd, slot);
+            if (!r) return fail(r.error().message);
+        }
+        const bool lastFrame = opt.frames > 0 && rendered + 1 >= uint64_t(opt.frames) && sequenceDone;
+        if (window && lastFrame && !opt.screenshot.empty()) target->requestScreenshot(opt.screenshot);
+        if (actions.screenshot) {
+            const std::string path = "sieve-screenshot-" + std::to_string(frame->info.frameIndex) + ".png";
+            target->requestScreenshot(path);
+            model.status = "screenshot: " + path;
+        }
+        if (auto r = target->endFrame(); !r) return fail(r.error().message);
+        ++rendered;
+
+        if (capturing) {
+            const bool ok = renderdoc->endCapture(ctx.instance());
+            capturing = false;
+            const uint32_t n = renderdoc->captureCount();
+            const std::string path = n ? renderdoc->capturePath(n - 1) : "";
+            model.status = ok ? "RenderDoc capture: " + path : "RenderDoc capture failed";
+            std::printf("%s\n", model.status.c_str());
+        }
+        if (actions.capture) captureNext = true;
+        if (actions.reloadShaders) {
+            if (reloaders.empty()) model.status = "reload shaders: no pass registered a reloader";
+            for (auto& [name, reload] : reloaders) {
+                auto r = reload();
+                model.status = "reload " + name + (r ? ": ok" : ": " + r.error().message);
+            }
+        }
+        if (actions.togglesChanged) std::printf("toggles changed\n");
+    }
+
+    if (auto r = target->finish(); !r) return fail(r.error().message);
+    if (headlessTarget && !opt.screenshot.empty() && rendered > 0) {
+        if (auto r = headlessTarget->readback(opt.screenshot); !r) return fail(r.error().message);
+    }
+    if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());
+    if (!opt.stats.empty()) {
+        engine::ui::RunSummary run{deviceName, model.width, model.height, rendered, model.frameMs.average()};
+        if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.gpuTimes, model.toggles, run); !r)
+            return fail(r.error().message);
+        std::printf("stats: %s\n", opt.stats.c_str());
+    }
+    std::printf("frames: %llu rendered, %llu skipped; mean frame %.2f ms\n", (unsigned long long)rendered,
+                (unsigned long long)skipped, model.frameMs.average());
+    if (ctx.validationEnabled() && ctx.validationMessageCount())
+        return fail(std::to_string(ctx.validationMessageCount()) + " validation message(s)");
+    return 0;
+}

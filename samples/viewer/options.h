@@ -1,0 +1,60 @@
+#pragma once
+// Command-line options of sieve-viewer, parsed into a plain struct (no globals, no exit): unit-testable.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace viewer {
+
+struct CameraPose {
+    float x = 0, y = 0, z = 0;
+    float yawDeg = 0, pitchDeg = 0;
+};
+
+struct WindowSize {
+    int width = 0, height = 0;
+};
+
+struct ViewerOptions {
+    bool headless = false;  // force headless; otherwise a window when a display is present
+    int width = 1280;
+    int height = 720;
+    int frames = 0;  // 0: run until the window closes (headless default: 3)
+    bool overlay = true;
+    std::string screenshot;  // PNG written after the last frame
+    std::string stats;       // JSON written after the last frame
+    std::optional<CameraPose> camera;
+    std::string cameraPath;  // named camera path (scene-defined)
+    bool frustum = true;
+    bool occlusion = true;
+    bool twoPhase = true;
+    bool lod = true;
+    float lodBias = 0.0f;
+    bool stableCompaction = true;  // --compaction stable|atomic
+    bool freeze = false;
+    uint32_t instances = 10000;
+    uint64_t seed = 1;
+    std::string scene;              // .gltf/.glb; empty: procedural scene
+    uint32_t gridX = 0, gridY = 0;  // --grid AxB; 0: scene default
+    int captureFrame = -1;          // RenderDoc capture of this frame index; -1: none
+    std::string captureFile;        // RenderDoc capture path template
+    bool validation = false;
+    // Hidden test hook: resize the window through these sizes (iconify/restore where width == -1),
+    // one step every few frames.
+    std::vector<WindowSize> testResizeSequence;
+
+    bool help = false;  // --help was given: print usage() and exit 0
+};
+
+struct ParseResult {
+    ViewerOptions options;
+    std::string error;  // non-empty: print it with the usage hint and exit with code 2
+    bool ok() const { return error.empty(); }
+};
+
+ParseResult parseOptions(int argc, const char* const* argv);
+ParseResult parseOptions(const std::vector<std::string>& args);  // without the program name
+std::string usage(const char* program);
+
+}  // namespace viewer

@@ -1,0 +1,42 @@
+#pragma once
+// GLFW-side helpers of the viewer: camera input from keys and mouse drags, and the test-only resize driver.
+#include <vector>
+
+#include "camera.h"
+#include "options.h"
+
+struct GLFWwindow;
+
+namespace viewer {
+
+class WindowInput {
+public:
+    explicit WindowInput(GLFWwindow* window) : window_(window) {}
+    // Input for this frame; keys/mouse that ImGui is using do not move the camera.
+    CameraInput poll(bool uiWantsMouse, bool uiWantsKeyboard);
+
+private:
+    GLFWwindow* window_;
+    bool dragging_ = false;
+    double lastX_ = 0, lastY_ = 0;
+};
+
+// Drives --test-resize-sequence: every `period` loop iterations applies the next step (a size, or
+// iconify; the step after an iconify restores first).
+class ResizeSequence {
+public:
+    ResizeSequence(GLFWwindow* window, std::vector<WindowSize> steps, int period = 3)
+        : window_(window), steps_(std::move(steps)), period_(period) {}
+    void tick();
+    bool done() const { return next_ >= steps_.size() && !iconified_; }
+
+private:
+    GLFWwindow* window_;
+    std::vector<WindowSize> steps_;
+    int period_;
+    int ticks_ = 0;
+    size_t next_ = 0;
+    bool iconified_ = false;
+};
+
+}  // namespace viewer
