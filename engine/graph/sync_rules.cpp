@@ -1,0 +1,83 @@
+#include "engine/graph/sync_rules.h"
+
+namespace engine::graph {
+
+namespace {
+
+constexpr VkAccessFlags2 kWriteBits =
+    VK_ACCESS_2_SHADER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT |
+    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_HOST_WRITE_BIT |
+    VK_ACCESS_2_MEMORY_WRITE_BIT | VK_ACCESS_2_TRANSFORM_FEEDBACK_WRITE_BIT_EXT |
+    VK_ACCESS_2_TRANSFORM_FEEDBACK_COUNTER_WRITE_BIT_EXT | VK_ACCESS_2_ACCELERATION_STRUCTURE_WRITE_BIT_KHR |
+    VK_ACCESS_2_COMMAND_PREPROCESS_WRITE_BIT_NV;
+
+constexpr VkPipelineStageFlags2 kShaderStages =
+    VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_TESSELLATION_CONTROL_SHADER_BIT |
+    VK_PIPELINE_STAGE_2_TESSELLATION_EVALUATION_SHADER_BIT | VK_PIPELINE_STAGE_2_GEOMETRY_SHADER_BIT |
+    VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT |
+    VK_PIPELINE_STAGE_2_PRE_RASTERIZATION_SHADERS_BIT | VK_PIPELINE_STAGE_2_TASK_SHADER_BIT_EXT |
+    VK_PIPELINE_STAGE_2_MESH_SHADER_BIT_EXT | VK_PIPELINE_STAGE_2_RAY_TRACING_SHADER_BIT_KHR;
+
+constexpr VkPipelineStageFlags2 kTransferStages = VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COPY_BIT |
+                                                  VK_PIPELINE_STAGE_2_BLIT_BIT | VK_PIPELINE_STAGE_2_RESOLVE_BIT |
+                                                  VK_PIPELINE_STAGE_2_CLEAR_BIT;
+
+constexpr VkPipelineStageFlags2 kFragmentTests =
+    VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
+
+struct AccessRule {
+    VkAccessFlags2 access;
+    VkPipelineStageFlags2 stages;  // stages that can perform it
+};
+
+// From the Vulkan spec's table of supported access types.
+constexpr AccessRule kRules[] = {
+    {VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT},
+    {VK_ACCESS_2_INDEX_READ_BIT, VK_PIPELINE_STAGE_2_INDEX_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT},
+    {VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT,
+     VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT | VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT},
+    {VK_ACCESS_2_UNIFORM_READ_BIT, kShaderStages},
+    {VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, kShaderStages},
+    {VK_ACCESS_2_SHADER_STORAGE_READ_BIT, kShaderStages},
+    {VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, kShaderStages},
+    {VK_ACCESS_2_SHADER_WRITE_BIT, kShaderStages},
+    {VK_ACCESS_2_INPUT_ATTACHMENT_READ_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT},
+    {VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT},
+    {VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT},
+    {VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT, kFragmentTests},
+    {VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, kFragmentTests},
+    {VK_ACCESS_2_TRANSFER_READ_BIT, kTransferStages},
+    {VK_ACCESS_2_TRANSFER_WRITE_BIT, kTransferStages},
+    {VK_ACCESS_2_HOST_READ_BIT, VK_PIPELINE_STAGE_2_HOST_BIT},
+    {VK_ACCESS_2_HOST_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT},
+};
+
+}  // namespace
+
+VkAccessFlags2 writeAccessBits(VkAccessFlags2 access) {
+    return access & kWriteBits;
+}
+
+VkAccessFlags2 accessUnsupportedByStages(VkPipelineStageFlags2 stage, VkAccessFlags2 access) {
+    // The catch-all stages can perform anything (SHADER_READ and MEMORY_* are not in the table either).
+    if (stage & (VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT | VK_PIPELINE_STAGE_2_ALL_GRAPHICS_BIT)) return 0;
+    VkAccessFlags2 bad = 0;
+    for (const AccessRule& r : kRules)
+        if ((access & r.access) && !(stage & r.stages)) bad |= r.access;
+    return bad;
+}
+
+bool isReadOnlyLayout(VkImageLayout layout) {
+    switch (layout) {
+        case VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL:
+        case VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL:
+        case VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL:
+        case VK_IMAGE_LAYOUT_STENCIL_READ_ONLY_OPTIMAL:
+        case VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL:
+        case VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL:
+        case VK_IMAGE_LAYOUT_PRESENT_SRC_KHR: return true;
+        default: return false;
+    }
+}
+
+}  // namespace engine::graph
