@@ -136,12 +136,14 @@ OverlayActions drawActionsSection(bool captureAvailable) {
 }
 
 OverlayActions drawOverlay(OverlayModel& m) {
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    // Pinned: ImGui moves windows to keep them on a shrinking display (a 1x1 window) and would not move
+    // them back.
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Always);
     // Fixed width, height fitted to the open sections every frame.
     ImGui::SetNextWindowSizeConstraints(ImVec2(400, 0), ImVec2(400, FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.85f);
     OverlayActions actions;
-    if (ImGui::Begin("Sieve", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (ImGui::Begin("Sieve", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
         drawFrameSection(m);
         if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) drawCountsSection(m.counts);
         if (ImGui::CollapsingHeader("GPU time per pass", ImGuiTreeNodeFlags_DefaultOpen))

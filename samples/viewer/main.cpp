@@ -104,6 +104,7 @@ int main(int argc, char** argv) {
 
     std::unique_ptr<engine::Target> target;
     engine::HeadlessTarget* headlessTarget = nullptr;
+    engine::WindowTarget* windowTarget = nullptr;
     if (headless) {
         engine::HeadlessTargetDesc hd;
         hd.extent = {uint32_t(opt.width), uint32_t(opt.height)};
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
     } else {
         auto t = engine::WindowTarget::create(ctx, *window);
         if (!t) return fail(t.error().message);
+        windowTarget = t.value().get();
         target = std::move(t).value();
     }
 
@@ -155,7 +157,7 @@ int main(int argc, char** argv) {
     std::vector<Reloader> reloaders;  // passes register theirs here
 
     uint64_t rendered = 0, skipped = 0;
-    bool captureNext = false, capturing = false;
+    bool captureNext = false, capturing = false, shotRequested = false;
     auto last = std::chrono::steady_clock::now();
     while (true) {
         if (window) {
@@ -164,7 +166,10 @@ int main(int argc, char** argv) {
             if (resizes) resizes->tick();
         }
         const bool sequenceDone = !resizes || resizes->done();
-        if (opt.frames > 0 && rendered >= uint64_t(opt.frames) && sequenceDone) break;
+        // A window screenshot is taken by one extra frame after the last, so that it shows the final size.
+        const bool windowShot = window && !opt.screenshot.empty();
+        if (opt.frames > 0 && rendered >= uint64_t(opt.frames) && sequenceDone && (!windowShot || shotRequested)) break;
+        const bool takeShot = windowShot && opt.frames > 0 && rendered >= uint64_t(opt.frames) && sequenceDone;
 
         const auto now = std::chrono::steady_clock::now();
         const float dt = std::chrono::duration<float>(now - last).count();
@@ -205,8 +210,10 @@ int main(int argc, char** argv) {
             timer.end(frame->cmd, slot);
             if (!r) return fail(r.error().message);
         }
-        const bool lastFrame = opt.frames > 0 && rendered + 1 >= uint64_t(opt.frames) && sequenceDone;
-        if (window && lastFrame && !opt.screenshot.empty()) target->requestScreenshot(opt.screenshot);
+        if (takeShot) {
+            target->requestScreenshot(opt.screenshot);
+            shotRequested = true;
+        }
         if (actions.screenshot) {
             const std::string path = "sieve-screenshot-" + std::to_string(frame->info.frameIndex) + ".png";
             target->requestScreenshot(path);
@@ -247,6 +254,7 @@ int main(int argc, char** argv) {
     }
     std::printf("frames: %llu rendered, %llu skipped; mean frame %.2f ms\n", (unsigned long long)rendered,
                 (unsigned long long)skipped, model.frameMs.average());
+    if (windowTarget) std::printf("swapchain: created %u times\n", windowTarget->recreateCount());
     if (ctx.validationEnabled() && ctx.validationMessageCount())
         return fail(std::to_string(ctx.validationMessageCount()) + " validation message(s)");
     return 0;
