@@ -97,7 +97,12 @@ int main(int argc, char** argv) {
         desc.swapchain = true;
     }
     auto ctxResult = engine::Context::create(desc);
-    if (!ctxResult) return fail(ctxResult.error().message + "\nrequires " + engine::Context::requirementsText());
+    if (!ctxResult) {
+        std::string hint;
+        if (renderdoc->available())
+            hint = "\nnote: RenderDoc is loaded, and its capture layer (Debian's 1.24) reports at most Vulkan 1.2";
+        return fail(ctxResult.error().message + "\nrequires " + engine::Context::requirementsText() + hint);
+    }
     engine::Context& ctx = *ctxResult.value();
     const std::string deviceName = ctx.properties().deviceName;
     std::printf("device: %s, %s\n", deviceName.c_str(), headless ? "headless" : "window");
