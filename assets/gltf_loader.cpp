@@ -1,0 +1,273 @@
+#include "assets/gltf_loader.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
+#include <iterator>
+#include <limits>
+#include <optional>
+
+#include "assets/gltf_accessor.h"
+#include "assets/mesh_builder.h"
+
+namespace sieve::assets {
+namespace {
+
+constexpr uint32_t kGlbMagic = 0x46546C67;  // "glTF"
+constexpr uint32_t kGlbJson = 0x4E4F534A;   // "JSON"
+
+uint32_t readU32(const uint8_t* p) {
+    return uint32_t(p[0]) | (uint32_t(p[1]) << 8) | (uint32_t(p[2]) << 16) | (uint32_t(p[3]) << 24);
+}
+
+// Checks the GLB container before tinygltf sees it: header, declared length, JSON chunk bounds.
+std::string checkGlbHeader(std::span<const uint8_t> b) {
+    if (b.size() < 20) return "GLB file is truncated (" + std::to_string(b.size()) + " bytes, header needs 20)";
+    if (b.size() > std::numeric_limits<uint32_t>::max()) return "GLB file is larger than 4 GiB";
+    if (readU32(&b[4]) != 2) return "GLB version " + std::to_string(readU32(&b[4])) + " is not 2";
+    uint64_t length = readU32(&b[8]);
+    if (length > b.size())
+        return "GLB file is truncated (header says " + std::to_string(length) + " bytes, file has " +
+               std::to_string(b.size()) + ")";
+    uint64_t jsonLength = readU32(&b[12]);
+    if (readU32(&b[16]) != kGlbJson) return "GLB first chunk is not JSON";
+    if (20 + jsonLength > length) return "GLB JSON chunk exceeds the file";
+    return {};
+}
+
+bool finiteMatrix(const glm::mat4& m) {
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            if (!std::isfinite(m[c][r])) return false;
+    return true;
+}
+
+Expected<glm::mat4> localTransform(const tinygltf::Node& node, size_t index) {
+    std::string where = "node " + std::to_string(index) + ": ";
+    if (!node.matrix.empty()) {
+        if (node.matrix.size() != 16) return Unexpected{where + "matrix does not have 16 numbers"};
+        glm::mat4 m;
+        for (int i = 0; i < 16; ++i) m[i / 4][i % 4] = float(node.matrix[size_t(i)]);  // column-major
+        return m;
+    }
+    if (!node.translation.empty() && node.translation.size() != 3) return Unexpected{where + "bad translation"};
+    if (!node.rotation.empty() && node.rotation.size() != 4) return Unexpected{where + "bad rotation"};
+    if (!node.scale.empty() && node.scale.size() != 3) return Unexpected{where + "bad scale"};
+    glm::mat4 m(1.0f);
+    if (!node.translation.empty())
+        m = glm::translate(m, glm::vec3(node.translation[0], node.translation[1], node.translation[2]));
+    if (!node.rotation.empty()) {
+        glm::quat q(float(node.rotation[3]), float(node.rotation[0]), float(node.rotation[1]), float(node.rotation[2]));
+        float len = glm::length(q);
+        if (!(len > 0.0f) || !std::isfinite(len)) return Unexpected{where + "rotation is not a valid quaternion"};
+        m *= glm::mat4_cast(q / len);
+    }
+    if (!node.scale.empty()) m = glm::scale(m, glm::vec3(node.scale[0], node.scale[1], node.scale[2]));
+    return m;
+}
+
+// Builds one Mesh from a glTF mesh; nothing when it has no triangle primitive.
+Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t index, SceneData& scene) {
+    const tinygltf::Mesh& mesh = model.meshes[index];
+    std::string meshName = "mesh " + std::to_string(index) + (mesh.name.empty() ? "" : " '" + mesh.name + "'");
+    MeshBuilder builder;
+    for (size_t p = 0; p < mesh.primitives.size(); ++p) {
+        const tinygltf::Primitive& prim = mesh.primitives[p];
+        std::string where = meshName + " primitive " + std::to_string(p) + ": ";
+        if (prim.mode != TINYGLTF_MODE_TRIANGLES) {
+            scene.warnings.push_back(where + "mode " + std::to_string(prim.mode) + " is not a triangle list, skipped");
+            continue;
+        }
+        auto pos = prim.attributes.find("POSITION");
+        if (pos == prim.attributes.end()) return Unexpected{where + "has no POSITION attribute"};
+        auto positions = gltf::readVec3(model, pos->second);
+        if (!positions) return Unexpected{where + "POSITION " + positions.error()};
+        std::vector<glm::vec3> normals;
+        if (auto nrm = prim.attributes.find("NORMAL"); nrm != prim.attributes.end()) {
+            auto read = gltf::readVec3(model, nrm->second);
+            if (!read) return Unexpected{where + "NORMAL " + read.error()};
+            if (read->size() != positions->size())
+                return Unexpected{where + "NORMAL count differs from POSITION count"};
+            normals = std::move(read).value();
+        }
+        std::vector<uint32_t> indices;
+        if (prim.indices >= 0) {
+            auto read = gltf::readIndices(model, prim.indices);
+            if (!read) return Unexpected{where + "indices: " + read.error()};
+            indices = std::move(read).value();
+            if (indices.empty()) {
+                scene.warnings.push_back(where + "has no indices, skipped");
+                continue;
+            }
+        } else if (positions->size() < 3) {
+            scene.warnings.push_back(where + "has fewer than 3 vertices, skipped");
+            continue;
+        }
+        uint32_t material = prim.material >= 0 ? uint32_t(prim.material) : 0u;
+        auto added = builder.addPrimitive(PrimitiveInput{*positions, normals, indices, material});
+        if (!added) return Unexpected{where + added.error()};
+    }
+    if (builder.primitiveCount() == 0) {
+        scene.warnings.push_back(meshName + " has no triangle primitives, skipped");
+        return std::optional<uint32_t>{};
+    }
+    auto id = builder.finish(scene, mesh.name.empty() ? "mesh" + std::to_string(index) : mesh.name);
+    if (!id) return Unexpected{id.error()};
+    return std::optional<uint32_t>{id.value()};
+}
+
+// glTF nodes must form a forest: every child index valid, at most one parent, no cycles.
+Expected<std::vector<int64_t>> parentsOf(const tinygltf::Model& model) {
+    size_t n = model.nodes.size();
+    std::vector<int64_t> parent(n, -1);
+    for (size_t i = 0; i < n; ++i)
+        for (int child : model.nodes[i].children) {
+            if (child < 0 || size_t(child) >= n)
+                return Unexpected{"node " + std::to_string(i) + " has child " + std::to_string(child) +
+                                  ", which does not exist"};
+            if (size_t(child) == i)
+                return Unexpected{"recursive node graph: node " + std::to_string(i) + " is its own child"};
+            if (parent[size_t(child)] >= 0)
+                return Unexpected{"node " + std::to_string(child) + " has more than one parent (" +
+                                  std::to_string(parent[size_t(child)]) + " and " + std::to_string(i) + ")"};
+            parent[size_t(child)] = int64_t(i);
+        }
+    // With one parent each, a cycle is a parent chain that returns to itself: walk each chain once.
+    std::vector<uint8_t> state(n, 0);  // 0 unseen, 1 on the current walk, 2 known to reach a root
+    for (size_t start = 0; start < n; ++start) {
+        int64_t v = int64_t(start);
+        while (v >= 0 && state[size_t(v)] == 0) state[size_t(v)] = 1, v = parent[size_t(v)];
+        if (v >= 0 && state[size_t(v)] == 1)
+            return Unexpected{"recursive node graph: node " + std::to_string(v) + " is its own ancestor"};
+        for (v = int64_t(start); v >= 0 && state[size_t(v)] == 1; v = parent[size_t(v)]) state[size_t(v)] = 2;
+    }
+    return parent;
+}
+
+Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<std::optional<uint32_t>>& meshIds,
+                                SceneData& scene) {
+    auto parents = parentsOf(model);
+    if (!parents) return Unexpected{parents.error()};
+    std::vector<int> roots;
+    if (!model.scenes.empty()) {
+        size_t s = 0;
+        if (model.defaultScene >= 0 && size_t(model.defaultScene) < model.scenes.size())
+            s = size_t(model.defaultScene);
+        else if (model.defaultScene >= 0)
+            scene.warnings.push_back("default scene does not exist, using scene 0");
+        roots = model.scenes[s].nodes;
+        std::vector<uint8_t> seen(model.nodes.size(), 0);
+        for (int r : roots) {
+            if (r < 0 || size_t(r) >= model.nodes.size())
+                return Unexpected{"scene " + std::to_string(s) + " refers to node " + std::to_string(r) +
+                                  ", which does not exist"};
+            if ((*parents)[size_t(r)] >= 0 || seen[size_t(r)])
+                return Unexpected{"scene " + std::to_string(s) + ": node " + std::to_string(r) +
+                                  " is not a unique root"};
+            seen[size_t(r)] = 1;
+        }
+    } else {
+        for (size_t i = 0; i < model.nodes.size(); ++i)
+            if ((*parents)[i] < 0) roots.push_back(int(i));
+    }
+    // Iterative depth-first walk: a deep hierarchy cannot overflow the stack.
+    struct Item {
+        int node;
+        glm::mat4 parentWorld;
+        uint32_t depth;
+    };
+    std::vector<Item> stack;
+    for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, glm::mat4(1.0f), 1});
+    while (!stack.empty()) {
+        Item item = stack.back();
+        stack.pop_back();
+        if (item.depth > kMaxGltfNodeDepth)
+            return Unexpected{"node hierarchy is deeper than " + std::to_string(kMaxGltfNodeDepth) + " levels"};
+        const tinygltf::Node& node = model.nodes[size_t(item.node)];
+        auto local = localTransform(node, size_t(item.node));
+        if (!local) return Unexpected{local.error()};
+        glm::mat4 world = item.parentWorld * *local;
+        if (!finiteMatrix(world)) return Unexpected{"node " + std::to_string(item.node) + ": transform is not finite"};
+        if (node.mesh >= 0) {
+            if (size_t(node.mesh) >= model.meshes.size())
+                return Unexpected{"node " + std::to_string(item.node) + " refers to mesh " + std::to_string(node.mesh) +
+                                  ", which does not exist"};
+            if (const auto& id = meshIds[size_t(node.mesh)]; id)
+                scene.instances.push_back(makeInstance(world, *id, scene.meshes[*id]));
+        }
+        for (auto c = node.children.rbegin(); c != node.children.rend(); ++c)
+            stack.push_back({*c, world, item.depth + 1});
+    }
+    return true;
+}
+
+bool noImages(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+    return true;  // textures are not used: accept and drop every image
+}
+
+// Parses the container into `model`; returns an error message, empty on success.
+std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDir, SceneData& scene,
+                       tinygltf::Model& model) {
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(noImages, nullptr);
+    std::string err, warn;
+    bool ok = false;
+    bool glb = bytes.size() >= 4 && readU32(bytes.data()) == kGlbMagic;
+    try {
+        if (glb) {
+            if (std::string e = checkGlbHeader(bytes); !e.empty()) return e;
+            ok = loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), baseDir);
+        } else {
+            if (bytes.size() > std::numeric_limits<unsigned>::max()) return "file is larger than 4 GiB";
+            ok = loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(bytes.data()),
+                                            unsigned(bytes.size()), baseDir);
+        }
+    } catch (const std::exception& e) {
+        return std::string("glTF parser failed: ") + e.what();
+    }
+    while (!warn.empty() && warn.back() == '\n') warn.pop_back();
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    if (!warn.empty()) scene.warnings.push_back(warn);
+    if (!ok) return err.empty() ? std::string("glTF parser failed") : err;
+    return {};
+}
+
+}  // namespace
+
+Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std::string& name,
+                                       const std::string& baseDir) {
+    SceneData scene;
+    tinygltf::Model model;
+    if (std::string e = parseModel(bytes, baseDir, scene, model); !e.empty()) return Unexpected{name + ": " + e};
+    try {
+        std::vector<std::optional<uint32_t>> meshIds(model.meshes.size());
+        for (size_t m = 0; m < model.meshes.size(); ++m) {
+            auto id = buildMesh(model, m, scene);
+            if (!id) return Unexpected{name + ": " + id.error()};
+            meshIds[m] = *id;
+        }
+        if (auto placed = instantiateNodes(model, meshIds, scene); !placed)
+            return Unexpected{name + ": " + placed.error()};
+    } catch (const std::bad_alloc&) {
+        return Unexpected{name + ": out of memory"};
+    }
+    if (scene.instances.empty()) return Unexpected{name + ": no renderable triangles"};
+    scene.updateBounds();
+    if (std::string e = scene.validate(); !e.empty()) return Unexpected{name + ": " + e};
+    return scene;
+}
+
+Expected<SceneData> loadGltf(const std::string& path) {
+    std::ifstream file(path, std::ios::binary);
+    if (!file) return Unexpected{path + ": cannot open file"};
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    if (file.bad()) return Unexpected{path + ": read error"};
+    size_t slash = path.find_last_of('/');
+    std::string baseDir = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+    return loadGltfFromMemory(bytes, path, baseDir);
+}
+
+}  // namespace sieve::assets
