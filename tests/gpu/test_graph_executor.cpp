@@ -301,3 +301,101 @@ TEST_F(GraphGpuTest, ImageLayoutsWithinAndAcrossFrames) {
     for (VkDeviceSize i = 0; i < 8; ++i) ASSERT_EQ(got[texels + i], 77u);
     EXPECT_EQ(ctx().validationMessageCount(), 0u);
 }
+
+// A graphics pass (its own vkCmdBeginRendering, clears only) writes a transient depth image and an imported
+// colour image; a copy reads the depth; the colour image ends in the declared final layout, which the test
+// relies on right after the graph.
+TEST_F(GraphGpuTest, GraphicsPassAttachmentsAndFinalLayout) {
+    const VkExtent2D extent{8, 4};
+    const VkDeviceSize texels = extent.width * extent.height;
+    const VkDeviceSize colorOffset = 512;
+    auto color = engine::Image::create(
+        ctx(), {VK_FORMAT_R32_SFLOAT, extent, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                "graph test color"});
+    ASSERT_TRUE(color) << color.error().message;
+
+    GraphBuilder g;
+    sieve::SlotDesc depthDesc;
+    depthDesc.name = "depth";
+    depthDesc.kind = sieve::SlotKind::Image;
+    depthDesc.format = VK_FORMAT_D32_SFLOAT;
+    depthDesc.extent = extent;
+    depthDesc.imageUsage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    SlotId depth = g.addSlot(depthDesc);
+    sieve::SlotDesc colorDesc = depthDesc;
+    colorDesc.name = "color";
+    colorDesc.lifetime = Lifetime::Imported;
+    colorDesc.format = VK_FORMAT_R32_SFLOAT;
+    ImportDesc colorImport;
+    colorImport.initial = {VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_NONE,
+                           VK_IMAGE_LAYOUT_UNDEFINED};
+    colorImport.final = {VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT,
+                         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL};
+    SlotId colorSlot = g.addSlot(colorDesc, colorImport);
+    SlotId out = g.addSlot(bufferSlot("host", Lifetime::Imported, 0), readByHost());
+
+    g.addPass({"geometry", {use::depthAttachmentWrite(depth), use::colorAttachmentWrite(colorSlot)}, false, true},
+              [&](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
+                  VkRenderingAttachmentInfo c{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+                  c.imageView = s[colorSlot].view;
+                  c.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+                  c.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+                  c.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+                  c.clearValue.color.float32[0] = 0.5f;
+                  VkRenderingAttachmentInfo d{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+                  d.imageView = s[depth].view;
+                  d.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+                  d.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+                  d.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+                  d.clearValue.depthStencil.depth = 0.25f;
+                  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+                  info.renderArea = {{0, 0}, extent};
+                  info.layerCount = 1;
+                  info.colorAttachmentCount = 1;
+                  info.pColorAttachments = &c;
+                  info.pDepthAttachment = &d;
+                  vkCmdBeginRendering(cmd, &info);
+                  vkCmdEndRendering(cmd);
+              });
+    sieve::ResourceUse depthRead{depth,
+                                 VK_PIPELINE_STAGE_2_COPY_BIT,
+                                 VK_ACCESS_2_TRANSFER_READ_BIT,
+                                 VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                 {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 1, 0, 1},
+                                 false};
+    g.addPass({"copyDepth", {depthRead, use::transferWrite(out)}}, [&](VkCommandBuffer cmd, const sieve::Bindings& s,
+                                                                       const sieve::FrameInfo&) {
+        VkBufferImageCopy copy{};
+        copy.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+        copy.imageExtent = {extent.width, extent.height, 1};
+        vkCmdCopyImageToBuffer(cmd, s[depth].image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, s[out].buffer, 1, &copy);
+    });
+    auto compiled = compile(g);
+    ASSERT_TRUE(compiled) << compiled.error().message;
+    auto ex = makeExecutor(std::move(compiled).value());
+    ASSERT_TRUE(ex);
+    sieve::SlotBinding colorBinding;
+    colorBinding.image = color->handle();
+    colorBinding.view = color->view();
+    colorBinding.extent = extent;
+    ASSERT_TRUE(ex->bindImported("color", colorBinding));
+
+    for (uint64_t frame = 0; frame < 2; ++frame) {
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+            auto e = ex->execute(cmd, {frame, uint32_t(frame % 2), 2, extent});
+            EXPECT_TRUE(e) << e.error().message;
+            // The graph left the colour image in TRANSFER_SRC, visible to copies.
+            VkBufferImageCopy copy{};
+            copy.bufferOffset = colorOffset;
+            copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            copy.imageExtent = {extent.width, extent.height, 1};
+            vkCmdCopyImageToBuffer(cmd, color->handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, host.handle(), 1, &copy);
+        });
+        ASSERT_TRUE(r) << r.error().message;
+    }
+    std::vector<float> got(kCount);
+    std::memcpy(got.data(), host.mapped(), kBytes);
+    for (VkDeviceSize i = 0; i < texels; ++i) ASSERT_EQ(got[i], 0.25f) << i;
+    for (VkDeviceSize i = 0; i < texels; ++i) ASSERT_EQ(got[colorOffset / 4 + i], 0.5f) << i;
+    EXPECT_EQ(ctx().validationMessageCount(), 0u);
+}
