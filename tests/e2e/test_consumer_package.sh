@@ -48,6 +48,14 @@ while IFS= read -r rel; do
 done < <(cd "$inc/sieve" && find . -name '*.h' ! -path './shaders/*' ! -name sieve.h | sed 's|^\./||' | sort)
 [ $missing = 0 ] || fail "passes/include/sieve/sieve.h is incomplete"
 
+# Each public header compiles on its own (a host may include just one), with the include directories
+# and definition the package gives (volk.h and glm/ are in the system include path here).
+export inc
+(cd "$inc/sieve" && find . -name '*.h' ! -path './shaders/*' | sed 's|^\./||' | sort) |
+    xargs -P "$(nproc)" -I{} bash -c 'echo "#include \"sieve/{}\"" | ${CXX:-c++} -std=c++20 -fsyntax-only \
+        -DVK_NO_PROTOTYPES -I"$inc" -I"$inc/sieve/shaders" -x c++ - || { echo "sieve/{} is not self-contained"; exit 1; }' ||
+    fail "a public header does not compile on its own"
+
 # Version file: SameMajorVersion accepts the same major version only.
 mkdir -p "$tmp/version"
 cat > "$tmp/version/CMakeLists.txt" <<'EOF'
