@@ -245,10 +245,10 @@ sieve::Result<void> GraphExecutor::execute(VkCommandBuffer cmd, const sieve::Fra
     if (frame.frameSlot >= framesInFlight_)
         return graphError("execute: frame slot " + std::to_string(frame.frameSlot) + " but " +
                           std::to_string(framesInFlight_) + " frame(s) in flight");
-    for (const CompiledSlot& s : graph_.slots) {
-        const sieve::SlotBinding& b = bindings_[&s - graph_.slots.data()];
-        if (s.used && s.desc.lifetime == sieve::Lifetime::Imported && !b.buffer && !b.image)
-            return graphError("execute: imported slot '" + s.desc.name + "' is not bound (bindImported)");
+    for (size_t s = 0; s < graph_.slots.size(); ++s) {
+        const CompiledSlot& slot = graph_.slots[s];
+        if (slot.used && slot.desc.lifetime == sieve::Lifetime::Imported && !bindings_[s].buffer && !bindings_[s].image)
+            return graphError("execute: imported slot '" + slot.desc.name + "' is not bound (bindImported)");
     }
     const VkQueryPool pool = queryPools_.empty() ? VK_NULL_HANDLE : queryPools_[frame.frameSlot];
     if (pool) vkCmdResetQueryPool(cmd, pool, 0, 2 * static_cast<uint32_t>(graph_.passes.size()));
