@@ -20,11 +20,16 @@ mv "$tmp/stage" "$tmp/prefix"
 prefix=$tmp/prefix
 inc=$prefix/include
 
-for f in lib/libsieve.a lib/cmake/sieve/sieveConfig.cmake lib/cmake/sieve/sieveConfigVersion.cmake \
-         include/sieve/sieve.h include/sieve/shaders/shared/common.h; do
-    [ -f "$prefix/$f" ] || fail "$f not installed"
+# The library directory is lib/ or lib/<multiarch>/, depending on the configured install prefix.
+config=$(find "$prefix" -name sieveConfig.cmake -path '*/cmake/sieve/*' | head -n1)
+[ -n "$config" ] || fail "sieveConfig.cmake not installed"
+cmakedir=$(dirname "$config")
+libdir=$(dirname "$(dirname "$cmakedir")")
+for f in "$libdir/libsieve.a" "$libdir/libsieve_spirv.a" "$libdir/libsieve_volk.a" "$cmakedir/sieveConfigVersion.cmake" \
+         "$prefix/include/sieve/sieve.h" "$prefix/include/sieve/shaders/shared/common.h"; do
+    [ -f "$f" ] || fail "${f#"$prefix"/} not installed"
 done
-if grep -rn "$src\|$build" "$prefix/lib/cmake"; then fail "the installed package names the source or build tree"; fi
+if grep -rn "$src\|$build" "$cmakedir"; then fail "the installed package names the source or build tree"; fi
 
 # The plugin never includes engine/.
 if grep -rnE '^\s*#\s*include\s*[<"]engine/' "$inc"; then fail "an installed header includes engine/"; fi
@@ -79,7 +84,7 @@ done
 cmake -S "$src/tests/consumer" -B "$tmp/consumer" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
     > "$tmp/configure.log" 2>&1 || { cat "$tmp/configure.log"; fail "consumer configure"; }
 found=$(sed -nE 's/^sieve_DIR:PATH=(.*)/\1/p' "$tmp/consumer/CMakeCache.txt")
-[ "$found" = "$prefix/lib/cmake/sieve" ] || fail "the consumer found sieve in '$found', not in the prefix"
+[ "$found" = "$cmakedir" ] || fail "the consumer found sieve in '$found', not in the prefix"
 cmake --build "$tmp/consumer" -j2 > "$tmp/build.log" 2>&1 || { cat "$tmp/build.log"; fail "consumer build"; }
 "$tmp/consumer/sieve_consumer" || fail "sieve_consumer exited with $?"
 echo "consumer package: ok"
