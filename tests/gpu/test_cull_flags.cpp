@@ -1,0 +1,253 @@
+// Flag shaders against the CPU references (exact), a designed occlusion scene, and the property that
+// no sphere with a visible pixel is culled by the GPU occlusion test.
+#include <random>
+
+#include "gpu/test_cull_flags_util.h"
+#include "gpu/test_hiz_util.h"
+
+using testing_gpu::GpuTest;
+using testing_cull::vec4;
+
+namespace {
+
+struct Frame {
+    sieve::gpu::CullParams params{};
+    std::vector<float> depth;  // pyramid source, depthExtent
+    VkExtent2D depthExtent{};
+    std::vector<uint32_t> visibleLast;
+};
+
+struct GpuResult {
+    std::vector<uint32_t> earlyFlags, earlyDraws, earlyLods, lateFlags, lateDraws, lateLods, visibleLast;
+    sieve::gpu::CullCounters counters{};
+};
+
+class CullFlagsTest : public GpuTest {
+protected:
+    void SetUp() override {
+        GpuTest::SetUp();
+        auto p = sieve::CullFlagPass::create(ctx().info());
+        ASSERT_TRUE(p) << p.error().message;
+        pass = std::move(p).value();
+        auto h = sieve::HiZBuilder::create(ctx().info());
+        ASSERT_TRUE(h) << h.error().message;
+        hiz = std::move(h).value();
+    }
+
+    // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer.
+    GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame) {
+        const uint32_t n = frame.params.instanceCount;
+        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
+                                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
+        engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
+                       primitives = makeBuffer(scene.primitives);
+        engine::Buffer visibleLast = makeBuffer(frame.visibleLast);
+        engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), flagsL = makeEmpty(n * 4),
+                       drawsL = makeEmpty(n * 4), lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4);
+        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0));
+        auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
+        EXPECT_TRUE(images.pyramid);
+        sieve::CullPhaseBuffers early{params.range(), instances.range(), meshes.range(), primitives.range(),
+                                      visibleLast.range(), flagsE.range(), drawsE.range(), lodsE.range(),
+                                      counters.range()};
+        sieve::CullPhaseBuffers late = early;
+        late.flags = flagsL.range();
+        late.drawCounts = drawsL.range();
+        late.lods = lodsL.range();
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+            pass.recordEarly(cmd, early, n);
+            auto built = hiz.recordPerMip(cmd, images.source(), images.target());
+            EXPECT_TRUE(built) << built.error().message;
+            // Early -> late: visibleLast read then written, flagsE written then read, counters atomics.
+            VkMemoryBarrier2 mem{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+            mem.srcStageMask = mem.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+            mem.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
+            mem.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+            dep.memoryBarrierCount = 1;
+            dep.pMemoryBarriers = &mem;
+            vkCmdPipelineBarrier2(cmd, &dep);
+            testing_gpu::imageBarrier(cmd, images.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT,
+                                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                      VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                      VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+            pass.recordLate(cmd, late, flagsE.range(), images.pyramid.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                            n);
+        });
+        EXPECT_TRUE(r) << r.error().message;
+        GpuResult g;
+        g.earlyFlags = read<uint32_t>(flagsE, n);
+        g.earlyDraws = read<uint32_t>(drawsE, n);
+        g.earlyLods = read<uint32_t>(lodsE, n);
+        g.lateFlags = read<uint32_t>(flagsL, n);
+        g.lateDraws = read<uint32_t>(drawsL, n);
+        g.lateLods = read<uint32_t>(lodsL, n);
+        g.visibleLast = read<uint32_t>(visibleLast, n);
+        auto c = read<sieve::gpu::CullCounters>(counters, 1);
+        if (!c.empty()) g.counters = c[0];
+        return g;
+    }
+
+    // The whole frame on the CPU, compared field by field.
+    void expectMatchesReference(const testing_cull::RandomScene& scene, const Frame& frame, const GpuResult& g) {
+        const uint32_t n = frame.params.instanceCount;
+        const sieve::HiZPyramidCpu pyramid = sieve::hizReference(frame.depthExtent, frame.depth);
+        sieve::gpu::CullCounters counters{};
+        auto early = sieve::cullEarlyReference(frame.params, scene.view(), frame.visibleLast, counters);
+        std::vector<uint32_t> visibleLast = frame.visibleLast;
+        auto late = sieve::cullLateReference(frame.params, scene.view(), early.flags, &pyramid, visibleLast, counters);
+        for (uint32_t i = 0; i < n; ++i) {
+            const vec4 s = scene.instances[i].sphere;
+            ASSERT_EQ(g.earlyFlags[i], early.flags[i]) << "early flag " << i << " sphere " << s.x << " " << s.y << " "
+                                                       << s.z << " " << s.w;
+            ASSERT_EQ(g.earlyDraws[i], early.drawCounts[i]) << i;
+            ASSERT_EQ(g.earlyLods[i], early.lods[i]) << "early lod " << i;
+            ASSERT_EQ(g.lateFlags[i], late.flags[i]) << "late flag " << i << " sphere " << s.x << " " << s.y << " "
+                                                     << s.z << " " << s.w;
+            ASSERT_EQ(g.lateDraws[i], late.drawCounts[i]) << i;
+            ASSERT_EQ(g.lateLods[i], late.lods[i]) << "late lod " << i;
+            ASSERT_EQ(g.visibleLast[i], visibleLast[i]) << "visibleLast " << i;
+        }
+        EXPECT_EQ(g.counters.frustumVisible, counters.frustumVisible);
+        EXPECT_EQ(g.counters.earlyDrawn, counters.earlyDrawn);
+        EXPECT_EQ(g.counters.lateVisible, counters.lateVisible);
+        EXPECT_EQ(g.counters.lateDrawn, counters.lateDrawn);
+    }
+
+    Frame makeFrame(const testing_cull::Camera& cam, VkExtent2D depthExtent, std::vector<float> depth, uint32_t n,
+                    uint32_t toggles, uint32_t seed) {
+        Frame f;
+        f.depthExtent = depthExtent;
+        f.depth = std::move(depth);
+        const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(depthExtent);
+        sieve::CullSettings settings;
+        settings.toggles = toggles;
+        settings.lodThreshold = 2.0f;
+        settings.viewportHeight = float(depthExtent.height);
+        auto p = sieve::makeCullParams(cam.view, cam.proj, base, sieve::HiZBuilder::mipCount(base), n, settings);
+        EXPECT_TRUE(p) << p.error().message;
+        if (p) f.params = p.value();
+        std::mt19937 rng(seed);
+        for (uint32_t i = 0; i < n; ++i) f.visibleLast.push_back(rng() % 3 != 0);
+        return f;
+    }
+
+    sieve::CullFlagPass pass;
+    sieve::HiZBuilder hiz;
+};
+
+}  // namespace
+
+TEST_F(CullFlagsTest, RandomScenesMatchTheReferenceForEveryToggleSet) {
+    using namespace sieve::gpu;
+    const VkExtent2D extent{160, 90};
+    const uint32_t toggleSets[] = {SIEVE_CULL_ALL, SIEVE_CULL_ALL & ~SIEVE_CULL_OCCLUSION,
+                                   SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE, SIEVE_CULL_ALL & ~SIEVE_CULL_LOD,
+                                   SIEVE_CULL_ALL & ~SIEVE_CULL_FRUSTUM, 0u};
+    uint32_t seed = 40;
+    for (uint32_t toggles : toggleSets) {
+        SCOPED_TRACE("toggles " + std::to_string(toggles));
+        std::mt19937 rng(seed);
+        const uint32_t n = 2000 + seed;  // not a multiple of the group or subgroup size
+        auto scene = testing_cull::makeRandomScene(n, seed);
+        auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
+        auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear,
+                                                 testing_cull::randomWalls(extent.width, extent.height, 5, rng));
+        Frame frame = makeFrame(cam, extent, depth, n, toggles, seed);
+        GpuResult g = run(scene, frame);
+        expectMatchesReference(scene, frame, g);
+        if (HasFatalFailure()) return;
+        if (toggles == SIEVE_CULL_ALL) {
+            EXPECT_GT(g.counters.frustumVisible, 0u);
+            EXPECT_LT(g.counters.frustumVisible, n);
+            EXPECT_LT(g.counters.lateVisible, g.counters.frustumVisible) << "nothing was occluded";
+        }
+        if (toggles == 0u) {
+            EXPECT_EQ(g.counters.lateDrawn, n);  // everything off: every instance drawn
+        }
+        ++seed;
+    }
+}
+
+TEST_F(CullFlagsTest, FoldedDispatchCoversEveryInstance) {
+    const VkExtent2D extent{64, 64};
+    const uint32_t n = 64 * 37 + 5;  // 38 groups, folded into 5 x 8 with 2 spare groups
+    auto scene = testing_cull::makeRandomScene(n, 3);
+    auto cam = testing_cull::makeCamera(1.0f);
+    Frame frame = makeFrame(cam, extent, std::vector<float>(64 * 64, 0.0f), n, sieve::gpu::SIEVE_CULL_ALL, 3);
+    sieve::overrideMaxGroupsX(5);
+    GpuResult g = run(scene, frame);
+    sieve::overrideMaxGroupsX(0);
+    expectMatchesReference(scene, frame, g);
+}
+
+// A wall at distance 10 covering the middle of the screen, and objects placed around it.
+TEST_F(CullFlagsTest, WallSceneCullsWhatIsHiddenAndKeepsTheRest) {
+    const VkExtent2D extent{200, 113};
+    auto cam = testing_cull::makeCamera(float(extent.width) / extent.height);
+    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear, {{50, 28, 150, 85, 10.0f}});
+    struct Case {
+        vec4 sphere;
+        uint32_t visible;
+        const char* what;
+    };
+    const Case cases[] = {
+        {{0, 0, -30, 1}, 0, "behind the wall"},
+        {{1, -1, -12, 0.5f}, 0, "just behind the wall"},
+        {{0, 0, -5, 1}, 1, "in front of the wall"},
+        {{0, 0, -10.4f, 0.5f}, 1, "through the wall"},
+        {{10.2f, 0, -20, 1}, 1, "half behind the wall edge (x = 10.2 at d = 20)"},
+        {{14, 0, -20, 1}, 1, "beside the wall"},
+        {{0, 0, 20, 1}, 0, "behind the camera (frustum)"},
+        {{0, 0, -0.6f, 0.3f}, 1, "crossing the near plane"},
+        {{0, 30, -20, 1}, 0, "above the view (frustum)"},
+    };
+    testing_cull::RandomScene scene = testing_cull::makeRandomScene(0, 1);
+    for (const Case& c : cases) {
+        sieve::gpu::Instance inst{};
+        inst.sphere = c.sphere;
+        inst.scale = 1.0f;
+        scene.instances.push_back(inst);
+    }
+    const uint32_t n = uint32_t(scene.instances.size());
+    Frame frame = makeFrame(cam, extent, depth, n, sieve::gpu::SIEVE_CULL_ALL & ~sieve::gpu::SIEVE_CULL_TWO_PHASE, 1);
+    GpuResult g = run(scene, frame);
+    for (uint32_t i = 0; i < n; ++i) {
+        EXPECT_EQ(g.lateFlags[i], cases[i].visible) << cases[i].what;
+        EXPECT_EQ(g.earlyFlags[i], 0u) << "two-phase off: the early phase flags nothing";
+        EXPECT_EQ(g.lateDraws[i], cases[i].visible * scene.meshes[0].primitiveCount) << cases[i].what;
+    }
+    expectMatchesReference(scene, frame, g);
+}
+
+// Property: no sphere culled by the GPU occlusion test has a pixel where it would pass the depth test.
+TEST_F(CullFlagsTest, OcclusionNeverCullsASphereWithAVisiblePixel) {
+    std::mt19937 rng(77);
+    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+    const VkExtent2D extent{131, 77};
+    auto cam = testing_cull::makeCamera(float(extent.width) / extent.height);
+    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear,
+                                             testing_cull::randomWalls(extent.width, extent.height, 7, rng));
+    testing_cull::RandomScene scene = testing_cull::makeRandomScene(0, 2);
+    for (int i = 0; i < 3000; ++i) {
+        sieve::gpu::Instance inst{};
+        const float z = -(0.6f + 50.0f * u01(rng));
+        inst.sphere = vec4((u01(rng) * 2 - 1) * -z * 0.9f, (u01(rng) * 2 - 1) * -z * 0.6f, z,
+                           0.02f + 3.0f * u01(rng) * u01(rng));
+        inst.scale = 1.0f;
+        scene.instances.push_back(inst);
+    }
+    const uint32_t n = uint32_t(scene.instances.size());
+    Frame frame = makeFrame(cam, extent, depth, n, sieve::gpu::SIEVE_CULL_ALL & ~sieve::gpu::SIEVE_CULL_TWO_PHASE, 9);
+    GpuResult g = run(scene, frame);
+    uint32_t occluded = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const vec4 s = scene.instances[i].sphere;
+        if (g.lateFlags[i] || !sieve::gpu::sieveInFrustum(s, frame.params)) continue;
+        ++occluded;
+        ASSERT_FALSE(testing_cull::sphereMayBeVisible(s, cam, depth, extent.width, extent.height))
+            << "culled a visible sphere " << i << ": " << s.x << " " << s.y << " " << s.z << " r " << s.w;
+    }
+    EXPECT_GT(occluded, n / 20) << "the scene must exercise occlusion";
+    expectMatchesReference(scene, frame, g);
+}
