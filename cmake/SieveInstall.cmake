@@ -3,6 +3,7 @@
 #   find_package(sieve CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE sieve::sieve)
 # Included last by the top-level CMakeLists.txt, when every target's link interface is final.
+
 # Off by default when Sieve is a subproject (add_subdirectory, FetchContent) of a host's build.
 option(SIEVE_INSTALL "Install the plugin's headers, libraries and CMake package" ${PROJECT_IS_TOP_LEVEL})
 if(NOT SIEVE_INSTALL)
