@@ -5,8 +5,8 @@
 #include "gpu/test_cull_flags_util.h"
 #include "gpu/test_hiz_util.h"
 
-using testing_gpu::GpuTest;
 using testing_cull::vec4;
+using testing_gpu::GpuTest;
 
 namespace {
 
@@ -47,9 +47,9 @@ protected:
         engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0));
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
-        sieve::CullPhaseBuffers early{params.range(), instances.range(), meshes.range(), primitives.range(),
-                                      visibleLast.range(), flagsE.range(), drawsE.range(), lodsE.range(),
-                                      counters.range()};
+        sieve::CullPhaseBuffers early{params.range(),     instances.range(),   meshes.range(),
+                                      primitives.range(), visibleLast.range(), flagsE.range(),
+                                      drawsE.range(),     lodsE.range(),       counters.range()};
         sieve::CullPhaseBuffers late = early;
         late.flags = flagsL.range();
         late.drawCounts = drawsL.range();
@@ -98,12 +98,12 @@ protected:
         auto late = sieve::cullLateReference(frame.params, scene.view(), early.flags, &pyramid, visibleLast, counters);
         for (uint32_t i = 0; i < n; ++i) {
             const vec4 s = scene.instances[i].sphere;
-            ASSERT_EQ(g.earlyFlags[i], early.flags[i]) << "early flag " << i << " sphere " << s.x << " " << s.y << " "
-                                                       << s.z << " " << s.w;
+            ASSERT_EQ(g.earlyFlags[i], early.flags[i])
+                << "early flag " << i << " sphere " << s.x << " " << s.y << " " << s.z << " " << s.w;
             ASSERT_EQ(g.earlyDraws[i], early.drawCounts[i]) << i;
             ASSERT_EQ(g.earlyLods[i], early.lods[i]) << "early lod " << i;
-            ASSERT_EQ(g.lateFlags[i], late.flags[i]) << "late flag " << i << " sphere " << s.x << " " << s.y << " "
-                                                     << s.z << " " << s.w;
+            ASSERT_EQ(g.lateFlags[i], late.flags[i])
+                << "late flag " << i << " sphere " << s.x << " " << s.y << " " << s.z << " " << s.w;
             ASSERT_EQ(g.lateDraws[i], late.drawCounts[i]) << i;
             ASSERT_EQ(g.lateLods[i], late.lods[i]) << "late lod " << i;
             ASSERT_EQ(g.visibleLast[i], visibleLast[i]) << "visibleLast " << i;
@@ -141,9 +141,12 @@ protected:
 TEST_F(CullFlagsTest, RandomScenesMatchTheReferenceForEveryToggleSet) {
     using namespace sieve::gpu;
     const VkExtent2D extent{160, 90};
-    const uint32_t toggleSets[] = {SIEVE_CULL_ALL, SIEVE_CULL_ALL & ~SIEVE_CULL_OCCLUSION,
-                                   SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE, SIEVE_CULL_ALL & ~SIEVE_CULL_LOD,
-                                   SIEVE_CULL_ALL & ~SIEVE_CULL_FRUSTUM, 0u};
+    const uint32_t toggleSets[] = {SIEVE_CULL_ALL,
+                                   SIEVE_CULL_ALL & ~SIEVE_CULL_OCCLUSION,
+                                   SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE,
+                                   SIEVE_CULL_ALL & ~SIEVE_CULL_LOD,
+                                   SIEVE_CULL_ALL & ~SIEVE_CULL_FRUSTUM,
+                                   0u};
     uint32_t seed = 40;
     for (uint32_t toggles : toggleSets) {
         SCOPED_TRACE("toggles " + std::to_string(toggles));
@@ -232,8 +235,8 @@ TEST_F(CullFlagsTest, OcclusionNeverCullsASphereWithAVisiblePixel) {
     for (int i = 0; i < 3000; ++i) {
         sieve::gpu::Instance inst{};
         const float z = -(0.6f + 50.0f * u01(rng));
-        inst.sphere = vec4((u01(rng) * 2 - 1) * -z * 0.9f, (u01(rng) * 2 - 1) * -z * 0.6f, z,
-                           0.02f + 3.0f * u01(rng) * u01(rng));
+        inst.sphere =
+            vec4((u01(rng) * 2 - 1) * -z * 0.9f, (u01(rng) * 2 - 1) * -z * 0.6f, z, 0.02f + 3.0f * u01(rng) * u01(rng));
         inst.scale = 1.0f;
         scene.instances.push_back(inst);
     }
