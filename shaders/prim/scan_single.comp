@@ -7,8 +7,8 @@
 // another workgroup being scheduled (no forward-progress guarantee is assumed; lavapipe needs this).
 // Status words (scratch, zeroed by the host before the dispatch, bound `coherent`):
 //   [flagsWord + tile] state, [aggWord + tile] aggregate, [inclWord + tile] inclusive prefix,
-//   [counterWord] tile counter of this chunk. Publication: value, then a release store of the state;
-// readers acquire-load the state, then read the value.
+//   [counterWord] tile counter of this chunk. Publication: value, fence, release store of the state;
+// readers poll the state atomically, fence, then read the value.
 #include "prim/config.glsl"
 #extension GL_KHR_memory_scope_semantics : require
 
@@ -48,13 +48,23 @@ const uint STATE_AGGREGATE = 1;
 const uint STATE_PREFIX = 2;
 
 shared uint s_tile;
-shared uint s_state;
 shared uint s_value;
 
 void publish(uint tile, uint word, uint value, uint state) {
     status.v[word + tile] = value;
     memoryBarrierBuffer();
     atomicStore(status.v[pc.flagsWord + tile], state, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+}
+
+// Sum of one tile's (binarized) input by one invocation, for the look-back fallback.
+uint reduceTileSerial(uint tileBase) {
+    uint sum = 0;
+    for (uint e = tileBase; e < min(tileBase + TILE, pc.n); e += 4) {
+        uvec4 x = loadVec(e, pc.n, 0);
+        if (BINARIZE) x = uvec4(notEqual(x, uvec4(0)));
+        sum += vecSum(x);
+    }
+    return sum;
 }
 
 uvec4 loadTile(uint tileBase, out uvec4 x[4]) {
@@ -82,41 +92,37 @@ void main() {
     const uint aggregate = vecSum(roundTotals);
     if (t == 0) publish(tile, tile == 0 ? pc.inclWord : pc.aggWord, aggregate, tile == 0 ? STATE_PREFIX : STATE_AGGREGATE);
 
-    // Look-back, uniform across the workgroup: invocation 0 polls, everyone reads the outcome.
-    uint exclusive = 0;
-    uint p = tile;
-    bool done = tile == 0;
-    while (!done) {
-        p -= 1;
-        if (t == 0) {
+    // Look-back by invocation 0 alone, with no barrier inside the data-dependent loop; the others wait
+    // at the barrier below. The fallback reduces a silent predecessor's tile serially: rare on GPUs,
+    // and it bounds every wait.
+    if (t == 0) {
+        uint exclusive = 0;
+        uint p = tile;
+        while (p > 0) {
+            p -= 1;
             uint state = 0;
-            for (uint s = 0; s < SPIN && state == 0; ++s)
-                state = atomicLoad(status.v[pc.flagsWord + p], gl_ScopeDevice, gl_StorageSemanticsBuffer,
-                                   gl_SemanticsAcquire);
+            // A relaxed atomic poll, then an acquire fence (memoryBarrierBuffer is device-scope
+            // acquire-release): it pairs with the release store in publish(). Acquire semantics on the
+            // polling atomic itself make Mesa lavapipe (LLVM 15) abandon the workgroup, so the fence
+            // form is used everywhere.
+            for (uint s = 0; s < SPIN && state == 0; ++s) state = atomicOr(status.v[pc.flagsWord + p], 0u);
             memoryBarrierBuffer();
-            s_state = state;
-            s_value = state == STATE_PREFIX ? status.v[pc.inclWord + p]
-                                            : (state == STATE_AGGREGATE ? status.v[pc.aggWord + p] : 0u);
-        }
-        barrier();
-        const uint state = s_state;
-        uint value = s_value;
-        barrier();  // s_state / s_value are rewritten by the next step
-        if (state == 0) {
-            if (p < pc.firstTile) {
-                // A tile of an earlier chunk: that dispatch has completed, so it is published; poll again.
-                p += 1;
-                continue;
+            if (state == STATE_PREFIX) {
+                exclusive += status.v[pc.inclWord + p];
+                break;
             }
-            // Fallback: the predecessor has not published; reduce its input here.
-            uvec4 y[4];
-            uvec4 totals;
-            workgroupExclusiveScan(loadTile((p - pc.firstTile) * TILE, y), totals);
-            value = vecSum(totals);
+            if (state == STATE_AGGREGATE) {
+                exclusive += status.v[pc.aggWord + p];
+            } else if (p >= pc.firstTile) {
+                exclusive += reduceTileSerial((p - pc.firstTile) * TILE);
+            } else {
+                p += 1;  // a tile of an earlier, completed chunk: it is published; poll it again
+            }
         }
-        exclusive += value;
-        done = state == STATE_PREFIX || p == 0;
+        s_value = exclusive;
     }
+    barrier();
+    const uint exclusive = s_value;
     const uint inclusive = exclusive + aggregate;
     if (t == 0 && tile != 0) publish(tile, pc.inclWord, inclusive, STATE_PREFIX);
 

@@ -46,6 +46,7 @@ struct CompactBuffers {
 
 class Compact {
 public:
+    Compact();  // empty; use create()
     static Result<Compact> create(const DeviceInfo& dev, const CompactOptions& options = {});
     Compact(Compact&&) noexcept;
     Compact& operator=(Compact&&) noexcept;
@@ -63,7 +64,6 @@ public:
 
 private:
     struct Impl;
-    Compact();
     std::unique_ptr<Impl> impl_;
     CompactOptions options_;
 };

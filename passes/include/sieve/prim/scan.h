@@ -34,6 +34,7 @@ struct ScanBuffers {
 
 class Scan {
 public:
+    Scan();  // empty; use create()
     static Result<Scan> create(const DeviceInfo& dev, const PrimOptions& options = {});
     Scan(Scan&&) noexcept;
     Scan& operator=(Scan&&) noexcept;
@@ -50,7 +51,6 @@ public:
     Result<void> record(VkCommandBuffer cmd, const ScanBuffers& buffers, uint64_t n, SumBound bound) const;
 
 private:
-    Scan();
     DeviceInfo dev_;
     ScanTier tier_ = ScanTier::SinglePass;
     bool subgroups_ = false;

@@ -1,0 +1,141 @@
+// Exclusive scan on the GPU, every tier with subgroups on and off, compared exactly with the CPU
+// reference; guard words after the output must stay untouched.
+#include <algorithm>
+
+#include "gpu/test_prim_common.h"
+#include "sieve/pipeline.h"
+#include "sieve/prim/reference.h"
+#include "sieve/prim/scan.h"
+
+using namespace prim_test;
+using sieve::prim::PrimOptions;
+using sieve::prim::ScanTier;
+
+namespace {
+
+struct Config {
+    ScanTier tier;
+    bool subgroups;
+};
+const Config kConfigs[] = {{ScanTier::Multilevel, false},
+                           {ScanTier::Subgroup, true},
+                           {ScanTier::Subgroup, false},
+                           {ScanTier::SinglePass, true},
+                           {ScanTier::SinglePass, false}};
+
+std::string configName(const Config& c) {
+    return std::string(c.tier == ScanTier::Multilevel ? "A" : c.tier == ScanTier::Subgroup ? "B" : "C") +
+           (c.subgroups ? "_sg" : "_shared");
+}
+
+class PrimScan : public testing_gpu::GpuTest {
+protected:
+    // Scans `input` and checks offsets, total and guards. The total goes to a word at byte offset 4 of its
+    // buffer (not aligned for a storage binding, on purpose).
+    void check(const PrimOptions& options, const std::vector<uint32_t>& input, const std::string& what) {
+        auto scan = sieve::prim::Scan::create(ctx().info(), options);
+        ASSERT_TRUE(scan) << scan.error().message;
+        if (options.tier == ScanTier::Multilevel) EXPECT_FALSE(scan->usesSubgroups());
+        if (!options.subgroups) EXPECT_FALSE(scan->usesSubgroups());
+        const size_t n = input.size();
+        engine::Buffer in = makeBuffer(input);
+        engine::Buffer out = makeBuffer(guarded(n));
+        engine::Buffer total = makeBuffer(std::vector<uint32_t>(4, kGuard));
+        engine::Buffer scratch = makeEmpty(std::max<VkDeviceSize>(scan->scratchBytes(n), 4));
+        uint64_t bound = 0;
+        for (uint32_t v : input) bound += v;
+        sieve::Result<void> rec;
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+            rec = scan->record(cmd, {in.range(), out.range(), total.range(4, 4), scratch.range()}, n,
+                               sieve::prim::SumBound::total(bound));
+        });
+        ASSERT_TRUE(rec) << rec.error().message;
+        ASSERT_TRUE(r) << r.error().message;
+        const auto expect = sieve::prim::reference::exclusiveScanWithTotal(input);
+        const auto got = read<uint32_t>(out, n + kGuardWords);
+        for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], expect[i]) << what << " offset " << i;
+        for (size_t i = n; i < n + kGuardWords; ++i) ASSERT_EQ(got[i], kGuard) << what << " guard " << i - n;
+        const auto t = read<uint32_t>(total, 4);
+        EXPECT_EQ(t[1], expect[n]) << what << " total";
+        EXPECT_EQ(t[0], kGuard);
+        EXPECT_EQ(t[2], kGuard);
+    }
+    PrimOptions options(const Config& c) {
+        PrimOptions o;
+        o.tier = c.tier;
+        o.subgroups = c.subgroups;
+        return o;
+    }
+};
+
+class PrimScanSizes : public PrimScan, public ::testing::WithParamInterface<Config> {};
+
+TEST_P(PrimScanSizes, EdgeSizesMatchReference) {
+    const uint32_t sg = ctx().info().subgroupSize;
+    std::vector<size_t> sizes = {0, 1, 2, sg - 1, sg, sg + 1, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 65537,
+                                 (1u << 20) + 3};
+    for (size_t n : sizes) check(options(GetParam()), makeData(Data::Density50, n, n), "n=" + std::to_string(n));
+}
+
+TEST_P(PrimScanSizes, DataKindsMatchReference) {
+    for (Data d : {Data::Zeros, Data::Ones, Data::Density1, Data::Density99, Data::Counts})
+        for (size_t n : {4097u, 65537u}) check(options(GetParam()), makeData(d, n), std::string(dataName(d)) + " n=" + std::to_string(n));
+}
+
+TEST_P(PrimScanSizes, ThreeLevelsWithSmallTiles) {
+    PrimOptions o = options(GetParam());
+    o.workgroupSize = 32;
+    o.vectorsPerThread = 1;  // tile 128: 20000 -> 157 block sums -> 2 -> 1, three levels
+    check(o, makeData(Data::Counts, 20000), "three levels");
+    check(o, makeData(Data::Ones, 128 * 128 + 1), "128^2+1");
+}
+
+TEST_P(PrimScanSizes, FoldedDispatchBeyondGroupLimit) {
+    sieve::overrideMaxGroupsX(3);  // 17 tiles -> 3 x 6 groups, one spare
+    check(options(GetParam()), makeData(Data::Density50, 65537), "folded");
+    sieve::overrideMaxGroupsX(0);
+}
+
+TEST_P(PrimScanSizes, ChunkedBeyondBindingLimit) {
+    sieve::prim::overrideMaxBindingBytes(3 * 4096 * 4);  // three tiles per binding: 6 chunks
+    check(options(GetParam()), makeData(Data::Counts, 65537), "chunked");
+    check(options(GetParam()), makeData(Data::Ones, 3 * 4096), "one exact chunk");
+    sieve::prim::overrideMaxBindingBytes(0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Tiers, PrimScanSizes, ::testing::ValuesIn(kConfigs),
+                         [](const auto& info) { return configName(info.param); });
+
+TEST_F(PrimScan, SinglePassFallbackWhenPredecessorsAreSilent) {
+    PrimOptions o;
+    o.tier = ScanTier::SinglePass;
+    o.lookbackSpins = 1;  // give up waiting at once: tiles reduce their predecessors' input themselves
+    o.workgroupSize = 64;
+    o.vectorsPerThread = 1;
+    check(o, makeData(Data::Counts, 50000), "spins=1");
+}
+
+TEST_F(PrimScan, RefusesSumsThatCouldOverflow) {
+    auto scan = sieve::prim::Scan::create(ctx().info());
+    ASSERT_TRUE(scan) << scan.error().message;
+    engine::Buffer buf = makeEmpty(1024);
+    sieve::Result<void> rec;
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        rec = scan->record(cmd, {buf.range(), buf.range(), buf.range(), buf.range()}, 100,
+                           sieve::prim::SumBound::perValue(100, 50000000));
+    });
+    ASSERT_TRUE(r);
+    ASSERT_FALSE(rec);
+    EXPECT_NE(rec.error().message.find("2^32-1"), std::string::npos) << rec.error().message;
+    EXPECT_TRUE(sieve::prim::SumBound::flags(0xffffffffu).fitsU32());
+    EXPECT_FALSE(sieve::prim::SumBound{}.fitsU32());  // undeclared bounds are refused
+}
+
+TEST_F(PrimScan, AutoPicksSinglePass) {
+    auto scan = sieve::prim::Scan::create(ctx().info());
+    ASSERT_TRUE(scan) << scan.error().message;
+    EXPECT_EQ(scan->tier(), ScanTier::SinglePass);
+    EXPECT_EQ(scan->usesSubgroups(), ctx().info().subgroupArithmetic);
+}
+
+}  // namespace
