@@ -79,12 +79,16 @@ sieve::Result<void> GraphExecutor::allocate(SlotId s) {
         if (d.size == 0) return graphError("slot '" + d.name + "': a buffer of size 0");
         // Persistent buffers are zeroed with vkCmdFillBuffer once.
         VkBufferUsageFlags usage = d.bufferUsage | (persistent ? VK_BUFFER_USAGE_TRANSFER_DST_BIT : 0);
-        auto buf = Buffer::create(ctx_, d.size, usage, MemoryUsage::DeviceLocal, d.name.c_str());
+        const MemoryUsage memory = d.memory == sieve::Memory::Upload     ? MemoryUsage::Upload
+                                   : d.memory == sieve::Memory::Readback ? MemoryUsage::Readback
+                                                                         : MemoryUsage::DeviceLocal;
+        auto buf = Buffer::create(ctx_, d.size, usage, memory, d.name.c_str());
         if (!buf) return buf.error();
         buffers_[s] = std::move(buf).value();
         b = {};
         b.buffer = buffers_[s].handle();
         b.size = d.size;
+        b.mapped = d.memory == sieve::Memory::Device ? nullptr : buffers_[s].mapped();
         return {};
     }
     const uint32_t maxMips = std::bit_width(std::max(d.extent.width, d.extent.height));

@@ -20,7 +20,8 @@ SlotId GraphBuilder::findSlot(std::string_view name) const {
 }
 
 sieve::Result<std::vector<SlotId>> GraphBuilder::addPlugin(sieve::Plugin& plugin,
-                                                           const std::vector<SlotAlias>& aliases) {
+                                                           const std::vector<SlotAlias>& aliases,
+                                                           const AfterPluginPass& afterPass) {
     auto pluginSlots = plugin.slots();
     std::vector<SlotId> map(pluginSlots.size(), sieve::kNoSlot);
     for (const SlotAlias& a : aliases) {
@@ -52,6 +53,7 @@ sieve::Result<std::vector<SlotId>> GraphBuilder::addPlugin(sieve::Plugin& plugin
             for (size_t i = 0; i < map.size(); ++i) (*local)[i] = graphBindings[map[i]];
             plugin.record(p, cmd, sieve::Bindings{*local}, frame);
         });
+        if (afterPass) afterPass(p, map);
     }
     return map;
 }

@@ -63,7 +63,11 @@ public:
     // Adds the plugin's slots (those named in `aliases` are replaced by host slots) and its passes, whose
     // record calls plugin.record(passIndex, ...) with bindings indexed by the plugin's own slot ids.
     // Returns the graph slot of each plugin slot, by plugin slot id. The plugin must outlive the graph.
-    sieve::Result<std::vector<SlotId>> addPlugin(sieve::Plugin& plugin, const std::vector<SlotAlias>& aliases = {});
+    // `afterPass(p, map)` runs right after plugin pass p is added, so that the host can interleave its own
+    // passes (e.g. geometry passes between the plugin's); `map` is the slot map returned at the end.
+    using AfterPluginPass = std::function<void(uint32_t pass, const std::vector<SlotId>& map)>;
+    sieve::Result<std::vector<SlotId>> addPlugin(sieve::Plugin& plugin, const std::vector<SlotAlias>& aliases = {},
+                                                 const AfterPluginPass& afterPass = {});
 
     // Sets the import states of a slot (e.g. a plugin's imported slot that is not aliased).
     void setImport(SlotId slot, ImportDesc import) { slots_.at(slot).import = import; }

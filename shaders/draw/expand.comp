@@ -16,8 +16,9 @@ layout(set = 0, binding = 1, std430) readonly buffer Meshes { Mesh meshes[]; };
 layout(set = 0, binding = 2, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
 layout(set = 0, binding = 3, std430) readonly buffer DrawCountsIn { uint drawCount[]; };
 layout(set = 0, binding = 4, std430) readonly buffer Lods { uint lodOf[]; };
-layout(set = 0, binding = 5, std430) buffer Offsets { uint offsets[]; };  // exclusive scan, then the total
+layout(set = 0, binding = 5, std430) readonly buffer Offsets { uint offsets[]; };  // exclusive scan of drawCount
 layout(set = 0, binding = 6, std430) writeonly buffer Draws { DrawCommand draws[]; };
+// Stable: the scan wrote the total into counts.total. Atomic: counts starts zeroed, total is the counter.
 layout(set = 0, binding = 7, std430) buffer Counts { DrawCounts counts; };
 
 layout(push_constant) uniform Push {
@@ -28,13 +29,13 @@ layout(push_constant) uniform Push {
 void main() {
     uint i = sieve_group_index() * 256 + gl_LocalInvocationID.x;
     if (ATOMIC == 0 && i == 0) {
-        uint total = offsets[pc.instanceCount];
+        uint total = counts.total;
         uint written = min(total, pc.capacity);
         counts.count = written;
         counts.overflow = total - written;
         counts.total = total;
     }
-    if (i >= pc.instanceCount) return;
+    if (i >= pc.instanceCount) return;  // (one group is dispatched even for 0 instances)
     uint n = drawCount[i];
     if (n == 0) return;
     uint base = ATOMIC == 0 ? offsets[i] : atomicAdd(counts.total, n);

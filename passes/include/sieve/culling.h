@@ -1,0 +1,146 @@
+#pragma once
+// The culling plugin: frustum and two-phase Hi-Z occlusion culling, LOD selection, and stable
+// (instance-ordered) draw lists for vkCmdDrawIndexedIndirectCount. Data flow (DESIGN.md):
+//   cull.early.flag    flagE = visibleLast && inFrustum             (single-phase: the full test, see below)
+//   cull.early.compact scan(drawCountsE) -> draws.early, counts.early
+//   [host draw.early]  DrawIndexedIndirectCount(draws.early, counts.early)
+//   hiz.build          depth -> min/max pyramid
+//   cull.late.flag     vis = inFrustum && !occluded; flagL = vis && !flagE; visibleLast = vis
+//   cull.late.compact  scan(drawCountsL) -> draws.late, counts.late
+//   [host draw.late]
+//   cull.stats         counters -> readback ring (read framesInFlight frames later, never waiting)
+// Run-time switches (no pipeline rebuild): frustum, occlusion, two-phase, LOD, stable/atomic order,
+// freeze. Two-phase off = single phase: the early slot runs the full test against the previous frame's
+// pyramid and the late slot draws nothing. Freeze: the culling camera and the pyramid stay as they were
+// while the host's view camera moves.
+#include <volk.h>
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shared/cull.h"
+#include "shared/draw.h"
+#include "sieve/cull_flags.h"
+#include "sieve/draw_list.h"
+#include "sieve/hiz.h"
+#include "sieve/plugin.h"
+#include "sieve/prim/config.h"
+
+namespace sieve {
+
+struct CullingConfig {
+    uint32_t maxInstances = 0;         // size of the instance table
+    uint32_t maxDrawsPerInstance = 1;  // largest Mesh::primitiveCount
+    uint32_t drawCapacity = 0;         // records per draw list; 0: maxInstances * maxDrawsPerInstance
+    uint32_t framesInFlight = 2;
+    VkExtent2D viewport{0, 0};         // extent of the host's depth attachment
+    prim::PrimOptions scan;            // scan tier for the draw lists
+};
+
+struct CullingToggles {
+    bool frustum = true;
+    bool occlusion = true;
+    bool twoPhase = true;
+    bool lod = true;
+    bool stable = true;            // false: atomic-append order (comparison only)
+    bool freeze = false;           // keep the culling camera and the pyramid
+    bool singleDispatchHiZ = true; // false: one dispatch per mip
+    int lodBias = 0;
+    float lodThreshold = 1.0f;     // pixels
+};
+
+// Counts of one frame, read back framesInFlight frames later.
+struct CullingStats {
+    bool valid = false;
+    uint64_t frame = 0;
+    uint32_t instances = 0;
+    uint32_t frustumVisible = 0;
+    uint32_t earlyDrawn = 0;    // instances drawn by the early phase
+    uint32_t lateVisible = 0;   // instances visible after the late test
+    uint32_t lateDrawn = 0;     // instances drawn by the late phase
+    gpu::DrawCounts early{};    // draw records of the early list
+    gpu::DrawCounts late{};
+    uint32_t draws() const { return early.count + late.count; }
+    uint32_t overflow() const { return early.overflow + late.overflow; }
+};
+
+class CullingPlugin final : public Plugin {
+public:
+    // Slot names, for the host to alias or bind.
+    static constexpr const char* kInstances = "scene.instances";    // imported
+    static constexpr const char* kMeshes = "scene.meshes";          // imported
+    static constexpr const char* kPrimitives = "scene.primitives";  // imported
+    static constexpr const char* kDepth = "depth";                  // imported: the host's D32 depth
+    static constexpr const char* kDrawsEarly = "draws.early";       // exported: read as indirect arguments
+    static constexpr const char* kCountsEarly = "counts.early";
+    static constexpr const char* kDrawsLate = "draws.late";
+    static constexpr const char* kCountsLate = "counts.late";
+    static constexpr const char* kPyramid = "hiz.pyramid";          // persistent, for debug views
+    // Pass indices (passes() order). Hosts put draw.early after kEarlyCompact and draw.late after
+    // kLateCompact.
+    enum PassIndex : uint32_t { kEarlyFlag, kEarlyCompact, kHiZ, kLateFlag, kLateCompact, kStats, kPassCount };
+
+    static Result<std::unique_ptr<CullingPlugin>> create(const DeviceInfo& dev, const CullingConfig& config);
+
+    // The number of instances to cull this frame (at most maxInstances).
+    Result<void> setInstanceCount(uint32_t n);
+    // view: world -> view; proj: infinite reverse-Z perspective (see makeCullParams).
+    void setCamera(const gpu::mat4& view, const gpu::mat4& proj);
+    CullingToggles& toggles() { return toggles_; }
+    const CullingStats& stats() const { return stats_; }
+    SlotId slot(std::string_view name) const;
+    uint32_t drawCapacity() const { return capacity_; }
+    const CullingConfig& config() const { return config_; }
+    // The host's viewport changed: slot extents change, the host rebuilds its graph.
+    void resize(VkExtent2D viewport);
+    // Last error seen while recording (recording never aborts; an empty message means none).
+    const std::string& lastError() const { return lastError_; }
+
+    std::span<const SlotDesc> slots() const override { return slots_; }
+    std::span<const PassDesc> passes() const override { return passes_; }
+    void prepare(const FrameInfo& frame) override;
+    void record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) override;
+    void drawUi() override;
+
+private:
+    CullingPlugin() = default;
+    void describe();
+    void recordFlags(bool late, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame);
+    void recordCompact(bool late, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame);
+    void recordHiZ(VkCommandBuffer cmd, const Bindings& b);
+    void recordStats(VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame);
+    BufferRange range(const Bindings& b, SlotId s) const;
+    BufferRange paramsRange(const Bindings& b, const FrameInfo& frame) const;
+
+    DeviceInfo dev_;
+    CullingConfig config_;
+    uint32_t capacity_ = 0;
+    uint32_t instanceCount_ = 0;
+    CullingToggles toggles_;
+    CullingStats stats_;
+    std::string lastError_;
+    gpu::mat4 view_{1.0f}, proj_{1.0f};
+    gpu::mat4 cullView_{1.0f}, cullProj_{1.0f};  // what the culling uses (frozen or not)
+    gpu::CullParams params_{};
+    VkDeviceSize paramsStride_ = 0;
+    bool singlePhase_ = false;  // this frame's mode (toggles are sampled once per frame in prepare)
+    bool frozen_ = false;
+    bool stable_ = true;
+    bool singleDispatch_ = true;
+
+    CullFlagPass flags_;
+    DrawListBuilder drawList_;
+    HiZBuilder hiz_;
+    std::vector<SlotDesc> slots_;
+    std::vector<PassDesc> passes_;
+    // Plugin slot ids.
+    SlotId sInstances_{}, sMeshes_{}, sPrimitives_{}, sDepth_{}, sParams_{}, sVisibility_{}, sPyramid_{},
+        sHiZCounter_{}, sCounters_{}, sStats_{}, sScratch_{};
+    struct Phase {
+        SlotId flags{}, drawCounts{}, lods{}, offsets{}, draws{}, counts{};
+    } early_, late_;
+};
+
+}  // namespace sieve

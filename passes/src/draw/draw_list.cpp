@@ -1,0 +1,72 @@
+#include "sieve/draw_list.h"
+
+#include "prim/common.h"
+#include "shared/draw.h"
+
+namespace sieve {
+
+namespace {
+constexpr VkDescriptorType S = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+constexpr VkDescriptorType kExpandBindings[] = {S, S, S, S, S, S, S, S};
+constexpr VkDescriptorType kFinishBindings[] = {S};
+constexpr uint32_t kGroup = 256;  // local_size_x of draw/expand.comp
+struct ExpandPush {
+    uint32_t instanceCount;
+    uint32_t capacity;
+};
+}  // namespace
+
+Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const prim::PrimOptions& scanOptions) {
+    DrawListBuilder b;
+    b.dev_ = dev;
+    auto scan = prim::Scan::create(dev, scanOptions);
+    if (!scan) return scan.error();
+    b.scan_ = std::move(scan).value();
+    const uint32_t stable[] = {0}, atomic[] = {1};
+    auto s = ComputePipeline::create(dev, {"draw/expand.comp", kExpandBindings, sizeof(ExpandPush), stable});
+    if (!s) return s.error();
+    auto a = ComputePipeline::create(dev, {"draw/expand.comp", kExpandBindings, sizeof(ExpandPush), atomic});
+    if (!a) return a.error();
+    auto f = ComputePipeline::create(dev, {"draw/finish_atomic.comp", kFinishBindings, sizeof(uint32_t)});
+    if (!f) return f.error();
+    b.stable_ = std::move(s).value();
+    b.atomic_ = std::move(a).value();
+    b.finishAtomic_ = std::move(f).value();
+    return b;
+}
+
+Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers& b, uint32_t n, uint32_t capacity,
+                                     uint32_t maxDrawsPerInstance, DrawOrder order) const {
+    const ExpandPush push{n, capacity};
+    // At least one group: group 0 writes the clamped count even when there are no instances.
+    const uint32_t groups = n ? (n + kGroup - 1) / kGroup : 1;
+    const auto bindings = {Binding::storage(b.instances), Binding::storage(b.meshes), Binding::storage(b.primitives),
+                           Binding::storage(b.drawCounts), Binding::storage(b.lods),  Binding::storage(b.offsets),
+                           Binding::storage(b.draws),      Binding::storage(b.counts)};
+    if (order == DrawOrder::Stable) {
+        ScopedLabel label(cmd, "draw list (stable)");
+        prim::ScanBuffers scan{b.drawCounts, b.offsets, {b.counts.buffer, b.counts.offset + 8, 4}, b.scratch};
+        if (auto r = scan_.record(cmd, scan, n, prim::SumBound::perValue(n, maxDrawsPerInstance)); !r) return r;
+        prim::detail::computeBarrier(cmd);
+        ScopedLabel expand(cmd, "expand");
+        stable_.dispatchLinear(cmd, bindings, &push, sizeof(push), groups);
+        return {};
+    }
+    ScopedLabel label(cmd, "draw list (atomic append)");
+    vkCmdFillBuffer(cmd, b.counts.buffer, b.counts.offset, sizeof(gpu::DrawCounts), 0);
+    VkMemoryBarrier2 clear{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    clear.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+    clear.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    clear.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    clear.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &clear;
+    vkCmdPipelineBarrier2(cmd, &dep);
+    atomic_.dispatchLinear(cmd, bindings, &push, sizeof(push), groups);
+    prim::detail::computeBarrier(cmd);
+    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts)}, &capacity, sizeof(capacity), 1);
+    return {};
+}
+
+}  // namespace sieve
