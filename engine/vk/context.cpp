@@ -20,18 +20,67 @@ bool hasExtension(const std::vector<VkExtensionProperties>& list, const char* na
     return false;
 }
 
-// The device features Sieve needs, chained for both the query and the device creation.
+// Which extensions provide the Vulkan 1.3 functionality on a 1.2 device.
+struct Khr12Extensions {
+    bool synchronization2 = false;
+    bool dynamicRendering = false;
+    bool maintenance4 = false;
+    bool subgroupSizeControl = false;  // optional
+};
+
+// The device features Sieve needs, chained for both the query and the device creation. On a 1.3 device the
+// 1.3 features come from VkPhysicalDeviceVulkan13Features; on a 1.2 device (where that struct is unknown)
+// from the structs of the extensions that provide them. f13 holds them on both paths, so that
+// checkFeatures reads one set of names: fromExtensions/toExtensions copy between f13 and those structs.
 struct Features {
     VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
     VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    Features() {
-        f2.pNext = &f11;
-        f11.pNext = &f12;
-        f12.pNext = &f13;
+    VkPhysicalDeviceSynchronization2Features sync2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
+    VkPhysicalDeviceDynamicRenderingFeatures rendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
+    VkPhysicalDeviceMaintenance4Features maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
+    VkPhysicalDeviceSubgroupSizeControlFeatures subgroupSize{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
+    const bool core13;
+    const Khr12Extensions ext;
+
+    Features(bool core13In, const Khr12Extensions& extIn) : core13(core13In), ext(extIn) {
+        void** next = &f2.pNext;
+        auto link = [&](auto& s) {
+            *next = &s;
+            next = &s.pNext;
+        };
+        link(f11);
+        link(f12);
+        if (core13) {
+            link(f13);
+            return;
+        }
+        // Only structs of extensions the device offers: others are invalid in the chain.
+        if (ext.synchronization2) link(sync2);
+        if (ext.dynamicRendering) link(rendering);
+        if (ext.maintenance4) link(maintenance4);
+        if (ext.subgroupSizeControl) link(subgroupSize);
     }
     Features(const Features&) = delete;
+
+    void fromExtensions() {
+        if (core13) return;
+        f13.synchronization2 = sync2.synchronization2;
+        f13.dynamicRendering = rendering.dynamicRendering;
+        f13.maintenance4 = maintenance4.maintenance4;
+        f13.subgroupSizeControl = subgroupSize.subgroupSizeControl;
+        f13.computeFullSubgroups = subgroupSize.computeFullSubgroups;
+    }
+    void toExtensions() {
+        if (core13) return;
+        sync2.synchronization2 = f13.synchronization2;
+        rendering.dynamicRendering = f13.dynamicRendering;
+        maintenance4.maintenance4 = f13.maintenance4;
+        subgroupSize.subgroupSizeControl = f13.subgroupSizeControl;
+        subgroupSize.computeFullSubgroups = f13.computeFullSubgroups;
+    }
 };
 
 // Returns the names of required features that `have` lacks, and fills `want` with what to enable.
@@ -73,9 +122,10 @@ const char* kDeviceExtensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 }  // namespace
 
 const char* Context::requirementsText() {
-    return "Vulkan 1.3 with synchronization2, dynamicRendering, maintenance4, drawIndirectCount, "
-           "samplerFilterMinmax, hostQueryReset, scalarBlockLayout, 8/16-bit storage, multiDrawIndirect, "
-           "drawIndirectFirstInstance, shaderDrawParameters, and VK_KHR_push_descriptor";
+    return "Vulkan 1.3 (or 1.2 with VK_KHR_synchronization2, VK_KHR_dynamic_rendering and VK_KHR_maintenance4) "
+           "with synchronization2, dynamicRendering, maintenance4, drawIndirectCount, samplerFilterMinmax, "
+           "hostQueryReset, scalarBlockLayout, 8/16-bit storage, multiDrawIndirect, drawIndirectFirstInstance, "
+           "shaderDrawParameters, and VK_KHR_push_descriptor";
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -110,6 +160,7 @@ Result<std::unique_ptr<Context>> Context::create(const ContextDesc& descIn) {
     ContextDesc desc = descIn;
     if (envFlag("SIEVE_VALIDATION")) desc.validation = true;
     if (envFlag("SIEVE_SYNC_VALIDATION")) desc.validation = desc.syncValidation = true;
+    if (envFlag("SIEVE_FORCE_VULKAN12")) desc.forceVulkan12 = true;
     std::unique_ptr<Context> ctx(new Context());
     if (VkResult r = volkInitialize(); r != VK_SUCCESS)
         return sieve::makeError(r, "no Vulkan loader found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
@@ -121,11 +172,11 @@ Result<std::unique_ptr<Context>> Context::create(const ContextDesc& descIn) {
 
 Result<void> Context::createInstance(const ContextDesc& desc) {
     uint32_t version = volkGetInstanceVersion();
-    if (version < VK_API_VERSION_1_3)
+    if (version < VK_API_VERSION_1_2)
         return sieve::makeError(VK_ERROR_INCOMPATIBLE_DRIVER, "the Vulkan loader supports only " +
                                                                   std::to_string(VK_API_VERSION_MAJOR(version)) + "." +
                                                                   std::to_string(VK_API_VERSION_MINOR(version)) +
-                                                                  "; Sieve needs Vulkan 1.3");
+                                                                  "; Sieve needs Vulkan 1.3 (or 1.2)");
     uint32_t count = 0;
     vkEnumerateInstanceExtensionProperties(nullptr, &count, nullptr);
     std::vector<VkExtensionProperties> available(count);
@@ -158,6 +209,8 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = desc.appName;
     app.pEngineName = "sieve";
+    // 1.3 even where the loader or a device offers only 1.2: loaders since 1.1 accept a higher version, and
+    // each device is then used at min(this, its own version).
     app.apiVersion = VK_API_VERSION_1_3;
 
     VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
@@ -227,35 +280,61 @@ Result<void> Context::pickPhysicalDevice() {
             default: return 0;
             }
         };
+        // A 1.3 device of any type before a 1.2 one: 1.2 devices (RenderDoc's capture layer reports
+        // every device as 1.2) are used only when there is nothing else.
+        auto score = [&](uint32_t i) {
+            return (props[i].apiVersion >= VK_API_VERSION_1_3 ? 8 : 0) + rank(props[i].deviceType);
+        };
         for (uint32_t i = 0; i < count; ++i)
-            if (props[i].apiVersion >= VK_API_VERSION_1_3 &&
-                (chosen < 0 || rank(props[i].deviceType) > rank(props[chosen].deviceType)))
+            if (props[i].apiVersion >= VK_API_VERSION_1_2 && (chosen < 0 || score(i) > score(uint32_t(chosen))))
                 chosen = int(i);
         if (chosen < 0) chosen = 0;
     }
     physical_ = devices[chosen];
     properties_ = props[chosen];
-    if (properties_.apiVersion < VK_API_VERSION_1_3)
+    if (properties_.apiVersion < VK_API_VERSION_1_2)
         return sieve::makeError(VK_ERROR_INCOMPATIBLE_DRIVER,
-                                std::string(properties_.deviceName) + " does not support Vulkan 1.3");
+                                std::string(properties_.deviceName) + " supports only Vulkan " +
+                                    std::to_string(VK_API_VERSION_MAJOR(properties_.apiVersion)) + "." +
+                                    std::to_string(VK_API_VERSION_MINOR(properties_.apiVersion)) +
+                                    "; Sieve needs 1.3, or 1.2 with the extensions that provide 1.3's features");
     return {};
 }
 
 Result<void> Context::createDevice(const ContextDesc& desc) {
-    Features have, want;
-    vkGetPhysicalDeviceFeatures2(physical_, &have.f2);
-    std::vector<std::string> missing = checkFeatures(have, want);
-
+    core13_ = properties_.apiVersion >= VK_API_VERSION_1_3 && !desc.forceVulkan12;
     uint32_t count = 0;
     vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, nullptr);
     std::vector<VkExtensionProperties> available(count);
     vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, available.data());
+
+    std::vector<std::string> missing;
     std::vector<const char*> extensions(std::begin(kDeviceExtensions), std::end(kDeviceExtensions));
     if (desc.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    Khr12Extensions ext;
+    if (!core13_) {
+        ext.synchronization2 = hasExtension(available, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+        ext.dynamicRendering = hasExtension(available, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+        ext.maintenance4 = hasExtension(available, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+        ext.subgroupSizeControl = hasExtension(available, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+        // Required ones go on the list unconditionally, so that a missing one is named below.
+        extensions.push_back(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+        extensions.push_back(VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+        extensions.push_back(VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+        if (ext.subgroupSizeControl) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    }
     for (const char* e : extensions)
         if (!hasExtension(available, e)) missing.push_back(std::string("extension ") + e);
+
+    Features have(core13_, ext), want(core13_, ext);
+    vkGetPhysicalDeviceFeatures2(physical_, &have.f2);
+    have.fromExtensions();
+    for (auto& m : checkFeatures(have, want)) missing.push_back(std::move(m));
+    want.toExtensions();
+
     if (!missing.empty()) {
-        std::string text = std::string(properties_.deviceName) + " lacks what Sieve requires:";
+        std::string text = std::string(properties_.deviceName) + " (used as Vulkan " + (core13_ ? "1.3" : "1.2") +
+                           ") lacks what Sieve requires:";
         for (const auto& m : missing) text += " " + m;
         return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT, text);
     }
@@ -287,6 +366,7 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     info.ppEnabledExtensionNames = extensions.data();
     SIEVE_VK_TRY(vkCreateDevice(physical_, &info, nullptr, &device_));
     volkLoadDevice(device_);
+    if (auto r = aliasKhrEntryPoints(); !r) return r;
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
     info_ = sieve::describeDevice(physical_, device_);
     allocator_ = std::make_unique<Allocator>(physical_, device_);
@@ -298,6 +378,37 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     SIEVE_VK_TRY(vkCreateFence(device_, &fence, nullptr, &oneShotFence_));
     return {};
+}
+
+Result<void> Context::aliasKhrEntryPoints() {
+    if (core13_) return {};
+    // volk's core pointers are globals the whole code base calls. On the 1.2 path the extensions, not 1.3,
+    // are enabled, so the KHR functions are the valid ones even where a layer also returns core ones.
+    std::vector<std::string> absent;
+    auto alias = [&](auto& core, auto khr, const char* name) {
+        if (khr)
+            core = khr;
+        else
+            absent.push_back(name);
+    };
+    alias(vkCmdPipelineBarrier2, vkCmdPipelineBarrier2KHR, "vkCmdPipelineBarrier2KHR");
+    alias(vkCmdWriteTimestamp2, vkCmdWriteTimestamp2KHR, "vkCmdWriteTimestamp2KHR");
+    alias(vkQueueSubmit2, vkQueueSubmit2KHR, "vkQueueSubmit2KHR");
+    alias(vkCmdSetEvent2, vkCmdSetEvent2KHR, "vkCmdSetEvent2KHR");
+    alias(vkCmdResetEvent2, vkCmdResetEvent2KHR, "vkCmdResetEvent2KHR");
+    alias(vkCmdWaitEvents2, vkCmdWaitEvents2KHR, "vkCmdWaitEvents2KHR");
+    alias(vkCmdBeginRendering, vkCmdBeginRenderingKHR, "vkCmdBeginRenderingKHR");
+    alias(vkCmdEndRendering, vkCmdEndRenderingKHR, "vkCmdEndRenderingKHR");
+    alias(vkGetDeviceBufferMemoryRequirements, vkGetDeviceBufferMemoryRequirementsKHR,
+          "vkGetDeviceBufferMemoryRequirementsKHR");
+    alias(vkGetDeviceImageMemoryRequirements, vkGetDeviceImageMemoryRequirementsKHR,
+          "vkGetDeviceImageMemoryRequirementsKHR");
+    alias(vkGetDeviceImageSparseMemoryRequirements, vkGetDeviceImageSparseMemoryRequirementsKHR,
+          "vkGetDeviceImageSparseMemoryRequirementsKHR");
+    if (absent.empty()) return {};
+    std::string text = "the device enabled the Vulkan 1.2 extensions but does not return";
+    for (const auto& a : absent) text += " " + a;
+    return sieve::makeError(VK_ERROR_EXTENSION_NOT_PRESENT, text);
 }
 
 Result<void> Context::submitNow(const std::function<void(VkCommandBuffer)>& record) {

@@ -24,6 +24,10 @@ struct ContextDesc {
     bool syncValidation = false;   // synchronization validation (needs validation)
     std::vector<const char*> instanceExtensions;  // e.g. from glfwGetRequiredInstanceExtensions
     bool swapchain = false;        // enable VK_KHR_swapchain on the device
+    // Use the device as a Vulkan 1.2 one (the 1.3 functionality from KHR extensions) even where it offers
+    // 1.3, so that tests can cover the path RenderDoc's capture layer forces. Also on when
+    // SIEVE_FORCE_VULKAN12=1.
+    bool forceVulkan12 = false;
 };
 
 class Context {
@@ -42,6 +46,11 @@ public:
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     Allocator& allocator() { return *allocator_; }
     bool validationEnabled() const { return validation_; }
+    // False when the device is used as Vulkan 1.2 plus VK_KHR_synchronization2, VK_KHR_dynamic_rendering and
+    // VK_KHR_maintenance4 (RenderDoc 1.24's capture layer caps devices at 1.2). The core 1.3 entry points
+    // (vkCmdPipelineBarrier2, vkCmdBeginRendering, ...) work on both paths: on this one they are pointed
+    // at the KHR functions.
+    bool core13() const { return core13_; }
 
     // Validation messages (warnings and errors) seen so far; tests fail on any.
     uint32_t validationMessageCount() const { return messageCount_; }
@@ -63,6 +72,7 @@ private:
     Result<void> createInstance(const ContextDesc& desc);
     Result<void> pickPhysicalDevice();
     Result<void> createDevice(const ContextDesc& desc);
+    Result<void> aliasKhrEntryPoints();
 
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
@@ -76,6 +86,7 @@ private:
     sieve::DeviceInfo info_;
     std::unique_ptr<Allocator> allocator_;
     bool validation_ = false;
+    bool core13_ = true;
     std::atomic<uint32_t> messageCount_{0};
     mutable std::mutex messageMutex_;
     std::vector<std::string> messages_;
