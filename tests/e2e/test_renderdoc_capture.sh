@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# sieve-viewer --headless --capture-frame 3 writes a RenderDoc capture through the in-app API (RenderDoc's
+# Vulkan 1.24 layer makes the device a 1.2 one: the context's KHR path), and Debian's python3-renderdoc
+# replays it: the labelled passes appear in frame order (renderdoc_inspect.py + renderdoc_expect.py).
+# $1: build directory, $2: source directory.
+set -euo pipefail
+build=$1
+src=$2
+viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
+[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+if [ ! -e /usr/lib/librenderdoc.so ] && ! ldconfig -p | grep -q librenderdoc.so; then
+    echo "librenderdoc.so is not installed (apt-get install -y librenderdoc python3-renderdoc)"; exit 1
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# Validation on: the capture layer sits in the same chain, and the 1.2 path must stay clean under it.
+"$viewer" --headless --frames 5 --width 320 --height 180 --validation \
+    --capture-frame 3 --capture-file "$out/cap" 2>&1 | tee "$out/log.txt"
+if grep -q '^\[vulkan\]' "$out/log.txt"; then echo "validation messages"; exit 1; fi
+grep -q '^RenderDoc: RenderDoc API' "$out/log.txt" || { echo "RenderDoc was not loaded"; exit 1; }
+shopt -s nullglob
+captures=("$out"/cap*.rdc)
+[ ${#captures[@]} -eq 1 ] || { echo "expected one .rdc under $out, found: ${captures[*]:-none}"; ls -la "$out"; exit 1; }
+grep -qF "RenderDoc capture: ${captures[0]}" "$out/log.txt" || { echo "the viewer did not report ${captures[0]}"; exit 1; }
+
+/usr/bin/python3 "$src/tests/e2e/renderdoc_inspect.py" "${captures[0]}" --out "$out/report.json"
+cat "$out/report.json"
+
+# What the viewer labels now, one line per label in frame order (see renderdoc_expect.py for the syntax).
+# The culling passes add lines here, e.g. "label cull.early.flag", "indirect draw.early count>=1".
+cat > "$out/expected.txt" <<'EOF'
+label clear
+label imgui
+EOF
+/usr/bin/python3 "$src/tests/e2e/renderdoc_expect.py" "$out/report.json" "$out/expected.txt"
+
+# The checker must be able to fail: the same labels in the wrong order, and a label that is not there.
+printf 'label imgui\nlabel clear\n' > "$out/reversed.txt"
+printf 'label clear\nlabel no.such.pass\n' > "$out/missing.txt"
+for bad in reversed missing; do
+    if /usr/bin/python3 "$src/tests/e2e/renderdoc_expect.py" "$out/report.json" "$out/$bad.txt" > /dev/null; then
+        echo "renderdoc_expect.py accepted the $bad expectations"; exit 1
+    fi
+done
+echo "RenderDoc capture OK: ${captures[0]}"
