@@ -42,7 +42,7 @@ inline std::vector<uint32_t> makeData(Data d, size_t n, uint64_t seed = 1) {
             case Data::Density1: x = r % 100 < 1; break;
             case Data::Density50: x = r % 100 < 50; break;
             case Data::Density99: x = r % 100 < 99; break;
-            case Data::Counts: x = r % 1001; break;             // general counts 0..1000
+            case Data::Counts: x = r % 1001; break;                       // general counts 0..1000
             case Data::Sparse7: x = (r % 3 == 0) ? 7 + r % 5 : 0; break;  // nonzero flags other than 1
         }
     }
@@ -50,6 +50,8 @@ inline std::vector<uint32_t> makeData(Data d, size_t n, uint64_t seed = 1) {
 }
 
 // A buffer of n words followed by kGuardWords guard words.
-inline std::vector<uint32_t> guarded(size_t n) { return std::vector<uint32_t>(n + kGuardWords, kGuard); }
+inline std::vector<uint32_t> guarded(size_t n) {
+    return std::vector<uint32_t>(n + kGuardWords, kGuard);
+}
 
 }  // namespace prim_test

@@ -33,7 +33,10 @@ const Config kConfigs[] = {{CompactMethod::ScanScatter, ScanTier::Multilevel, fa
 std::string configName(const Config& c) {
     std::string s = sieve::prim::methodName(c.method);
     std::replace(s.begin(), s.end(), '-', '_');
-    return s + "_" + (c.tier == ScanTier::Multilevel ? "A" : c.tier == ScanTier::Subgroup ? "B" : "C") +
+    return s + "_" +
+           (c.tier == ScanTier::Multilevel ? "A"
+            : c.tier == ScanTier::Subgroup ? "B"
+                                           : "C") +
            (c.subgroups ? "_sg" : "_shared");
 }
 
@@ -60,9 +63,9 @@ protected:
         engine::Buffer scratch = makeEmpty(std::max<VkDeviceSize>(compact->scratchBytes(n), 4));
         sieve::Result<void> rec;
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            rec = compact->record(cmd, {f.range(), p.range(), out.range(), counts.range(4, 4), counts.range(12, 4),
-                                        scratch.range()},
-                                  n, capacity);
+            rec = compact->record(
+                cmd, {f.range(), p.range(), out.range(), counts.range(4, 4), counts.range(12, 4), scratch.range()}, n,
+                capacity);
         });
         EXPECT_TRUE(rec) << rec.error().message;
         EXPECT_TRUE(r) << r.error().message;
@@ -82,7 +85,8 @@ protected:
         const bool draws = options.record == RecordKind::DrawIndexed;
         const uint32_t words = draws ? 5 : 1;
         const auto expect = draws ? sieve::prim::reference::compactDraws(flags, payload, capacity)
-                                  : sieve::prim::reference::compact(flags, options.payload ? payload : std::vector<uint32_t>{}, capacity);
+                                  : sieve::prim::reference::compact(
+                                        flags, options.payload ? payload : std::vector<uint32_t>{}, capacity);
         ASSERT_EQ(got.count, expect.count) << what;
         ASSERT_EQ(got.overflow, expect.overflow) << what;
         ASSERT_EQ(got.records.size(), size_t(capacity) * words + kGuardWords);
@@ -116,11 +120,11 @@ protected:
     static std::vector<uint32_t> templates(size_t n) {
         std::vector<uint32_t> t(n * 5);
         for (size_t i = 0; i < n; ++i) {
-            t[i * 5 + 0] = 3 * uint32_t(i % 97) + 3;  // indexCount
-            t[i * 5 + 1] = 1;                         // instanceCount
-            t[i * 5 + 2] = uint32_t(i * 7);           // firstIndex
+            t[i * 5 + 0] = 3 * uint32_t(i % 97) + 3;   // indexCount
+            t[i * 5 + 1] = 1;                          // instanceCount
+            t[i * 5 + 2] = uint32_t(i * 7);            // firstIndex
             t[i * 5 + 3] = uint32_t(-int32_t(i % 5));  // vertexOffset (negative as two's complement)
-            t[i * 5 + 4] = 0xffffffffu;               // firstInstance: overwritten with i
+            t[i * 5 + 4] = 0xffffffffu;                // firstInstance: overwritten with i
         }
         return t;
     }
@@ -130,8 +134,8 @@ class PrimCompactMethods : public PrimCompact, public ::testing::WithParamInterf
 
 TEST_P(PrimCompactMethods, IndicesAtEdgeSizesAreStable) {
     const uint32_t sg = ctx().info().subgroupSize;
-    for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(sg - 1), size_t(sg + 1), size_t(63), size_t(64), size_t(65),
-                     size_t(4095), size_t(4096), size_t(4097), size_t(65537)})
+    for (size_t n : {size_t(0), size_t(1), size_t(2), size_t(sg - 1), size_t(sg + 1), size_t(63), size_t(64),
+                     size_t(65), size_t(4095), size_t(4096), size_t(4097), size_t(65537)})
         check(options(GetParam()), makeData(Data::Density50, n, n), {}, uint32_t(n), "n=" + std::to_string(n));
 }
 
@@ -149,7 +153,8 @@ TEST_P(PrimCompactMethods, PayloadRecords) {
 
 TEST_P(PrimCompactMethods, DrawCommandsFromTemplates) {
     const size_t n = 5003;
-    check(options(GetParam(), RecordKind::DrawIndexed), makeData(Data::Density50, n), templates(n), uint32_t(n), "draws");
+    check(options(GetParam(), RecordKind::DrawIndexed), makeData(Data::Density50, n), templates(n), uint32_t(n),
+          "draws");
 }
 
 TEST_P(PrimCompactMethods, CapacityOverflowClampsAndCounts) {
@@ -199,7 +204,8 @@ TEST_F(PrimCompact, GatherRefusesInputsBeyondOneBinding) {
     sieve::prim::overrideMaxBindingBytes(4096 * 4);
     sieve::Result<void> rec;
     auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-        rec = compact->record(cmd, {buf.range(), buf.range(), buf.range(), buf.range(), buf.range(), buf.range()}, n, 16);
+        rec =
+            compact->record(cmd, {buf.range(), buf.range(), buf.range(), buf.range(), buf.range(), buf.range()}, n, 16);
     });
     sieve::prim::overrideMaxBindingBytes(0);
     ASSERT_TRUE(r);

@@ -103,7 +103,8 @@ TEST_P(PrimReduce, RefusesSumsThatCouldOverflow) {
     ASSERT_TRUE(reduce);
     engine::Buffer buf = makeEmpty(64);
     auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-        auto rec = reduce->record(cmd, buf.range(), buf.range(), buf.range(), 16, sieve::prim::SumBound::perValue(16, 0x40000000u));
+        auto rec = reduce->record(cmd, buf.range(), buf.range(), buf.range(), 16,
+                                  sieve::prim::SumBound::perValue(16, 0x40000000u));
         EXPECT_FALSE(rec);
         auto unknown = reduce->record(cmd, buf.range(), buf.range(), buf.range(), 16);
         EXPECT_FALSE(unknown);

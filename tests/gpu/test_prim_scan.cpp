@@ -24,7 +24,9 @@ const Config kConfigs[] = {{ScanTier::Multilevel, false},
                            {ScanTier::SinglePass, false}};
 
 std::string configName(const Config& c) {
-    return std::string(c.tier == ScanTier::Multilevel ? "A" : c.tier == ScanTier::Subgroup ? "B" : "C") +
+    return std::string(c.tier == ScanTier::Multilevel ? "A"
+                       : c.tier == ScanTier::Subgroup ? "B"
+                                                      : "C") +
            (c.subgroups ? "_sg" : "_shared");
 }
 
@@ -35,8 +37,9 @@ protected:
     void check(const PrimOptions& options, const std::vector<uint32_t>& input, const std::string& what) {
         auto scan = sieve::prim::Scan::create(ctx().info(), options);
         ASSERT_TRUE(scan) << scan.error().message;
-        if (options.tier == ScanTier::Multilevel) EXPECT_FALSE(scan->usesSubgroups());
-        if (!options.subgroups) EXPECT_FALSE(scan->usesSubgroups());
+        if (options.tier == ScanTier::Multilevel || !options.subgroups) {
+            EXPECT_FALSE(scan->usesSubgroups());
+        }
         const size_t n = input.size();
         engine::Buffer in = makeBuffer(input);
         engine::Buffer out = makeBuffer(guarded(n));
@@ -72,14 +75,15 @@ class PrimScanSizes : public PrimScan, public ::testing::WithParamInterface<Conf
 
 TEST_P(PrimScanSizes, EdgeSizesMatchReference) {
     const uint32_t sg = ctx().info().subgroupSize;
-    std::vector<size_t> sizes = {0, 1, 2, sg - 1, sg, sg + 1, 63, 64, 65, 255, 256, 257, 4095, 4096, 4097, 65537,
-                                 (1u << 20) + 3};
+    std::vector<size_t> sizes = {0,   1,    2,    sg - 1, sg,    sg + 1,        63, 64, 65, 255, 256,
+                                 257, 4095, 4096, 4097,   65537, (1u << 20) + 3};
     for (size_t n : sizes) check(options(GetParam()), makeData(Data::Density50, n, n), "n=" + std::to_string(n));
 }
 
 TEST_P(PrimScanSizes, DataKindsMatchReference) {
     for (Data d : {Data::Zeros, Data::Ones, Data::Density1, Data::Density99, Data::Counts})
-        for (size_t n : {4097u, 65537u}) check(options(GetParam()), makeData(d, n), std::string(dataName(d)) + " n=" + std::to_string(n));
+        for (size_t n : {4097u, 65537u})
+            check(options(GetParam()), makeData(d, n), std::string(dataName(d)) + " n=" + std::to_string(n));
 }
 
 TEST_P(PrimScanSizes, ThreeLevelsWithSmallTiles) {

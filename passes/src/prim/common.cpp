@@ -11,7 +11,9 @@ namespace {
 std::atomic<uint64_t> g_maxBindingBytes{0};
 }
 
-void overrideMaxBindingBytes(uint64_t bytes) { g_maxBindingBytes = bytes; }
+void overrideMaxBindingBytes(uint64_t bytes) {
+    g_maxBindingBytes = bytes;
+}
 
 const char* tierName(ScanTier tier) {
     switch (tier) {

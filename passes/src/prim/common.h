@@ -26,8 +26,12 @@ struct Tiles {
 // Validates the options and resolves subgroup use against the device.
 Result<Tiles> resolveTiles(const DeviceInfo& dev, const PrimOptions& options, bool wantSubgroups);
 
-inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
-inline uint64_t alignUp(uint64_t a, uint64_t b) { return ceilDiv(a, b) * b; }
+inline uint64_t ceilDiv(uint64_t a, uint64_t b) {
+    return (a + b - 1) / b;
+}
+inline uint64_t alignUp(uint64_t a, uint64_t b) {
+    return ceilDiv(a, b) * b;
+}
 
 // Offsets of sub-ranges we carve from scratch must satisfy minStorageBufferOffsetAlignment.
 uint64_t storageAlignment(const DeviceInfo& dev);
@@ -54,9 +58,8 @@ inline BufferRange sub(const BufferRange& r, uint64_t offset, uint64_t size) {
 void computeBarrier(VkCommandBuffer cmd);
 
 // ComputePipeline::create with the tile constants followed by `extra`.
-Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t bindings,
-                                     uint32_t pushBytes, const Tiles& tiles,
-                                     std::initializer_list<uint32_t> extra);
+Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t bindings, uint32_t pushBytes,
+                                     const Tiles& tiles, std::initializer_list<uint32_t> extra);
 
 // Records dst[first .. first + count) = value (prim/clear.comp).
 class Clear {

@@ -171,8 +171,7 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
             const uint64_t items = std::min(chunk, n - first);
             computeBarrier(cmd);
             const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
-            const Binding payload =
-                options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
+            const Binding payload = options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
             impl.second.dispatchLinear(cmd, {flags, recordsBinding, payload, counter.binding},
                                        AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
                                        uint32_t(ceilDiv(items, tile)));
@@ -201,15 +200,13 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
             const uint64_t items = std::min(chunk, n - first);
             computeBarrier(cmd);
             const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
-            const Binding payload =
-                options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
-            impl.second.dispatchLinear(
-                cmd,
-                {flags, Binding::storage(sub(offsets, first * 4, items * 4)), recordsBinding, payload, total.binding,
-                 count.binding, overflow.binding},
-                ScatterPush{uint32_t(items), uint32_t(first), capacity, total.index, count.index, overflow.index,
-                            first == 0 ? 1u : 0u},
-                uint32_t(ceilDiv(items, tile)));
+            const Binding payload = options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
+            impl.second.dispatchLinear(cmd,
+                                       {flags, Binding::storage(sub(offsets, first * 4, items * 4)), recordsBinding,
+                                        payload, total.binding, count.binding, overflow.binding},
+                                       ScatterPush{uint32_t(items), uint32_t(first), capacity, total.index, count.index,
+                                                   overflow.index, first == 0 ? 1u : 0u},
+                                       uint32_t(ceilDiv(items, tile)));
         }
         return {};
     }
@@ -217,11 +214,10 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
     computeBarrier(cmd);
     const Binding payload = options_.payload ? Binding::storage(sub(b.payload, 0, n * rb)) : Binding::storage(offsets);
     const uint64_t slots = std::max<uint64_t>(std::min<uint64_t>(n, capacity), 1);  // one group writes the count
-    impl.second.dispatchLinear(cmd,
-                               {Binding::storage(offsets), recordsBinding, payload, total.binding, count.binding,
-                                overflow.binding},
-                               GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
-                               uint32_t(ceilDiv(slots, impl.tiles.workgroup)));
+    impl.second.dispatchLinear(
+        cmd, {Binding::storage(offsets), recordsBinding, payload, total.binding, count.binding, overflow.binding},
+        GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
+        uint32_t(ceilDiv(slots, impl.tiles.workgroup)));
     return {};
 }
 

@@ -64,25 +64,26 @@ void Multilevel::scanLevel(VkCommandBuffer cmd, uint32_t level, BufferRange inpu
     const uint64_t blocks = ceilDiv(n, tile_);
     const BufferRange sums = sub(scratch, 0, blocks * 4);
     const uint64_t sumsBytes = alignUp(blocks * 4, storageAlignment(dev_));
-    const BufferRange rest = sub(scratch, sumsBytes, scratch.size == VK_WHOLE_SIZE ? VK_WHOLE_SIZE : scratch.size - sumsBytes);
+    const BufferRange rest =
+        sub(scratch, sumsBytes, scratch.size == VK_WHOLE_SIZE ? VK_WHOLE_SIZE : scratch.size - sumsBytes);
 
     for (uint64_t first = 0; first < n; first += chunk) {
         const uint64_t count = std::min(chunk, n - first);
         if (first) computeBarrier(cmd);
         reduce_[k].dispatchLinear(cmd, {Binding::storage(sub(input, first * 4, count * 4)), Binding::storage(sums)},
-                                  ReducePush{uint32_t(count), uint32_t(first / tile_)}, uint32_t(ceilDiv(count, tile_)));
+                                  ReducePush{uint32_t(count), uint32_t(first / tile_)},
+                                  uint32_t(ceilDiv(count, tile_)));
     }
     computeBarrier(cmd);
     scanLevel(cmd, level + 1, sums, sums, total, rest, blocks);
     for (uint64_t first = 0; first < n; first += chunk) {
         const uint64_t count = std::min(chunk, n - first);
         computeBarrier(cmd);
-        scanBase_[k].dispatchLinear(cmd,
-                                    {Binding::storage(sub(input, first * 4, count * 4)),
-                                     Binding::storage(sub(output, first * 4, count * 4)), Binding::storage(sums),
-                                     total.binding},
-                                    TilePush{uint32_t(count), uint32_t(first / tile_), total.index, 0},
-                                    uint32_t(ceilDiv(count, tile_)));
+        scanBase_[k].dispatchLinear(
+            cmd,
+            {Binding::storage(sub(input, first * 4, count * 4)), Binding::storage(sub(output, first * 4, count * 4)),
+             Binding::storage(sums), total.binding},
+            TilePush{uint32_t(count), uint32_t(first / tile_), total.index, 0}, uint32_t(ceilDiv(count, tile_)));
     }
 }
 

@@ -41,8 +41,8 @@ VkDeviceSize Reduce::scratchBytes(uint64_t n) const {
     return alignUp(a * 4, align) + alignUp(ceilDiv(a, tile_) * 4, align);
 }
 
-Result<bool> Reduce::record(VkCommandBuffer cmd, BufferRange input, BufferRange output, BufferRange scratch,
-                            uint32_t n, SumBound bound) const {
+Result<bool> Reduce::record(VkCommandBuffer cmd, BufferRange input, BufferRange output, BufferRange scratch, uint32_t n,
+                            SumBound bound) const {
     if (op_ == ReduceOp::SumU32 && !bound.fitsU32())
         return makeError(VK_ERROR_UNKNOWN, "reduce: the sum could exceed 2^32-1 (declared bound " +
                                                std::to_string(bound.maxTotal) + "); refused");

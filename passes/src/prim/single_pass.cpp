@@ -54,7 +54,8 @@ void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t
     }
     const uint32_t recordWords = mode_ == 2 ? 5 : 1;
     const Binding records = Binding::storage(
-        mode_ == 0 ? BufferRange{} : sub(t.output, 0, t.capacity ? uint64_t(t.capacity) * recordWords * 4 : t.output.size));
+        mode_ == 0 ? BufferRange{}
+                   : sub(t.output, 0, t.capacity ? uint64_t(t.capacity) * recordWords * 4 : t.output.size));
     for (uint32_t c = 0; c < chunks; ++c) {
         const uint64_t first = uint64_t(c) * chunkItems;
         const uint64_t count = std::min(chunkItems, n - first);
@@ -64,9 +65,17 @@ void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t
         const Binding payload =
             payload_ ? Binding::storage(sub(t.payload, first * recordWords * 4, count * recordWords * 4)) : src;
         const Binding overflow = mode_ == 0 ? t.total.binding : t.overflow.binding;
-        SinglePush push{uint32_t(count), uint32_t(first / tile_), tiles - 1, uint32_t(first),
-                        c,               chunks,                  chunks + tiles, chunks + 2 * tiles,
-                        t.total.index,   mode_ == 0 ? t.total.index : t.overflow.index, t.capacity};
+        SinglePush push{uint32_t(count),
+                        uint32_t(first / tile_),
+                        tiles - 1,
+                        uint32_t(first),
+                        c,
+                        chunks,
+                        chunks + tiles,
+                        chunks + 2 * tiles,
+                        t.total.index,
+                        mode_ == 0 ? t.total.index : t.overflow.index,
+                        t.capacity};
         pipe_.dispatchLinear(cmd, {src, dst, status, t.total.binding, overflow, payload}, push,
                              uint32_t(ceilDiv(count, tile_)));
     }

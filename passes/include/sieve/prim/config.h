@@ -19,7 +19,7 @@ struct PrimOptions {
     // Use subgroup arithmetic where the device has it (tiers b and c, and reductions). false forces the
     // shared-memory workgroup scan.
     bool subgroups = true;
-    uint32_t workgroupSize = 256;  // power of two, 32..1024 (and at least the subgroup size)
+    uint32_t workgroupSize = 256;   // power of two, 32..1024 (and at least the subgroup size)
     uint32_t vectorsPerThread = 4;  // uvec4 loads per invocation and tile, 1..4; tile = workgroupSize * 4 * this
     uint32_t lookbackSpins = 2048;  // polls of a silent predecessor before the tile reduces its input itself
 };

@@ -40,7 +40,7 @@ public:
     Scan& operator=(Scan&&) noexcept;
     ~Scan();
 
-    ScanTier tier() const { return tier_; }          // resolved (never Auto)
+    ScanTier tier() const { return tier_; }  // resolved (never Auto)
     bool usesSubgroups() const { return subgroups_; }
     uint32_t tileSize() const { return tile_; }
     VkDeviceSize scratchBytes(uint64_t n) const;

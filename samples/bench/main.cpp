@@ -1,0 +1,40 @@
+// sieve-bench: dispatches to a subcommand (see subcommands.h).
+#include <cstdio>
+#include <cstring>
+
+#include "subcommands.h"
+
+namespace {
+
+struct Subcommand {
+    const char* name;
+    int (*run)(int argc, char** argv);
+    const char* summary;
+};
+
+const Subcommand kSubcommands[] = {
+    {"prim", bench::primMain, "GPU reduce / exclusive scan / stable compaction: file in/out, or timed"},
+};
+
+void usage(FILE* to) {
+    std::fprintf(to, "usage: sieve-bench <subcommand> [options]   (sieve-bench <subcommand> --help)\n\nsubcommands:\n");
+    for (const auto& s : kSubcommands) std::fprintf(to, "  %-8s %s\n", s.name, s.summary);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    for (const auto& s : kSubcommands)
+        if (!std::strcmp(argv[1], s.name)) return s.run(argc - 1, argv + 1);
+    std::fprintf(stderr, "sieve-bench: unknown subcommand '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
