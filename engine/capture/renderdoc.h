@@ -26,7 +26,8 @@ public:
     bool injected() const { return injected_; }              // true: RenderDoc was in the process before us
     const std::string& message() const { return message_; }  // how it was found, or why not
 
-    // Captures are written to "<template>_frame<N>.rdc" ("<template>_<date>_frame<N>.rdc" per RenderDoc).
+    // RenderDoc picks the file name from the template: RenderDoc 1.24 writes a startCapture/endCapture
+    // capture as "<template>_capture.rdc"; capturePath() returns the name it used.
     void setCaptureFilePathTemplate(const std::string& pathTemplate);
     // Brackets a frame's command submission. The instance selects the Vulkan device to capture.
     void startCapture(VkInstance instance);
