@@ -6,6 +6,8 @@
 #include <GLFW/glfw3.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -24,7 +26,10 @@
 #include "engine/vk/context.h"
 #include "frame_recording.h"
 #include "gpu_timer.h"
+#include "assets/procedural_city.h"
 #include "options.h"
+#include "engine/scene/scene_renderer.h"
+#include "scene_setup.h"
 #include "window_input.h"
 
 namespace {
@@ -44,6 +49,22 @@ engine::ui::CullingToggles togglesFrom(const viewer::ViewerOptions& o) {
     t.freeze = o.freeze;
     t.lodBias = o.lodBias;
     return t;
+}
+
+void applyToggles(const engine::ui::CullingToggles& t, sieve::CullingToggles& out) {
+    out.frustum = t.frustum;
+    out.occlusion = t.occlusion;
+    out.twoPhase = t.twoPhase;
+    out.lod = t.lod;
+    out.stable = t.stableCompaction;
+    out.freeze = t.freeze;
+    out.lodBias = int(std::lround(t.lodBias));
+}
+
+void setPose(viewer::FlyCamera& camera, const sieve::assets::CameraPose& pose) {
+    camera.position = pose.position;
+    camera.yawDeg = glm::degrees(pose.yaw);
+    camera.pitchDeg = glm::degrees(pose.pitch);
 }
 
 // A shader reloader a pass registers: name and a function that rebuilds its pipelines.
@@ -140,8 +161,20 @@ int main(int argc, char** argv) {
         ~FinishGuard() { (void)target->finish(); }
     } finishGuard{target.get()};
 
+    auto loaded = viewer::loadScene(opt);
+    if (!loaded) return fail(loaded.error());
+    if (!opt.cameraPath.empty() && !sieve::assets::cameraPath(loaded->data, opt.cameraPath, 0.0f)) {
+        std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s'\n", opt.cameraPath.c_str());
+        return 2;
+    }
+    auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
+                                                        target->framesInFlight());
+    if (!rendererResult) return fail(rendererResult.error().message);
+    engine::SceneRenderer& renderer = *rendererResult.value();
+    if (std::getenv("SIEVE_DUMP_GRAPH")) std::printf("%s\n", renderer.graphDump().c_str());
+
     viewer::FlyCamera camera;
-    camera.position = {0.0f, 2.0f, 10.0f};
+    setPose(camera, loaded->start);
     if (opt.camera) {
         camera.position = {opt.camera->x, opt.camera->y, opt.camera->z};
         camera.yawDeg = opt.camera->yawDeg;
@@ -193,18 +226,41 @@ int main(int argc, char** argv) {
         }
         const uint32_t slot = frame->info.frameSlot;
         timer.collect(slot, model.gpuTimes);
+        {
+            std::vector<engine::graph::PassTiming> passTimes;
+            engine::FrameCounts counts;
+            renderer.collect(slot, passTimes, counts);
+            for (const auto& t : passTimes) model.gpuTimes.add(t.name, float(t.ms));
+            const sieve::CullingStats& c = counts.cull;
+            model.counts.available = c.valid;
+            model.counts.frameIndex = c.frame;
+            model.counts.instances = c.instances;
+            model.counts.frustumVisible = c.frustumVisible;
+            model.counts.occlusionVisibleEarly = c.earlyDrawn;
+            model.counts.occlusionVisibleLate = c.lateDrawn;
+            model.counts.drawn = c.draws();
+            model.counts.triangles = counts.triangles;
+            model.counts.overflow = c.overflow();
+            if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
+                std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n", (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn, c.early.count,
+                            c.early.total, c.early.overflow, c.late.count, c.late.total, c.late.overflow);
+        }
         model.frameMs.add(dt * 1000.0f);
         model.width = frame->extent.width;
         model.height = frame->extent.height;
 
         if (input) camera.update(input->poll(ui && ui->wantsMouse(), ui && ui->wantsKeyboard()), dt);
 
-        timer.begin(frame->cmd, slot, "clear");
-        {
-            sieve::ScopedLabel label(frame->cmd, "clear");
-            viewer::recordClearPass(*frame);
+        if (!opt.cameraPath.empty()) {
+            // Repeatable runs: position along the path by frame number (headless) or time (window).
+            const float t = opt.frames > 1 ? float(rendered) / float(opt.frames - 1)
+                                           : float(std::fmod(glfwGetTime() / 30.0, 1.0));
+            if (auto pose = sieve::assets::cameraPath(loaded->data, opt.cameraPath, t)) setPose(camera, *pose);
         }
-        timer.end(frame->cmd, slot);
+        applyToggles(model.toggles, renderer.plugin().toggles());
+        const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
+        if (auto r = renderer.record(*target, *frame, camera.view(), camera.projection(aspect)); !r)
+            return fail(r.error().message);
 
         engine::ui::OverlayActions actions;
         if (ui) {

@@ -22,7 +22,8 @@ struct GeometryInputs {
 class GeometryPass {
 public:
     static Result<GeometryPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat);
-    // viewProj: column-major 4x4 (reverse-Z projection); lightDir: world-space direction to the light.
+    // viewProj: column-major 4x4, reverse-Z projection with Y flipped (P11 < 0) as shared/cull.h expects;
+    // lightDir: world-space direction to the light.
     void record(VkCommandBuffer cmd, const GeometryInputs& in, VkExtent2D extent, const float viewProj[16],
                 const float lightDir[3]) const;
 

@@ -239,7 +239,8 @@ void CullingPlugin::prepare(const FrameInfo& frame) {
 }
 
 BufferRange CullingPlugin::range(const Bindings& b, SlotId s) const {
-    return {b[s].buffer, b[s].offset, slots_[s].size};
+    // Imported tables are as large as the host made them; the declared size is only a minimum.
+    return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots_[s].size};
 }
 
 BufferRange CullingPlugin::paramsRange(const Bindings& b, const FrameInfo& frame) const {

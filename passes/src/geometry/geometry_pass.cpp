@@ -33,6 +33,9 @@ Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorF
     desc.depthWrite = true;
     desc.depthCompare = VK_COMPARE_OP_GREATER_OR_EQUAL;
     desc.cullMode = VK_CULL_MODE_BACK_BIT;
+    // Meshes are counter-clockwise seen from outside. The projection's Y flip mirrors them in NDC, and
+    // Vulkan's downward framebuffer Y mirrors them back: front faces stay counter-clockwise.
+    desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     desc.debugName = "geometry";
     auto pipeline = GraphicsPipeline::create(dev, desc);
     if (!pipeline) return pipeline.error();
@@ -48,8 +51,8 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
     std::memcpy(push.viewProj, viewProj, sizeof(push.viewProj));
     std::memcpy(push.lightDir, lightDir, 3 * sizeof(float));
     pipeline_.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
-    // Flip Y with a negative viewport height so +Y is up on screen.
-    VkViewport viewport{0, float(extent.height), float(extent.width), -float(extent.height), 0.0f, 1.0f};
+    // A plain viewport: the projection flips Y (P11 < 0), as the culling passes assume (shared/cull.h).
+    VkViewport viewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
     VkRect2D scissor{{0, 0}, extent};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);

@@ -1,0 +1,234 @@
+#include "engine/scene/scene_renderer.h"
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+namespace engine {
+
+using graph::GraphBuilder;
+using graph::ImportDesc;
+using sieve::SlotDesc;
+
+sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx,
+                                                                    const sieve::assets::SceneData& scene,
+                                                                    VkFormat colorFormat, VkExtent2D extent,
+                                                                    uint32_t framesInFlight) {
+    std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
+    r->framesInFlight_ = framesInFlight;
+    auto gpu = GpuScene::upload(ctx, scene);
+    if (!gpu) return gpu.error();
+    r->scene_ = std::move(gpu).value();
+    sieve::CullingConfig config;
+    config.maxInstances = std::max(r->scene_.instanceCount, 1u);
+    config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
+    config.framesInFlight = framesInFlight;
+    config.viewport = extent;
+    if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
+        const std::string t = tier;
+        config.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
+                           : t == "b" ? sieve::prim::ScanTier::Subgroup
+                                      : sieve::prim::ScanTier::SinglePass;
+    }
+    auto plugin = sieve::CullingPlugin::create(ctx.info(), config);
+    if (!plugin) return plugin.error();
+    r->plugin_ = std::move(plugin).value();
+    if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
+    auto geometry = sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat);
+    if (!geometry) return geometry.error();
+    r->geometry_.emplace(std::move(geometry).value());
+    {
+        // Pipeline statistics are optional; without them the triangle count stays unavailable.
+        VkPhysicalDeviceFeatures features;
+        vkGetPhysicalDeviceFeatures(ctx.physical(), &features);
+        if (features.pipelineStatisticsQuery) {
+            for (uint32_t i = 0; i < framesInFlight; ++i) {
+                VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+                info.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+                info.queryCount = 2;
+                info.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT;
+                VkQueryPool pool = VK_NULL_HANDLE;
+                SIEVE_VK_TRY(vkCreateQueryPool(ctx.device(), &info, nullptr, &pool));
+                vkResetQueryPool(ctx.device(), pool, 0, 2);
+                r->statsPools_.push_back(pool);
+            }
+            r->statsWritten_.assign(framesInFlight, false);
+        }
+    }
+    if (auto b = r->build(extent); !b) return b.error();
+    return r;
+}
+
+SceneRenderer::~SceneRenderer() {
+    for (VkQueryPool pool : statsPools_) vkDestroyQueryPool(ctx_.device(), pool, nullptr);
+}
+
+sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
+    extent_ = extent;
+    plugin_->resize(extent);
+    GraphBuilder g;
+    auto image = [](const char* name, VkFormat format, VkExtent2D e, VkImageUsageFlags usage) {
+        SlotDesc d;
+        d.name = name;
+        d.kind = sieve::SlotKind::Image;
+        d.lifetime = sieve::Lifetime::Imported;
+        d.format = format;
+        d.extent = e;
+        d.imageUsage = usage;
+        return d;
+    };
+    auto buffer = [](const char* name, const Buffer& b) {
+        SlotDesc d;
+        d.name = name;
+        d.lifetime = sieve::Lifetime::Imported;
+        d.size = b.size();
+        return d;
+    };
+    // The target hands colour and depth over UNDEFINED each frame; colour is left for the overlay.
+    // The first colour write waits at COLOR_ATTACHMENT_OUTPUT: the stage a window's acquire semaphore
+    // waits at (headless targets hand over an idle image, for which this is merely conservative).
+    ImportDesc colorImport;
+    colorImport.initial = {VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED};
+    colorImport.final = {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    color_ = g.addSlot(image("color", VK_FORMAT_UNDEFINED, extent, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT), colorImport);
+    depth_ = g.addSlot(image("depth", kDepthFormat, extent,
+                             VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+    vertices_ = g.addSlot(buffer("scene.vertices", scene_.vertices));
+    indices_ = g.addSlot(buffer("scene.indices", scene_.indices));
+    std::vector<graph::SlotAlias> aliases = {{sieve::CullingPlugin::kDepth, depth_}};
+    auto map = g.addPlugin(*plugin_, aliases, [&](uint32_t pass, const std::vector<graph::SlotId>& m) {
+        if (pass != sieve::CullingPlugin::kEarlyCompact && pass != sieve::CullingPlugin::kLateCompact) return;
+        const bool late = pass == sieve::CullingPlugin::kLateCompact;
+        const auto slot = [&](const char* name) { return m[plugin_->slot(name)]; };
+        const auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
+        const auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);
+        sieve::PassDesc d;
+        d.name = late ? "draw.late" : "draw.early";
+        d.graphics = true;
+        using namespace sieve::use;
+        d.uses = {colorAttachmentWrite(color_),
+                  depthAttachmentWrite(depth_),
+                  indirectRead(draws),
+                  indirectRead(counts),
+                  storageRead(draws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+                  storageRead(slot(sieve::CullingPlugin::kInstances), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+                  vertexRead(vertices_),
+                  vertexRead(indices_)};
+        g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b,
+                                             const sieve::FrameInfo& f) { recordDraw(late, cmd, b, f); });
+    });
+    if (!map) return map.error();
+    const auto& m = map.value();
+    instances_ = m[plugin_->slot(sieve::CullingPlugin::kInstances)];
+    meshes_ = m[plugin_->slot(sieve::CullingPlugin::kMeshes)];
+    primitives_ = m[plugin_->slot(sieve::CullingPlugin::kPrimitives)];
+    drawsEarly_ = m[plugin_->slot(sieve::CullingPlugin::kDrawsEarly)];
+    countsEarly_ = m[plugin_->slot(sieve::CullingPlugin::kCountsEarly)];
+    drawsLate_ = m[plugin_->slot(sieve::CullingPlugin::kDrawsLate)];
+    countsLate_ = m[plugin_->slot(sieve::CullingPlugin::kCountsLate)];
+    auto compiled = graph::compile(g);
+    if (!compiled) return compiled.error();
+    executor_.reset();
+    auto ex = graph::GraphExecutor::create(ctx_, std::move(compiled).value(), framesInFlight_);
+    if (!ex) return ex.error();
+    executor_ = std::move(ex).value();
+    auto bindBuffer = [&](graph::SlotId s, const Buffer& b) -> sieve::Result<void> {
+        sieve::SlotBinding sb;
+        sb.buffer = b.handle();
+        sb.size = b.size();
+        return executor_->bindImported(s, sb);
+    };
+    for (auto [slot, buf] : {std::pair{vertices_, &scene_.vertices}, std::pair{indices_, &scene_.indices},
+                             std::pair{instances_, &scene_.instances}, std::pair{meshes_, &scene_.meshes},
+                             std::pair{primitives_, &scene_.primitives}})
+        if (auto r = bindBuffer(slot, *buf); !r) return r;
+    return {};
+}
+
+std::string SceneRenderer::graphDump() const {
+    return executor_ ? graph::dump(executor_->graph(), graph::Format::Text) : std::string();
+}
+
+void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timings, FrameCounts& counts) {
+    if (auto t = executor_->timings(slot)) timings = std::move(*t);
+    counts.cull = plugin_->stats();
+    if (slot < statsPools_.size() && statsWritten_[slot]) {
+        uint64_t prims[2] = {0, 0};
+        VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(prims), prims,
+                                           sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+        if (r == VK_SUCCESS) {
+            counts.triangles = prims[0] + prims[1];
+            counts.trianglesValid = true;
+        }
+    }
+}
+
+sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, const glm::mat4& view,
+                                          const glm::mat4& proj) {
+    if (frame.extent.width != extent_.width || frame.extent.height != extent_.height) {
+        // The graph's images depend on the viewport: wait for the frames in flight, then rebuild.
+        if (auto r = target.finish(); !r) return r;
+        if (auto r = build(frame.extent); !r) return r;
+    }
+    sieve::SlotBinding color;
+    color.image = frame.colorImage;
+    color.view = frame.colorView;
+    color.extent = frame.extent;
+    color.mipViews = {frame.colorView};
+    sieve::SlotBinding depth;
+    depth.image = frame.depthImage;
+    depth.view = frame.depthView;
+    depth.extent = frame.extent;
+    depth.mipViews = {frame.depthView};
+    if (auto r = executor_->bindImported(color_, color); !r) return r;
+    if (auto r = executor_->bindImported(depth_, depth); !r) return r;
+    viewProj_ = proj * view;
+    plugin_->setCamera(view, proj);
+    sieve::FrameInfo info = frame.info;
+    info.viewport = frame.extent;
+    plugin_->prepare(info);
+    if (!statsPools_.empty()) vkCmdResetQueryPool(frame.cmd, statsPools_[info.frameSlot], 0, 2);
+    auto r = executor_->execute(frame.cmd, info);
+    if (!statsPools_.empty()) statsWritten_[info.frameSlot] = true;
+    if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
+    return r;
+}
+
+void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+    VkRenderingAttachmentInfo colorAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    colorAtt.imageView = b[color_].view;
+    colorAtt.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    colorAtt.loadOp = late ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
+    colorAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    colorAtt.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
+    VkRenderingAttachmentInfo depthAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depthAtt.imageView = b[depth_].view;
+    depthAtt.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depthAtt.loadOp = late ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
+    depthAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    depthAtt.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: 0 is infinitely far
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = {{0, 0}, extent_};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &colorAtt;
+    info.pDepthAttachment = &depthAtt;
+    const bool stats = !statsPools_.empty();
+    if (stats) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
+    vkCmdBeginRendering(cmd, &info);
+    sieve::GeometryInputs in;
+    in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
+    in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
+    in.instances = {b[instances_].buffer, 0, VK_WHOLE_SIZE};
+    in.draws = {b[late ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
+    in.counts = {b[late ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
+    in.maxDraws = plugin_->drawCapacity();
+    const float light[3] = {0.4f, 0.8f, 0.45f};
+    geometry_->record(cmd, in, extent_, glm::value_ptr(viewProj_), light);
+    vkCmdEndRendering(cmd);
+    if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
+}
+
+}  // namespace engine

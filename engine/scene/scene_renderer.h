@@ -1,0 +1,66 @@
+#pragma once
+// The viewer's frame graph: the culling plugin's passes with the default geometry pass interleaved
+// (draw.early after cull.early.compact, draw.late after cull.late.compact), on the reference render
+// graph. Rebuilt when the viewport changes.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "assets/scene.h"
+#include "engine/graph/compile.h"
+#include "engine/graph/executor.h"
+#include "engine/graph/graph_desc.h"
+#include "engine/scene/gpu_scene.h"
+#include "engine/target/target.h"
+#include "engine/vk/context.h"
+#include "sieve/culling.h"
+#include "sieve/geometry_pass.h"
+
+namespace engine {
+
+struct FrameCounts {
+    sieve::CullingStats cull;
+    uint64_t triangles = 0;  // input-assembly primitives of both draw passes (pipeline statistics)
+    bool trianglesValid = false;
+};
+
+class SceneRenderer {
+public:
+    static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
+                                                                VkFormat colorFormat, VkExtent2D extent,
+                                                                uint32_t framesInFlight);
+    ~SceneRenderer();
+
+    sieve::CullingPlugin& plugin() { return *plugin_; }
+    const GpuScene& scene() const { return scene_; }
+
+    // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
+    void collect(uint32_t slot, std::vector<graph::PassTiming>& timings, FrameCounts& counts);
+    // Records the whole frame into frame.cmd; the colour image ends in COLOR_ATTACHMENT_OPTIMAL.
+    sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view,
+                               const glm::mat4& proj);
+    std::string graphDump() const;
+
+private:
+    SceneRenderer(Context& ctx) : ctx_(ctx) {}
+    sieve::Result<void> build(VkExtent2D extent);
+    void recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);
+
+    Context& ctx_;
+    GpuScene scene_;
+    std::unique_ptr<sieve::CullingPlugin> plugin_;
+    std::optional<sieve::GeometryPass> geometry_;
+    std::unique_ptr<graph::GraphExecutor> executor_;
+    VkExtent2D extent_{0, 0};
+    uint32_t framesInFlight_ = 2;
+    glm::mat4 viewProj_{1.0f};
+    // Graph slots of the host's resources.
+    graph::SlotId color_{}, depth_{}, vertices_{}, indices_{};
+    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{},
+        countsLate_{};
+    // Pipeline statistics: one pool per frame slot, a query per draw pass.
+    std::vector<VkQueryPool> statsPools_;
+    std::vector<bool> statsWritten_;
+};
+
+}  // namespace engine

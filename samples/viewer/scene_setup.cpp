@@ -1,0 +1,60 @@
+#include "scene_setup.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "assets/gltf_loader.h"
+#include "assets/procedural_city.h"
+#include "assets/replicate.h"
+
+namespace viewer {
+
+namespace {
+void progress(std::string_view stage, float fraction) {
+    static std::string last;
+    static int lastPercent = -1;
+    const int percent = int(fraction * 100.0f);
+    if (stage != last || percent / 10 != lastPercent / 10 || percent == 100) {
+        std::printf("  %.*s: %d%%\n", int(stage.size()), stage.data(), percent);
+        std::fflush(stdout);
+    }
+    last = std::string(stage);
+    lastPercent = percent;
+}
+}  // namespace
+
+sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
+    LoadedScene out;
+    if (o.scene.empty()) {
+        std::printf("building the procedural city: %u instances, seed %llu\n", o.instances,
+                    (unsigned long long)o.seed);
+        auto city = sieve::assets::makeCity(o.instances, uint32_t(o.seed), progress);
+        if (!city) return sieve::assets::Unexpected{city.error()};
+        out.data = std::move(city).value();
+        out.start = sieve::assets::defaultCityCamera();
+    } else {
+        std::printf("loading %s\n", o.scene.c_str());
+        auto scene = sieve::assets::loadGltf(o.scene);
+        if (!scene) return sieve::assets::Unexpected{scene.error()};
+        out.data = std::move(scene).value();
+        for (const std::string& w : out.data.warnings) std::printf("warning: %s\n", w.c_str());
+        if (o.gridX > 1 || o.gridY > 1) {
+            auto grid = sieve::assets::replicateGrid(out.data, std::max(o.gridX, 1u), std::max(o.gridY, 1u));
+            if (!grid) return sieve::assets::Unexpected{grid.error()};
+            out.data = std::move(grid).value();
+        }
+        out.procedural = false;
+        // Look at the scene from outside its bounds, along -Z.
+        const glm::vec3 centre = (out.data.boundsMin + out.data.boundsMax) * 0.5f;
+        const float radius = glm::length(out.data.boundsMax - out.data.boundsMin) * 0.5f;
+        out.start.position = centre + glm::vec3(0.0f, radius * 0.3f, radius * 1.6f + 0.5f);
+        out.start.yaw = 0.0f;
+        out.start.pitch = -0.2f;
+    }
+    std::printf("scene: %zu instances, %zu meshes, %zu primitives, %zu vertices, %zu indices\n",
+                out.data.instances.size(), out.data.meshes.size(), out.data.primitives.size(),
+                out.data.vertices.size(), out.data.indices.size());
+    return out;
+}
+
+}  // namespace viewer
