@@ -147,6 +147,12 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     return {};
 }
 
+const sieve::SlotBinding* SceneRenderer::binding(std::string_view slotName) const {
+    if (!executor_) return nullptr;
+    const graph::SlotId s = executor_->slot(slotName);
+    return s == sieve::kNoSlot ? nullptr : &executor_->binding(s);
+}
+
 std::string SceneRenderer::graphDump() const {
     return executor_ ? graph::dump(executor_->graph(), graph::Format::Text) : std::string();
 }

@@ -40,6 +40,9 @@ public:
     sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view,
                                const glm::mat4& proj);
     std::string graphDump() const;
+    // The current binding of a graph slot by name (plugin slots keep their names), e.g. "draws.early".
+    // Null when there is no such slot.
+    const sieve::SlotBinding* binding(std::string_view slotName) const;
 
 private:
     SceneRenderer(Context& ctx) : ctx_(ctx) {}
