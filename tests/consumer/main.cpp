@@ -1,8 +1,8 @@
 // A host of the installed plugin: creates its own Vulkan device (host.cpp), hands it to Sieve, fills a
 // buffer with a ComputePipeline built from the plugin's embedded SPIR-V, scans it with the plugin's
-// exclusive scan, and checks every offset, the total and the guard words after the output.
+// exclusive scan, and checks every offset, the total and the guard words after the output; then
+// creates the culling plugin on the same device.
 #include <cstdio>
-#include <vector>
 
 #include "host.h"
 #include "sieve/sieve.h"
@@ -84,7 +84,21 @@ int main() {
         if (output.words()[i] != kGuard) return fails("the scan wrote past its output");
     if (total.words()[1] != expectTotal) return fails("wrong total");
     if (total.words()[0] != kGuard || total.words()[2] != kGuard) return fails("the scan wrote beside its total");
+    std::printf("scan of %u values ok, total %u\n", kCount, total.words()[1]);
+
+    // The culling plugin itself (its passes run inside a host's render graph, which this program does
+    // not have): it must create its pipelines on this device and describe itself.
+    auto culling = sieve::CullingPlugin::create(info, {.maxInstances = 1024, .viewport = {64, 64}});
+    if (!culling) return fails(culling.error().message.c_str());
+    const sieve::CullingPlugin& plugin = **culling;
+    if (plugin.passes().size() != sieve::CullingPlugin::kPassCount) return fails("culling: wrong pass count");
+    for (const char* slot : {sieve::CullingPlugin::kInstances, sieve::CullingPlugin::kDepth,
+                             sieve::CullingPlugin::kDrawsEarly, sieve::CullingPlugin::kCountsLate})
+        if (plugin.slot(slot) == sieve::kNoSlot) return fails("culling: a documented slot is missing");
+    std::printf("culling plugin: %zu slots, %zu passes, %u draw records\n", plugin.slots().size(),
+                plugin.passes().size(), plugin.drawCapacity());
+
     if (host::Device::validationMessages() != 0) return fails("validation messages");
-    std::printf("sieve_consumer: scan of %u values ok, total %u\n", kCount, total.words()[1]);
+    std::printf("sieve_consumer: ok\n");
     return 0;
 }
