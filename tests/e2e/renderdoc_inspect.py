@@ -73,7 +73,12 @@ class Inspector:
             name = a.GetName(self.sd)
             if flags & rd.ActionFlags.Drawcall:
                 self.draw_count += 1
-            if flags & (rd.ActionFlags.PushMarker | rd.ActionFlags.SetMarker):
+            _, chunk = chunk_of(self.sd, a)
+            # RenderDoc wraps the draws it expands from a multi-draw call in a region of its own; only
+            # regions the application labelled count as markers.
+            synthetic = chunk is not None and chunk.name.startswith("vkCmdDraw")
+            is_marker = bool(flags & (rd.ActionFlags.PushMarker | rd.ActionFlags.SetMarker)) and not synthetic
+            if is_marker:
                 self.markers.append({
                     "name": name,
                     "path": "/".join(path + [name]),
@@ -82,7 +87,7 @@ class Inspector:
                     "region": bool(flags & rd.ActionFlags.PushMarker),
                 })
             self.maybe_indirect(a, name, path)
-            if flags & rd.ActionFlags.PushMarker:
+            if is_marker and flags & rd.ActionFlags.PushMarker:
                 self.walk(a.children, path + [name])
             else:
                 self.walk(a.children, path)
@@ -99,7 +104,6 @@ class Inspector:
             "action": name,
             "event_id": action.eventId,
             "marker": "/".join(path),
-            "flags_indirect": bool(action.flags & rd.ActionFlags.Indirect),
             "draws_in_capture": sum(1 for c in action.children if c.flags & rd.ActionFlags.Drawcall)
             or (1 if action.flags & rd.ActionFlags.Drawcall else 0),
         }

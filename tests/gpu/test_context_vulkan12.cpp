@@ -133,8 +133,8 @@ TEST_F(GpuTest, Vulkan13FunctionalityComputeClearAndTimestamps) {
     ASSERT_TRUE(r) << r.error().message;
 
     std::array<uint64_t, 2> stamps{};
-    VkResult qr = vkGetQueryPoolResults(ctx().device(), queries, 0, 2, sizeof(stamps), stamps.data(),
-                                        sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    VkResult qr = vkGetQueryPoolResults(ctx().device(), queries, 0, 2, sizeof(stamps), stamps.data(), sizeof(uint64_t),
+                                        VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     vkDestroyQueryPool(ctx().device(), queries, nullptr);
     ASSERT_EQ(qr, VK_SUCCESS);
     EXPECT_LE(stamps[0], stamps[1]);
