@@ -143,7 +143,7 @@ def fail(message, out):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("capture")
-    ap.add_argument("--count-buffer-name", default=r"draw.?counts?",
+    ap.add_argument("--count-buffer-name", default=r"counts?",
                     help="regex for the count buffer's debug name, used only when a count draw's "
                          "parameters do not name it")
     ap.add_argument("--out", help="write the JSON here instead of stdout")
