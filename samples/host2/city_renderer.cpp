@@ -1,0 +1,171 @@
+#include "city_renderer.h"
+
+#include <algorithm>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "engine/vk/context.h"
+
+namespace host2 {
+
+using sieve::CullingPlugin;
+
+namespace {
+
+PhysicalResource importedBuffer(const engine::Buffer& b) {
+    PhysicalResource p;
+    p.binding.buffer = b.handle();
+    p.binding.size = b.size();
+    return p;
+}
+
+// The target's colour or depth image of this frame, in the layout the target hands it over in.
+PhysicalResource frameImage(VkImage image, VkImageView view, VkExtent2D extent, VkImageAspectFlags aspect,
+                            VkImageLayout layout, VkPipelineStageFlags2 firstUse) {
+    PhysicalResource p;
+    p.binding.image = image;
+    p.binding.view = view;
+    p.binding.mipViews = {view};
+    p.binding.extent = extent;
+    p.aspect = aspect;
+    p.state.layout = layout;
+    // The first write waits for the stage the target's acquire semaphore waits at (nothing, headless).
+    p.state.writeStage = firstUse;
+    return p;
+}
+
+}  // namespace
+
+sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Context& ctx,
+                                                                  const sieve::assets::SceneData& scene,
+                                                                  VkFormat colorFormat, VkExtent2D extent,
+                                                                  uint32_t framesInFlight) {
+    std::unique_ptr<CityRenderer> r(new CityRenderer(ctx));
+    r->extent_ = extent;
+    auto gpu = engine::GpuScene::upload(ctx, scene);
+    if (!gpu) return gpu.error();
+    r->scene_ = std::move(gpu).value();
+    sieve::CullingConfig config;
+    config.maxInstances = std::max(r->scene_.instanceCount, 1u);
+    config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
+    config.framesInFlight = framesInFlight;
+    config.viewport = extent;
+    auto plugin = CullingPlugin::create(ctx.info(), config);
+    if (!plugin) return plugin.error();
+    r->plugin_ = std::move(plugin).value();
+    if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
+    auto geometry = sieve::GeometryPass::create(ctx.info(), colorFormat, engine::kDepthFormat);
+    if (!geometry) return geometry.error();
+    r->geometry_.emplace(std::move(geometry).value());
+    r->vertices_ = importedBuffer(r->scene_.vertices);
+    r->indices_ = importedBuffer(r->scene_.indices);
+    r->instances_ = importedBuffer(r->scene_.instances);
+    r->meshes_ = importedBuffer(r->scene_.meshes);
+    r->primitives_ = importedBuffer(r->scene_.primitives);
+    return r;
+}
+
+const sieve::SlotBinding* CityRenderer::binding(std::string_view name) const {
+    const PhysicalResource* p = cache_.find(name);
+    return p ? &p->binding : nullptr;
+}
+
+sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame, const glm::mat4& view,
+                                                     const glm::mat4& proj) {
+    if (frame.extent.width != extent_.width || frame.extent.height != extent_.height)
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "host2 renders at the extent it was created with");
+    PhysicalResource color = frameImage(frame.colorImage, frame.colorView, frame.extent, VK_IMAGE_ASPECT_COLOR_BIT,
+                                        frame.colorLayout, frame.firstUseStage);
+    PhysicalResource depth = frameImage(frame.depthImage, frame.depthView, frame.extent, VK_IMAGE_ASPECT_DEPTH_BIT,
+                                        frame.depthLayout, VK_PIPELINE_STAGE_2_NONE);
+
+    FrameGraph fg(cache_);
+    HostHandles host{fg.importImage("color", color), fg.importBuffer("scene.vertices", vertices_),
+                     fg.importBuffer("scene.indices", indices_)};
+    SieveImports imports;
+    imports.buffers[CullingPlugin::kInstances] = fg.importBuffer(CullingPlugin::kInstances, instances_);
+    imports.buffers[CullingPlugin::kMeshes] = fg.importBuffer(CullingPlugin::kMeshes, meshes_);
+    imports.buffers[CullingPlugin::kPrimitives] = fg.importBuffer(CullingPlugin::kPrimitives, primitives_);
+    imports.images[CullingPlugin::kDepth] = fg.importImage(CullingPlugin::kDepth, depth);
+    auto added = addSievePlugin(fg, *plugin_, imports, [&](uint32_t pass, SieveSlots& slots) {
+        if (pass == CullingPlugin::kEarlyCompact) addDraw(fg, slots, false, host);
+        if (pass == CullingPlugin::kLateCompact) addDraw(fg, slots, true, host);
+    });
+    if (!added) return added.error();
+    if (auto c = fg.compile(); !c) return c.error();
+
+    viewProj_ = proj * view;
+    plugin_->setCamera(view, proj);
+    sieve::FrameInfo info = frame.info;
+    info.viewport = frame.extent;
+    plugin_->prepare(info);
+    if (auto e = fg.execute(frame.cmd, info); !e) return e.error();
+    if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
+    order_ = fg.order();
+    return engine::FrameEnd{color.state.layout, color.state.writeStage, color.state.writeAccess};
+}
+
+void CityRenderer::addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHandles& host) {
+    struct Data {
+        ImageHandle color, depth;
+        BufferHandle vertices, indices, instances, draws, counts;
+    };
+    const auto slot = [&](const char* name) { return plugin_->slot(name); };
+    const sieve::SlotId draws = slot(late ? CullingPlugin::kDrawsLate : CullingPlugin::kDrawsEarly);
+    const sieve::SlotId counts = slot(late ? CullingPlugin::kCountsLate : CullingPlugin::kCountsEarly);
+    const sieve::SlotId instances = slot(CullingPlugin::kInstances);
+    const sieve::SlotId depth = slot(CullingPlugin::kDepth);
+    fg.addPass<Data>(
+        late ? "draw.late" : "draw.early",
+        [&](Builder& b, Data& d) {
+            d.draws = b.read(slots.buffers[draws], Usage::IndirectArgs);
+            b.read(d.draws, Usage::StorageReadVertex);  // the vertex shader reads the record's extra fields
+            d.counts = b.read(slots.buffers[counts], Usage::IndirectArgs);
+            d.instances = b.read(slots.buffers[instances], Usage::StorageReadVertex);
+            d.vertices = b.read(host.vertices, Usage::VertexInput);
+            d.indices = b.read(host.indices, Usage::VertexInput);
+            d.color = host.color = b.write(host.color, Usage::ColorAttachment);
+            // The new depth version goes back to the plugin's slot table: hiz.build reads this one.
+            d.depth = slots.images[depth] = b.write(slots.images[depth], Usage::DepthAttachment);
+        },
+        [this, late](const Data& d, Context& c) {
+            recordDraw(late, c, d.color, d.depth, d.vertices, d.indices, d.instances, d.draws, d.counts);
+        });
+}
+
+void CityRenderer::recordDraw(bool late, Context& c, ImageHandle color, ImageHandle depth, BufferHandle vertices,
+                              BufferHandle indices, BufferHandle instances, BufferHandle draws,
+                              BufferHandle counts) const {
+    // The early pass clears; the late one draws on top of it.
+    const VkAttachmentLoadOp load = late ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
+    VkRenderingAttachmentInfo colorAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    colorAtt.imageView = c.binding(color).view;
+    colorAtt.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    colorAtt.loadOp = load;
+    colorAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    colorAtt.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
+    VkRenderingAttachmentInfo depthAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depthAtt.imageView = c.binding(depth).view;
+    depthAtt.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depthAtt.loadOp = load;
+    depthAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    depthAtt.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: 0 is infinitely far
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = {{0, 0}, extent_};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &colorAtt;
+    info.pDepthAttachment = &depthAtt;
+    vkCmdBeginRendering(c.cmd(), &info);
+    sieve::GeometryInputs in;
+    in.vertices = {c.binding(vertices).buffer, 0, VK_WHOLE_SIZE};
+    in.indices = {c.binding(indices).buffer, 0, VK_WHOLE_SIZE};
+    in.instances = {c.binding(instances).buffer, 0, VK_WHOLE_SIZE};
+    in.draws = {c.binding(draws).buffer, 0, VK_WHOLE_SIZE};
+    in.counts = {c.binding(counts).buffer, 0, VK_WHOLE_SIZE};
+    in.maxDraws = plugin_->drawCapacity();
+    const float light[3] = {0.4f, 0.8f, 0.45f};
+    geometry_->record(c.cmd(), in, extent_, glm::value_ptr(viewProj_), light);
+    vkCmdEndRendering(c.cmd());
+}
+
+}  // namespace host2
