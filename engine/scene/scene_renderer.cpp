@@ -15,9 +15,10 @@ using sieve::SlotDesc;
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx,
                                                                     const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
-                                                                    uint32_t framesInFlight) {
+                                                                    uint32_t framesInFlight, uint32_t drawCapacity) {
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
+    r->colorFormat_ = colorFormat;
     auto gpu = GpuScene::upload(ctx, scene);
     if (!gpu) return gpu.error();
     r->scene_ = std::move(gpu).value();
@@ -26,6 +27,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
     config.framesInFlight = framesInFlight;
     config.viewport = extent;
+    config.drawCapacity = drawCapacity;
     if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
         const std::string t = tier;
         config.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
@@ -121,6 +123,8 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     });
     if (!map) return map.error();
     const auto& m = map.value();
+    if (hizView_)
+        if (auto r = hizView_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kPyramid)]); !r) return r;
     instances_ = m[plugin_->slot(sieve::CullingPlugin::kInstances)];
     meshes_ = m[plugin_->slot(sieve::CullingPlugin::kMeshes)];
     primitives_ = m[plugin_->slot(sieve::CullingPlugin::kPrimitives)];
@@ -144,6 +148,46 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
                              std::pair{instances_, &scene_.instances}, std::pair{meshes_, &scene_.meshes},
                              std::pair{primitives_, &scene_.primitives}})
         if (auto r = bindBuffer(slot, *buf); !r) return r;
+    if (hizView_) return hizView_->bind(*executor_);
+    return {};
+}
+
+sieve::Result<void> SceneRenderer::enableHiZView() {
+    if (hizView_) return {};
+    auto view = ui::HiZViewPass::create(ctx_);
+    if (!view) return view.error();
+    hizView_ = std::move(view).value();
+    if (auto r = build(extent_); !r) {
+        hizView_.reset();
+        (void)build(extent_);
+        return r;
+    }
+    return {};
+}
+
+sieve::Result<void> SceneRenderer::reloadPipelines() {
+    // Every new object first; the old ones are replaced only once all of them exist.
+    auto plugin = sieve::CullingPlugin::create(ctx_.info(), plugin_->config());
+    if (!plugin) return plugin.error();
+    std::unique_ptr<sieve::CullingPlugin> next = std::move(plugin).value();
+    next->toggles() = plugin_->toggles();
+    if (auto r = next->setInstanceCount(scene_.instanceCount); !r) return r;
+    auto geometry = sieve::GeometryPass::create(ctx_.info(), colorFormat_, kDepthFormat);
+    if (!geometry) return geometry.error();
+    std::optional<sieve::ComputePipeline> hizPipeline;
+    if (hizView_) {
+        auto p = hizView_->createPipeline();
+        if (!p) return p.error();
+        hizPipeline.emplace(std::move(p).value());
+    }
+    std::swap(plugin_, next);
+    if (auto r = build(extent_); !r) {
+        std::swap(plugin_, next);
+        (void)build(extent_);  // the previous graph again (it was built before with the same inputs)
+        return r;
+    }
+    geometry_.emplace(std::move(geometry).value());
+    if (hizPipeline) hizView_->replacePipeline(std::move(*hizPipeline));
     return {};
 }
 

@@ -12,6 +12,7 @@
 #include "engine/graph/graph_desc.h"
 #include "engine/scene/gpu_scene.h"
 #include "engine/target/target.h"
+#include "engine/ui/hiz_view_pass.h"
 #include "engine/vk/context.h"
 #include "sieve/culling.h"
 #include "sieve/geometry_pass.h"
@@ -28,7 +29,7 @@ class SceneRenderer {
 public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
-                                                                uint32_t framesInFlight);
+                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }
@@ -40,6 +41,16 @@ public:
     sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view,
                                const glm::mat4& proj);
     std::string graphDump() const;
+
+    // Adds the overlay's Hi-Z view pass (engine/ui/hiz_view_pass.h) to the graph; call before the first frame.
+    sieve::Result<void> enableHiZView();
+    ui::HiZViewPass* hizView() { return hizView_.get(); }
+
+    // Shader hot reload: recreates the plugin, the geometry pass and the Hi-Z view from sieve::embeddedSpirv()
+    // (where overrides take effect) and rebuilds the graph. The caller has waited for the GPU
+    // (Target::finish). On failure everything stays as it was. Run-time toggles carry over; the culling
+    // history (visibility, pyramid) starts again.
+    sieve::Result<void> reloadPipelines();
     // The current binding of a graph slot by name (plugin slots keep their names), e.g. "draws.early".
     // Null when there is no such slot.
     const sieve::SlotBinding* binding(std::string_view slotName) const;
@@ -55,6 +66,8 @@ private:
     std::optional<sieve::GeometryPass> geometry_;
     std::unique_ptr<graph::GraphExecutor> executor_;
     VkExtent2D extent_{0, 0};
+    VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;
+    std::unique_ptr<ui::HiZViewPass> hizView_;
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
     // Graph slots of the host's resources.

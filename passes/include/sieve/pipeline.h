@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "sieve/gpu.h"
 #include "sieve/result.h"
@@ -61,6 +62,7 @@ public:
     void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes,
                   uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
     template <typename Push>
+        requires(!std::is_pointer_v<Push>)  // a pointer here would push the pointer's own bytes
     void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push, uint32_t x,
                   uint32_t y = 1, uint32_t z = 1) const {
         dispatch(cmd, bindings, &push, sizeof(Push), x, y, z);
@@ -68,6 +70,7 @@ public:
     // Dispatches `groups` workgroups in one dimension, folded into y when x would exceed the device limit.
     // Shaders recover the linear group index with sieve_group_index() (shared/dispatch.h).
     template <typename Push>
+        requires(!std::is_pointer_v<Push>)
     void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push,
                         uint32_t groups) const {
         dispatchLinear(cmd, bindings, &push, sizeof(Push), groups);

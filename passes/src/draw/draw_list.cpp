@@ -55,7 +55,7 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     ScopedLabel label(cmd, "draw list (atomic append)");
     vkCmdFillBuffer(cmd, b.counts.buffer, b.counts.offset, sizeof(gpu::DrawCounts), 0);
     VkMemoryBarrier2 clear{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    clear.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+    clear.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT;
     clear.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
     clear.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
     clear.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
@@ -65,7 +65,10 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     vkCmdPipelineBarrier2(cmd, &dep);
     atomic_.dispatchLinear(cmd, bindings, &push, sizeof(push), groups);
     prim::detail::computeBarrier(cmd);
-    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts)}, &capacity, sizeof(capacity), 1);
+    const struct {
+        uint32_t capacity;
+    } finish{capacity};
+    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts)}, finish, 1);
     return {};
 }
 
