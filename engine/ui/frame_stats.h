@@ -78,6 +78,7 @@ struct HiZView {
     bool showMax = false;  // false: min pyramid (farthest occluder depth with reverse-Z)
     int mip = 0;
     int mipCount = 0;         // 0: the host has no pyramid (the section says so)
+    uint32_t width = 0, height = 0;  // extent of mip 0
     void* texture = nullptr;  // ImTextureID of the selected min/max mip (a VkImageView), set by the host
 };
 
@@ -92,6 +93,7 @@ struct OverlayModel {
     HiZView hiz;
     bool captureAvailable = false;  // RenderDoc is loaded
     std::string status;             // last action's result ("screenshot written to ...")
+    bool statusIsError = false;     // drawn in red (e.g. a shader compile error)
 };
 
 // What the user asked for this frame.

@@ -21,6 +21,23 @@ sieve::Result<std::unique_ptr<ImGuiRenderer>> ImGuiRenderer::create(Context& ctx
     std::unique_ptr<ImGuiRenderer> r(new ImGuiRenderer(ctx, desc));
     r->slots_.resize(std::max(desc.framesInFlight, 1u));
 
+    auto pipeline = r->createPipeline();
+    if (!pipeline) return pipeline.error();
+    r->pipeline_ = std::move(pipeline).value();
+
+    VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    sampler.magFilter = VK_FILTER_LINEAR;
+    sampler.minFilter = VK_FILTER_LINEAR;
+    sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    sampler.addressModeU = sampler.addressModeV = sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    sampler.maxLod = VK_LOD_CLAMP_NONE;
+    SIEVE_VK_TRY(vkCreateSampler(ctx.device(), &sampler, nullptr, &r->sampler_));
+    sieve::setDebugName(ctx.info(), VK_OBJECT_TYPE_SAMPLER, r->sampler_, "imgui sampler");
+    if (auto u = r->uploadFont(); !u) return u.error();
+    return r;
+}
+
+sieve::Result<sieve::GraphicsPipeline> ImGuiRenderer::createPipeline() const {
     static const VkDescriptorType kBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
     static const VkVertexInputBindingDescription kVertexBinding = {0, sizeof(ImDrawVert), VK_VERTEX_INPUT_RATE_VERTEX};
     static const VkVertexInputAttributeDescription kAttributes[] = {
@@ -35,23 +52,10 @@ sieve::Result<std::unique_ptr<ImGuiRenderer>> ImGuiRenderer::create(Context& ctx
     p.pushConstantBytes = sizeof(Push);
     p.vertexBindings = {&kVertexBinding, 1};
     p.vertexAttributes = kAttributes;
-    p.colorFormat = desc.colorFormat;
+    p.colorFormat = desc_.colorFormat;
     p.alphaBlend = true;
     p.debugName = "imgui";
-    auto pipeline = sieve::GraphicsPipeline::create(ctx.info(), p);
-    if (!pipeline) return pipeline.error();
-    r->pipeline_ = std::move(pipeline).value();
-
-    VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sampler.magFilter = VK_FILTER_LINEAR;
-    sampler.minFilter = VK_FILTER_LINEAR;
-    sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    sampler.addressModeU = sampler.addressModeV = sampler.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    sampler.maxLod = VK_LOD_CLAMP_NONE;
-    SIEVE_VK_TRY(vkCreateSampler(ctx.device(), &sampler, nullptr, &r->sampler_));
-    sieve::setDebugName(ctx.info(), VK_OBJECT_TYPE_SAMPLER, r->sampler_, "imgui sampler");
-    if (auto u = r->uploadFont(); !u) return u.error();
-    return r;
+    return sieve::GraphicsPipeline::create(ctx_->info(), p);
 }
 
 ImGuiRenderer::~ImGuiRenderer() {

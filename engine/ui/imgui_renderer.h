@@ -49,6 +49,11 @@ public:
     ImTextureID fontTexture() const { return textureId(font_.view()); }
     VkFormat colorFormat() const { return desc_.colorFormat; }
 
+    // Shader hot reload, in two steps so that a host can build every new pipeline before it replaces any.
+    // Replace only when no frame that used the old pipeline is in flight.
+    sieve::Result<sieve::GraphicsPipeline> createPipeline() const;
+    void replacePipeline(sieve::GraphicsPipeline pipeline) { pipeline_ = std::move(pipeline); }
+
 private:
     explicit ImGuiRenderer(Context& ctx, const ImGuiRendererDesc& desc) : ctx_(&ctx), desc_(desc) {}
     sieve::Result<void> uploadFont();

@@ -42,7 +42,7 @@ void drawFrameSection(const OverlayModel& m) {
     ImGui::Text("%s", m.deviceName.c_str());
     ImGui::Text("%ux%u  frame %.2f ms (mean %.2f ms, %.0f fps)", m.width, m.height, m.frameMs.last(),
                 m.frameMs.average(), m.frameMs.average() > 0 ? 1000.0f / m.frameMs.average() : 0.0f);
-    plot("##frame", m.frameMs, 40.0f);
+    plot("##frame", m.frameMs, 28.0f);
 }
 
 void drawCountsSection(const CullingCounts& c) {
@@ -71,12 +71,29 @@ void drawTimingsSection(const PassTimings& t) {
         return;
     }
     ImGui::Text("GPU total (mean) %.3f ms", t.totalAverage());
+    // One row per pass with its history as a small plot: the overlay must fit a 720-pixel-high window.
+    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg;
+    if (!ImGui::BeginTable("timings", 4, flags)) return;
+    ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch, 3.0f);
+    ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn("mean", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+    ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch, 2.4f);
+    ImGui::TableHeadersRow();
+    const float rowHeight = ImGui::GetTextLineHeight();
     for (const PassTimings::Entry& e : t.entries()) {
-        ImGui::Text("%-20s %7.3f ms  mean %7.3f", e.name.c_str(), e.ms.last(), e.ms.average());
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(e.name.c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%7.3f", e.ms.last());
+        ImGui::TableNextColumn();
+        ImGui::Text("%7.3f", e.ms.average());
+        ImGui::TableNextColumn();
         ImGui::PushID(e.name.c_str());
-        plot("##pass", e.ms, 24.0f);
+        plot("##pass", e.ms, rowHeight);
         ImGui::PopID();
     }
+    ImGui::EndTable();
 }
 
 bool drawTogglesSection(CullingToggles& t) {
@@ -113,10 +130,25 @@ void drawHiZSection(HiZView& v) {
     v.showMax = which == 1;
     v.mip = std::clamp(v.mip, 0, v.mipCount - 1);
     ImGui::SliderInt("mip", &v.mip, 0, v.mipCount - 1);
-    if (v.show && v.texture) {
-        const float w = ImGui::GetContentRegionAvail().x;
-        ImGui::Image(reinterpret_cast<ImTextureID>(v.texture), ImVec2(w, w * 9.0f / 16.0f));
+}
+
+void drawHiZWindow(const HiZView& v) {
+    if (!v.show || !v.texture || !v.width || !v.height) return;
+    // Its own window at the top right, so that the main window's height does not depend on it.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float width = std::min(360.0f, std::max(display.x * 0.3f, 64.0f));
+    const float height = std::min(width * float(v.height) / float(v.width), 2.0f * width);
+    ImGui::SetNextWindowPos(ImVec2(std::max(display.x - width - 26.0f, 0.0f), 10.0f), ImGuiCond_Always);
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
+    if (ImGui::Begin("Hi-Z pyramid", nullptr, flags)) {
+        const uint32_t w = std::max(v.width >> v.mip, 1u), h = std::max(v.height >> v.mip, 1u);
+        ImGui::Text("%s depth, mip %d of %d: %ux%u", v.showMax ? "max" : "min", v.mip, v.mipCount, w, h);
+        ImGui::Image(reinterpret_cast<ImTextureID>(v.texture), ImVec2(width, height));
+        ImGui::TextDisabled("white near, black far, blue: nothing drawn");
     }
+    ImGui::End();
 }
 
 OverlayActions drawActionsSection(bool captureAvailable) {
@@ -150,13 +182,19 @@ OverlayActions drawOverlay(OverlayModel& m) {
             drawTimingsSection(m.gpuTimes);
         bool changed = false;
         if (ImGui::CollapsingHeader("culling", ImGuiTreeNodeFlags_DefaultOpen)) changed = drawTogglesSection(m.toggles);
+        if (m.hiz.show) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
         if (ImGui::CollapsingHeader("Hi-Z")) drawHiZSection(m.hiz);
         ImGui::Separator();
         actions = drawActionsSection(m.captureAvailable);
         actions.togglesChanged = changed;
-        if (!m.status.empty()) ImGui::TextWrapped("%s", m.status.c_str());
+        if (!m.status.empty()) {
+            if (m.statusIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+            ImGui::TextWrapped("%s", m.status.c_str());
+            if (m.statusIsError) ImGui::PopStyleColor();
+        }
     }
     ImGui::End();
+    drawHiZWindow(m.hiz);
     return actions;
 }
 

@@ -5,7 +5,8 @@
 
 namespace engine::ui {
 
-// The whole overlay window ("Sieve") at the top-left; returns what the user clicked.
+// The whole overlay: the "Sieve" window at the top left (and the Hi-Z view at the top right when shown);
+// returns what the user clicked.
 OverlayActions drawOverlay(OverlayModel& model);
 
 // Sections (inside an open ImGui window).
@@ -13,7 +14,8 @@ void drawFrameSection(const OverlayModel& model);          // frame time (plot),
 void drawCountsSection(const CullingCounts& counts);       // instances ... overflow, with shares
 void drawTimingsSection(const PassTimings& timings);       // per pass: last, mean, plot
 bool drawTogglesSection(CullingToggles& toggles);          // true when something changed
-void drawHiZSection(HiZView& view);                        // min/max, mip slider, the image
+void drawHiZSection(HiZView& view);                        // show, min/max, mip slider
+void drawHiZWindow(const HiZView& view);                   // the image, in its own window (top right)
 OverlayActions drawActionsSection(bool captureAvailable);  // screenshot, RenderDoc capture, reload shaders
 
 }  // namespace engine::ui

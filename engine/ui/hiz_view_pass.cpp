@@ -1,0 +1,105 @@
+#include "engine/ui/hiz_view_pass.h"
+
+#include <algorithm>
+
+#include "engine/vk/context.h"
+
+namespace engine::ui {
+
+namespace {
+struct Push {
+    uint32_t outSize[2];
+    int32_t mip;
+    uint32_t channel;
+    float logRange;
+};
+// Wider pyramids are shown at half size and less: the overlay is 400 pixels wide.
+constexpr uint32_t kMaxDisplayWidth = 512;
+constexpr VkFormat kDisplayFormat = VK_FORMAT_R8G8B8A8_UNORM;
+}  // namespace
+
+sieve::Result<std::unique_ptr<HiZViewPass>> HiZViewPass::create(Context& ctx) {
+    std::unique_ptr<HiZViewPass> p(new HiZViewPass(ctx));
+    auto pipeline = p->createPipeline();
+    if (!pipeline) return pipeline.error();
+    p->pipeline_ = std::move(pipeline).value();
+    return p;
+}
+
+sieve::Result<sieve::ComputePipeline> HiZViewPass::createPipeline() const {
+    static const VkDescriptorType kBindings[] = {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+    sieve::ComputePipelineDesc d;
+    d.shader = "ui/hiz_view.comp";
+    d.bindings = kBindings;
+    d.pushConstantBytes = sizeof(Push);
+    return sieve::ComputePipeline::create(ctx_.info(), d);
+}
+
+sieve::Result<void> HiZViewPass::addTo(graph::GraphBuilder& g, graph::SlotId pyramid) {
+    const sieve::SlotDesc& pd = g.slots().at(pyramid).desc;
+    pyramidSlot_ = pyramid;
+    pyramidExtent_ = pd.extent;
+    mipCount_ = std::max(pd.mipLevels, 1u);
+    VkExtent2D e = {std::max(pd.extent.width, 1u), std::max(pd.extent.height, 1u)};
+    while (e.width > kMaxDisplayWidth) e = {std::max(e.width / 2, 1u), std::max(e.height / 2, 1u)};
+    written_ = false;
+    ImageDesc id;
+    id.format = kDisplayFormat;
+    id.extent = e;
+    id.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    id.name = "overlay hi-z view";
+    auto image = Image::create(ctx_, id);
+    if (!image) return image.error();
+    display_ = std::move(image).value();
+
+    sieve::SlotDesc sd;
+    sd.name = "overlay.hiz.image";
+    sd.kind = sieve::SlotKind::Image;
+    sd.lifetime = sieve::Lifetime::Imported;
+    sd.format = kDisplayFormat;
+    sd.extent = e;
+    sd.imageUsage = id.usage;
+    graph::ImportDesc import;
+    // The previous frame's overlay sampled it: the write waits for those reads; old contents are discarded.
+    import.initial = {VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED};
+    import.final = {VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    displaySlot_ = g.addSlot(sd, import);
+
+    sieve::PassDesc pass;
+    pass.name = "overlay.hiz";
+    pass.sideEffect = true;  // its output is read outside the graph (by the overlay)
+    pass.uses = {sieve::use::sampledImage(pyramid), sieve::use::storageImageWrite(displaySlot_)};
+    g.addPass(std::move(pass), [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo&) {
+        record(cmd, b);
+    });
+    return {};
+}
+
+sieve::Result<void> HiZViewPass::bind(graph::GraphExecutor& executor) const {
+    sieve::SlotBinding b;
+    b.image = display_.handle();
+    b.view = display_.view();
+    b.extent = display_.extent();
+    b.mipViews = {display_.view()};
+    return executor.bindImported(displaySlot_, b);
+}
+
+void HiZViewPass::select(bool show, bool showMax, int mip) {
+    show_ = show;
+    showMax_ = showMax;
+    mip_ = std::clamp(mip, 0, int(std::max(mipCount_, 1u)) - 1);
+}
+
+void HiZViewPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
+    written_ = show_;
+    if (!show_) return;
+    const VkExtent2D e = display_.extent();
+    Push push{{e.width, e.height}, mip_, showMax_ ? 1u : 0u, 16.0f};
+    sieve::Binding pyramid{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, {}, {VK_NULL_HANDLE, b[pyramidSlot_].view,
+                                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
+    pipeline_.dispatch(cmd, {pyramid, sieve::Binding::storageImage(b[displaySlot_].view)}, push,
+                       (e.width + 7) / 8, (e.height + 7) / 8);
+}
+
+}  // namespace engine::ui
