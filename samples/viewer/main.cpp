@@ -9,7 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
-#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -30,6 +30,7 @@
 #include "options.h"
 #include "engine/scene/scene_renderer.h"
 #include "scene_setup.h"
+#include "shader_hot_reload.h"
 #include "window_input.h"
 
 namespace {
@@ -66,9 +67,6 @@ void setPose(viewer::FlyCamera& camera, const sieve::assets::CameraPose& pose) {
     camera.yawDeg = glm::degrees(pose.yaw);
     camera.pitchDeg = glm::degrees(pose.pitch);
 }
-
-// A shader reloader a pass registers: name and a function that rebuilds its pipelines.
-using Reloader = std::pair<std::string, std::function<sieve::Result<void>()>>;
 
 }  // namespace
 
@@ -171,7 +169,11 @@ int main(int argc, char** argv) {
                                                         target->framesInFlight());
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
+    if (ui)
+        if (auto r = renderer.enableHiZView(); !r) return fail(r.error().message);
     if (std::getenv("SIEVE_DUMP_GRAPH")) std::printf("%s\n", renderer.graphDump().c_str());
+    viewer::ShaderHotReload hotReload(opt.shaderDir.empty() ? viewer::defaultShaderDir()
+                                                            : std::filesystem::path(opt.shaderDir));
 
     viewer::FlyCamera camera;
     setPose(camera, loaded->start);
@@ -192,7 +194,16 @@ int main(int argc, char** argv) {
     model.deviceName = deviceName;
     model.toggles = togglesFrom(opt);
     model.captureAvailable = renderdoc->available();
-    std::vector<Reloader> reloaders;  // passes register theirs here
+    model.hiz.show = opt.hizView;
+    model.hiz.showMax = opt.hizMax;
+    model.hiz.mip = opt.hizMip;
+    // --test-reload-shader: the k-th substitution reloads after frame 2k+2 (sources read up front).
+    std::vector<std::pair<uint64_t, std::map<std::string, std::string>>> testReloads;
+    for (size_t k = 0; k < opt.testReloadShaders.size(); ++k) {
+        auto text = engine::readTextFile(opt.testReloadShaders[k].file);
+        if (!text) return fail(text.error().message);
+        testReloads.push_back({2 * k + 2, {{opt.testReloadShaders[k].name, std::move(text).value()}}});
+    }
 
     uint64_t rendered = 0, skipped = 0;
     bool captureNext = false, capturing = false, shotRequested = false;
@@ -258,9 +269,17 @@ int main(int argc, char** argv) {
             if (auto pose = sieve::assets::cameraPath(loaded->data, opt.cameraPath, t)) setPose(camera, *pose);
         }
         applyToggles(model.toggles, renderer.plugin().toggles());
+        engine::ui::HiZViewPass* hizView = renderer.hizView();
+        if (hizView) hizView->select(model.hiz.show, model.hiz.showMax, model.hiz.mip);
         const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
         if (auto r = renderer.record(*target, *frame, camera.view(), camera.projection(aspect)); !r)
             return fail(r.error().message);
+        if (hizView) {  // after record: a viewport change rebuilds the view's image
+            model.hiz.mipCount = int(hizView->mipCount());
+            model.hiz.width = hizView->pyramidExtent().width;
+            model.hiz.height = hizView->pyramidExtent().height;
+            model.hiz.texture = reinterpret_cast<void*>(hizView->texture());
+        }
 
         engine::ui::OverlayActions actions;
         if (ui) {
@@ -275,10 +294,17 @@ int main(int argc, char** argv) {
             target->requestScreenshot(opt.screenshot);
             shotRequested = true;
         }
+        if (input) {
+            const viewer::WindowInput::Actions keys = input->actions();
+            actions.screenshot |= keys.screenshot;
+            actions.capture |= keys.capture && renderdoc->available();
+            actions.reloadShaders |= keys.reloadShaders;
+        }
         if (actions.screenshot) {
             const std::string path = "sieve-screenshot-" + std::to_string(frame->info.frameIndex) + ".png";
             target->requestScreenshot(path);
             model.status = "screenshot: " + path;
+            model.statusIsError = false;
         }
         if (auto r = target->endFrame(); !r) return fail(r.error().message);
         ++rendered;
@@ -289,15 +315,22 @@ int main(int argc, char** argv) {
             const uint32_t n = renderdoc->captureCount();
             const std::string path = n ? renderdoc->capturePath(n - 1) : "";
             model.status = ok ? "RenderDoc capture: " + path : "RenderDoc capture failed";
+            model.statusIsError = !ok;
             std::printf("%s\n", model.status.c_str());
         }
         if (actions.capture) captureNext = true;
-        if (actions.reloadShaders) {
-            if (reloaders.empty()) model.status = "reload shaders: no pass registered a reloader";
-            for (auto& [name, reload] : reloaders) {
-                auto r = reload();
-                model.status = "reload " + name + (r ? ": ok" : ": " + r.error().message);
+        std::map<std::string, std::string> substitutes;
+        for (auto& [after, subs] : testReloads)
+            if (after == rendered) {
+                actions.reloadShaders = true;
+                substitutes = subs;
             }
+        if (actions.reloadShaders) {
+            const viewer::ReloadOutcome outcome = hotReload.run(*target, renderer, ui.get(), substitutes);
+            model.status = outcome.message;
+            model.statusIsError = !outcome.ok;
+            std::printf("%s\n", outcome.message.c_str());
+            std::fflush(stdout);
         }
         if (actions.togglesChanged) std::printf("toggles changed\n");
     }

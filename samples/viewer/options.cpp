@@ -145,6 +145,30 @@ const std::vector<Flag>& flags() {
          [](const std::string& v, ViewerOptions& o) { return !v.empty() && (o.captureFile = v, true); }},
         {"--validation", nullptr, "enable the Vulkan validation layers (messages go to stderr)",
          [](auto&, ViewerOptions& o) { return o.validation = true; }},
+        {"--shader-dir", "DIR",
+         "GLSL sources for shader hot reload (R key, overlay button; default: the source tree's shaders/)",
+         [](const std::string& v, ViewerOptions& o) { return !v.empty() && (o.shaderDir = v, true); }},
+        {"--hiz-view", "off|min|max", "open the overlay's Hi-Z view on the min or max pyramid (default off)",
+         [](const std::string& v, ViewerOptions& o) {
+             if (v != "off" && v != "min" && v != "max") return false;
+             o.hizView = v != "off";
+             o.hizMax = v == "max";
+             return true;
+         }},
+        {"--hiz-mip", "N", "pyramid mip the Hi-Z view shows (default 0; clamped to the pyramid)",
+         [](const std::string& v, ViewerOptions& o) {
+             long long n;
+             return parseInt(v, 0, 31, n) && (o.hizMip = int(n), true);
+         }},
+        {"--test-reload-shader", "NAME=FILE",
+         "(testing) repeatable; the k-th reloads the shaders after frame 2k+2, with the source of shader NAME "
+         "(e.g. geometry/mesh.frag) read from FILE",
+         [](const std::string& v, ViewerOptions& o) {
+             const auto eq = v.find('=');
+             if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) return false;
+             o.testReloadShaders.push_back({v.substr(0, eq), v.substr(eq + 1)});
+             return true;
+         }},
         {"--test-resize-sequence", "WxH,WxH,...",
          "(testing) window mode: resize through these sizes, one every 3 frames; 'min' iconifies and the next "
          "step restores (e.g. 640x480,1x1,min,800x600)",
@@ -217,7 +241,8 @@ std::string usage(const char* program) {
     out << "usage: " << program << " [options]\n"
         << "GPU-driven culling viewer. Opens a window when a display is present (DISPLAY or WAYLAND_DISPLAY),\n"
         << "otherwise renders headless. Window keys: WASD move, Q/E down/up, shift faster, drag with the\n"
-        << "left mouse button to look around.\n\noptions:\n";
+        << "left mouse button to look around; R reloads the shaders, P takes a screenshot, C captures a frame\n"
+        << "with RenderDoc.\n\noptions:\n";
     for (const Flag& f : flags()) {
         std::string head = std::string("  ") + f.name + (f.value ? std::string(" ") + f.value : "");
         if (head.size() < 34)

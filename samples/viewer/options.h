@@ -40,6 +40,16 @@ struct ViewerOptions {
     int captureFrame = -1;          // RenderDoc capture of this frame index; -1: none
     std::string captureFile;        // RenderDoc capture path template
     bool validation = false;
+    std::string shaderDir;  // shader sources for hot reload; empty: the source tree's shaders/
+    bool hizView = false;   // open the overlay's Hi-Z view
+    bool hizMax = false;    // ... on the max pyramid (else min)
+    int hizMip = 0;
+    // Hidden test hook: the k-th entry (0-based) reloads the shaders after frame 2k+2 with the source of
+    // shader `name` read from `file`.
+    struct ShaderSubstitute {
+        std::string name, file;
+    };
+    std::vector<ShaderSubstitute> testReloadShaders;
     // Hidden test hook: resize the window through these sizes (iconify/restore where width == -1),
     // one step every few frames.
     std::vector<WindowSize> testResizeSequence;

@@ -20,6 +20,15 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
         in.up = down(GLFW_KEY_E);
         in.fast = down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT);
     }
+    // Action keys fire on the press, not while held.
+    const int keys[3] = {GLFW_KEY_R, GLFW_KEY_P, GLFW_KEY_C};
+    bool fired[3];
+    for (int i = 0; i < 3; ++i) {
+        const bool isDown = !uiWantsKeyboard && glfwGetKey(window_, keys[i]) == GLFW_PRESS;
+        fired[i] = isDown && !wasDown_[i];
+        wasDown_[i] = isDown;
+    }
+    actions_ = {fired[0], fired[1], fired[2]};
     double x = 0, y = 0;
     glfwGetCursorPos(window_, &x, &y);
     const bool pressed = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;

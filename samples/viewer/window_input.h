@@ -14,9 +14,17 @@ public:
     explicit WindowInput(GLFWwindow* window) : window_(window) {}
     // Input for this frame; keys/mouse that ImGui is using do not move the camera.
     CameraInput poll(bool uiWantsMouse, bool uiWantsKeyboard);
+    // Keys that trigger an action once per press (sampled by poll): R reload shaders, P screenshot,
+    // C RenderDoc capture.
+    struct Actions {
+        bool reloadShaders = false, screenshot = false, capture = false;
+    };
+    Actions actions() const { return actions_; }
 
 private:
     GLFWwindow* window_;
+    Actions actions_;
+    bool wasDown_[3] = {false, false, false};  // R, P, C at the previous poll
     bool dragging_ = false;
     double lastX_ = 0, lastY_ = 0;
 };

@@ -1,0 +1,44 @@
+#pragma once
+// Shader hot reload, step two: compiles every shader of the source tree, installs the SPIR-V as overrides
+// of the embedded code (sieve::setSpirvOverride) and asks the host to rebuild its pipelines. All or
+// nothing: on a compile error nothing changes; when the rebuild fails the previous overrides come back
+// (the rebuild itself must leave the host's pipelines as they were). Either way the host keeps running.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/shader_reload/shader_compiler.h"
+
+namespace engine {
+
+struct ReloadReport {
+    size_t shaders = 0;   // compiled and installed
+    double compileMs = 0;
+    double rebuildMs = 0;
+};
+
+class ShaderReloader {
+public:
+    explicit ShaderReloader(std::filesystem::path root) : compiler_(std::move(root)) {}
+    ~ShaderReloader();  // removes the overrides it installed
+    ShaderReloader(const ShaderReloader&) = delete;
+    ShaderReloader& operator=(const ShaderReloader&) = delete;
+
+    // `rebuild` recreates the host's pipelines (they read sieve::embeddedSpirv). `substitutes` maps shader
+    // names to source text used instead of their files this time (tests). The error lists the first
+    // failing shaders' compiler messages.
+    sieve::Result<ReloadReport> reload(const std::function<sieve::Result<void>()>& rebuild,
+                                       const std::map<std::string, std::string>& substitutes = {});
+    const ShaderCompiler& compiler() const { return compiler_; }
+
+private:
+    void install(const std::map<std::string, std::vector<uint32_t>>& overrides) const;
+
+    ShaderCompiler compiler_;
+    std::map<std::string, std::vector<uint32_t>> active_;  // the overrides in effect
+};
+
+}  // namespace engine
