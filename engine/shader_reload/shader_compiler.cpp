@@ -26,7 +26,8 @@ bool shaderKind(const fs::path& path, shaderc_shader_kind& kind) {
 // so that error messages read like the build's and relative includes of an include resolve again.
 class Includer final : public shaderc::CompileOptions::IncluderInterface {
 public:
-    explicit Includer(fs::path root) : root_(std::move(root)) {}
+    Includer(fs::path root, std::map<std::string, std::string>& sources)
+        : root_(std::move(root)), sources_(sources) {}
 
     shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
                                        size_t) override {
@@ -41,6 +42,7 @@ public:
             if (!text) continue;
             result->name = rel.generic_string();
             result->content = std::move(text).value();
+            sources_[result->name] = result->content;
             break;
         }
         if (result->name.empty()) result->content = "cannot find \"" + std::string(requested) + "\" below " + root_.string();
@@ -60,6 +62,7 @@ private:
         std::string content;
     };
     fs::path root_;
+    std::map<std::string, std::string>& sources_;
 };
 
 }  // namespace
@@ -85,7 +88,7 @@ sieve::Result<std::vector<std::string>> ShaderCompiler::list() const {
     return names;
 }
 
-sieve::Result<std::vector<uint32_t>> ShaderCompiler::compile(std::string_view name, const std::string* source) const {
+sieve::Result<ShaderBinary> ShaderCompiler::compile(std::string_view name, const std::string* source) const {
     const std::string shaderName(name);
     shaderc_shader_kind kind;
     if (!shaderKind(fs::path(shaderName), kind))
@@ -103,7 +106,9 @@ sieve::Result<std::vector<uint32_t>> ShaderCompiler::compile(std::string_view na
     options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_3);
     options.SetOptimizationLevel(shaderc_optimization_level_performance);
     options.SetGenerateDebugInfo();
-    options.SetIncluder(std::make_unique<Includer>(root_));
+    ShaderBinary binary;
+    binary.sources[shaderName] = text;
+    options.SetIncluder(std::make_unique<Includer>(root_, binary.sources));
     shaderc::Compiler compiler;
     if (!compiler.IsValid()) return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "libshaderc: no compiler");
     shaderc::SpvCompilationResult r = compiler.CompileGlslToSpv(text, kind, shaderName.c_str(), options);
@@ -113,7 +118,8 @@ sieve::Result<std::vector<uint32_t>> ShaderCompiler::compile(std::string_view na
         if (message.empty()) message = shaderName + ": compilation failed";
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, message);
     }
-    return std::vector<uint32_t>(r.cbegin(), r.cend());
+    binary.words.assign(r.cbegin(), r.cend());
+    return binary;
 }
 
 }  // namespace engine

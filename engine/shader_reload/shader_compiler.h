@@ -5,6 +5,7 @@
 // including file's folder first, then the root; #include <x> against the root.
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,12 @@
 #include "sieve/result.h"
 
 namespace engine {
+
+struct ShaderBinary {
+    std::vector<uint32_t> words;
+    // Every file the compile read (the shader and its includes): path below the root -> its text then.
+    std::map<std::string, std::string> sources;
+};
 
 class ShaderCompiler {
 public:
@@ -23,7 +30,8 @@ public:
     sieve::Result<std::vector<std::string>> list() const;
     // Compiles the shader `name` from its file, or from `source` when given (includes still resolve
     // below the root). The error message is the compiler's ("geometry/mesh.frag:12: error: ...").
-    sieve::Result<std::vector<uint32_t>> compile(std::string_view name, const std::string* source = nullptr) const;
+    // Safe to call from several threads at once.
+    sieve::Result<ShaderBinary> compile(std::string_view name, const std::string* source = nullptr) const;
 
 private:
     std::filesystem::path root_;

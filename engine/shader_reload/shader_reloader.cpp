@@ -1,7 +1,10 @@
 #include "engine/shader_reload/shader_reloader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <optional>
+#include <thread>
 
 #include "sieve/spirv.h"
 
@@ -24,30 +27,63 @@ void ShaderReloader::install(const std::map<std::string, std::vector<uint32_t>>&
     for (const auto& [name, words] : overrides) sieve::setSpirvOverride(name, words);
 }
 
+bool ShaderReloader::upToDate(const std::string& name, const ShaderBinary& cached,
+                              const std::string* substitute) const {
+    for (const auto& [path, text] : cached.sources) {
+        if (substitute && path == name) {
+            if (*substitute != text) return false;
+            continue;
+        }
+        auto now = readTextFile(compiler_.root() / path);
+        if (!now || now.value() != text) return false;
+    }
+    return true;
+}
+
 sieve::Result<ReloadReport> ShaderReloader::reload(const std::function<sieve::Result<void>()>& rebuild,
                                                    const std::map<std::string, std::string>& substitutes) {
     ReloadReport report;
     const auto start = std::chrono::steady_clock::now();
-    auto names = compiler_.list();
-    if (!names) return names.error();
-    if (names->empty())
+    auto listed = compiler_.list();
+    if (!listed) return listed.error();
+    const std::vector<std::string>& names = listed.value();
+    if (names.empty())
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
                                 "no shaders below " + compiler_.root().string() + " (is it the shaders/ folder?)");
     for (const auto& [name, text] : substitutes)
-        if (std::find(names->begin(), names->end(), name) == names->end())
+        if (std::find(names.begin(), names.end(), name) == names.end())
             return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "no shader named " + name + " to substitute");
 
-    std::map<std::string, std::vector<uint32_t>> compiled;
+    // Which shaders need compiling, then compile them on a few threads (each its own shaderc compiler).
+    std::vector<size_t> todo;
+    for (size_t i = 0; i < names.size(); ++i) {
+        auto sub = substitutes.find(names[i]);
+        auto cached = cache_.find(names[i]);
+        if (cached == cache_.end() ||
+            !upToDate(names[i], cached->second, sub == substitutes.end() ? nullptr : &sub->second))
+            todo.push_back(i);
+    }
+    std::vector<std::optional<sieve::Result<ShaderBinary>>> results(names.size());
+    std::atomic<size_t> nextTask{0};
+    auto worker = [&] {
+        for (size_t t; (t = nextTask.fetch_add(1)) < todo.size();) {
+            const std::string& name = names[todo[t]];
+            auto sub = substitutes.find(name);
+            results[todo[t]].emplace(compiler_.compile(name, sub == substitutes.end() ? nullptr : &sub->second));
+        }
+    };
+    const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::min<size_t>(todo.size(), 8));
+    std::vector<std::thread> pool;
+    for (size_t i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+
     std::string errors;
     size_t failures = 0;
-    for (const std::string& name : *names) {
-        auto sub = substitutes.find(name);
-        auto words = compiler_.compile(name, sub == substitutes.end() ? nullptr : &sub->second);
-        if (words) {
-            compiled.emplace(name, std::move(words).value());
-            continue;
-        }
-        if (failures++ < kMaxReportedFailures) errors += (errors.empty() ? "" : "\n") + words.error().message;
+    for (size_t i : todo) {
+        sieve::Result<ShaderBinary>& r = *results[i];
+        if (r) continue;
+        if (failures++ < kMaxReportedFailures) errors += (errors.empty() ? "" : "\n") + r.error().message;
     }
     report.compileMs = msSince(start);
     if (failures) {
@@ -55,16 +91,20 @@ sieve::Result<ReloadReport> ShaderReloader::reload(const std::function<sieve::Re
             errors += "\n(" + std::to_string(failures - kMaxReportedFailures) + " more shaders failed)";
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, errors);
     }
+    for (size_t i : todo) cache_.insert_or_assign(names[i], std::move(*results[i]).value());
+    report.compiled = todo.size();
 
-    install(compiled);
+    std::map<std::string, std::vector<uint32_t>> next;
+    for (const std::string& name : names) next.emplace(name, cache_.at(name).words);
+    install(next);
     const auto rebuildStart = std::chrono::steady_clock::now();
     if (auto r = rebuild(); !r) {
         install(active_);
         return r.error();
     }
     report.rebuildMs = msSince(rebuildStart);
-    report.shaders = compiled.size();
-    active_ = std::move(compiled);
+    report.shaders = next.size();
+    active_ = std::move(next);
     return report;
 }
 

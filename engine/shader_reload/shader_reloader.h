@@ -3,6 +3,8 @@
 // of the embedded code (sieve::setSpirvOverride) and asks the host to rebuild its pipelines. All or
 // nothing: on a compile error nothing changes; when the rebuild fails the previous overrides come back
 // (the rebuild itself must leave the host's pipelines as they were). Either way the host keeps running.
+// Shaders whose sources (the file and every include) are unchanged since their last compile are not
+// compiled again; the others compile on several threads.
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -15,7 +17,8 @@
 namespace engine {
 
 struct ReloadReport {
-    size_t shaders = 0;   // compiled and installed
+    size_t shaders = 0;   // installed
+    size_t compiled = 0;  // of those, compiled this time (the others' sources had not changed)
     double compileMs = 0;
     double rebuildMs = 0;
 };
@@ -36,8 +39,12 @@ public:
 
 private:
     void install(const std::map<std::string, std::vector<uint32_t>>& overrides) const;
+    // True when every source `cached` was compiled from reads the same now (`substitute`: the text that
+    // stands for the shader `name` itself).
+    bool upToDate(const std::string& name, const ShaderBinary& cached, const std::string* substitute) const;
 
     ShaderCompiler compiler_;
+    std::map<std::string, ShaderBinary> cache_;  // last successful compile of each shader
     std::map<std::string, std::vector<uint32_t>> active_;  // the overrides in effect
 };
 

@@ -33,8 +33,9 @@ ReloadOutcome ShaderHotReload::run(engine::Target& target, engine::SceneRenderer
         return out;
     }
     char line[160];
-    std::snprintf(line, sizeof(line), "shaders reloaded: %zu compiled in %.0f ms, pipelines rebuilt in %.0f ms",
-                  r->shaders, r->compileMs, r->rebuildMs);
+    std::snprintf(line, sizeof(line),
+                  "shaders reloaded: %zu compiled (%zu unchanged) in %.0f ms, pipelines rebuilt in %.0f ms",
+                  r->compiled, r->shaders - r->compiled, r->compileMs, r->rebuildMs);
     out.ok = true;
     out.message = line;
     return out;
