@@ -26,6 +26,7 @@
 #include "engine/vk/context.h"
 #include "frame_recording.h"
 #include "gpu_timer.h"
+#include "memory_report.h"
 #include "assets/procedural_city.h"
 #include "options.h"
 #include "engine/scene/scene_renderer.h"
@@ -308,6 +309,7 @@ int main(int argc, char** argv) {
         }
         if (auto r = target->endFrame(); !r) return fail(r.error().message);
         ++rendered;
+        if (opt.reportMemory > 0 && rendered % uint64_t(opt.reportMemory) == 0) viewer::printMemoryReport(rendered, ctx);
 
         if (capturing) {
             const bool ok = renderdoc->endCapture(ctx.instance());
@@ -336,6 +338,7 @@ int main(int argc, char** argv) {
     }
 
     if (auto r = target->finish(); !r) return fail(r.error().message);
+    if (opt.reportMemory > 0) viewer::printMemoryReport(rendered, ctx);
     if (headlessTarget && !opt.screenshot.empty() && rendered > 0) {
         if (auto r = headlessTarget->readback(opt.screenshot); !r) return fail(r.error().message);
     }

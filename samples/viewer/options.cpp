@@ -145,6 +145,12 @@ const std::vector<Flag>& flags() {
          [](const std::string& v, ViewerOptions& o) { return !v.empty() && (o.captureFile = v, true); }},
         {"--validation", nullptr, "enable the Vulkan validation layers (messages go to stderr)",
          [](auto&, ViewerOptions& o) { return o.validation = true; }},
+        {"--report-memory", "N",
+         "print the resident set and the device memory held every N frames and after the last (0: off)",
+         [](const std::string& v, ViewerOptions& o) {
+             long long n;
+             return parseInt(v, 0, 100000000, n) && (o.reportMemory = int(n), true);
+         }},
         {"--shader-dir", "DIR",
          "GLSL sources for shader hot reload (R key, overlay button; default: the source tree's shaders/)",
          [](const std::string& v, ViewerOptions& o) { return !v.empty() && (o.shaderDir = v, true); }},
