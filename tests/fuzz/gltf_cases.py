@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Small glTF files for the reliability tests, written into a directory.
+
+  gltf_cases.py seeds DIR   valid .gltf/.glb files (the fuzzer's seed corpus; each loads cleanly)
+  gltf_cases.py bad DIR     hostile files plus DIR/cases.tsv: "file<TAB>reason words" per line, the words
+                            (lower case, '|' separated alternatives) one of which the loader's message
+                            must contain
+Everything is generated here, so no binary test data is committed.
+"""
+import base64
+import json
+import os
+import struct
+import sys
+
+QUAD_POS = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
+QUAD_IDX = [0, 1, 2, 0, 2, 3]
+
+
+def pack_f32(values):
+    return b"".join(struct.pack("<3f", *v) for v in values)
+
+
+def pack_u32(values):
+    return struct.pack("<%dI" % len(values), *values)
+
+
+def pack_u16(values):
+    data = struct.pack("<%dH" % len(values), *values)
+    return data + b"\0" * (-len(data) % 4)
+
+
+def model(pos=QUAD_POS, idx=QUAD_IDX, index_type=5125, mode=4, nodes=None, scene_nodes=None, normals=False,
+          pos_count=None, idx_count=None, byte_length=None, uri=None, pos_stride=None):
+    """A one-mesh glTF as (json dict, binary buffer); the arguments break one thing at a time."""
+    pos_bytes = pack_f32(pos)
+    idx_bytes = pack_u32(idx) if index_type == 5125 else pack_u16(idx)
+    nrm_bytes = pack_f32([(0, 0, 1)] * len(pos)) if normals else b""
+    binary = pos_bytes + idx_bytes + nrm_bytes
+    views = [{"buffer": 0, "byteOffset": 0, "byteLength": len(pos_bytes)},
+             {"buffer": 0, "byteOffset": len(pos_bytes), "byteLength": len(idx_bytes)}]
+    if pos_stride:
+        views[0]["byteStride"] = pos_stride
+    accessors = [{"bufferView": 0, "componentType": 5126, "type": "VEC3",
+                  "count": len(pos) if pos_count is None else pos_count},
+                 {"bufferView": 1, "componentType": index_type, "type": "SCALAR",
+                  "count": len(idx) if idx_count is None else idx_count}]
+    attributes = {"POSITION": 0}
+    if normals:
+        views.append({"buffer": 0, "byteOffset": len(pos_bytes) + len(idx_bytes), "byteLength": len(nrm_bytes)})
+        accessors.append({"bufferView": 2, "componentType": 5126, "type": "VEC3", "count": len(pos)})
+        attributes["NORMAL"] = 2
+    primitive = {"attributes": attributes, "mode": mode}
+    if idx:
+        primitive["indices"] = 1
+    buffer = {"byteLength": len(binary) if byte_length is None else byte_length}
+    if uri is not None:
+        buffer["uri"] = uri
+    doc = {
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0] if scene_nodes is None else scene_nodes}],
+        "nodes": [{"mesh": 0}] if nodes is None else nodes,
+        "meshes": [{"primitives": [primitive]}],
+        "buffers": [buffer],
+        "bufferViews": views,
+        "accessors": accessors,
+    }
+    return doc, binary
+
+
+def gltf_bytes(doc, binary):
+    """JSON glTF with the buffer embedded as a data URI (unless the document already names one)."""
+    doc = json.loads(json.dumps(doc))
+    if "uri" not in doc["buffers"][0]:
+        doc["buffers"][0]["uri"] = "data:application/octet-stream;base64," + base64.b64encode(binary).decode()
+    return json.dumps(doc).encode()
+
+
+def glb_bytes(doc, binary):
+    text = json.dumps(doc).encode()
+    text += b" " * (-len(text) % 4)
+    binary = binary + b"\0" * (-len(binary) % 4)
+    chunks = struct.pack("<II", len(text), 0x4E4F534A) + text + struct.pack("<II", len(binary), 0x004E4942) + binary
+    return struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks
+
+
+def write(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def seeds(out):
+    trs = [{"children": [1, 2], "translation": [1, 2, 3]},
+           {"mesh": 0, "rotation": [0, 0.7071068, 0, 0.7071068], "scale": [2, 2, 2]},
+           {"mesh": 0, "matrix": [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1]}]
+    cube = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    cube_idx = [0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7, 1, 7, 3]
+    cases = {
+        "quad": model(),
+        "quad_u16": model(index_type=5123),
+        "quad_normals": model(normals=True),
+        "cube_tree": model(pos=cube, idx=cube_idx, nodes=trs),
+        "strided": model(pos_stride=16, pos=QUAD_POS, pos_count=3, idx=[]),
+    }
+    # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
+    for name, (doc, binary) in cases.items():
+        write(os.path.join(out, name + ".gltf"), gltf_bytes(doc, binary))
+        write(os.path.join(out, name + ".glb"), glb_bytes(doc, binary))
+
+
+def bad(out):
+    cases = []  # (file name, bytes or None when the file is not written, reason words)
+
+    def add(name, data, reason):
+        cases.append((name, data, reason))
+
+    nan = float("nan")
+    good_doc, good_bin = model()
+    add("empty.gltf", b"", "json|empty|parse|parser")
+    add("not_json.gltf", b"hello, I am not glTF", "json|parse|parser")
+    add("truncated.gltf", gltf_bytes(good_doc, good_bin)[:150], "json|parse|parser")
+    add("array.gltf", b"[1, 2, 3]", "json|parse|parser|asset|object")
+    add("no_meshes.gltf", json.dumps({"asset": {"version": "2.0"}}).encode(), "no renderable triangles")
+    doc, b = model()
+    del doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"]
+    doc["meshes"][0]["primitives"][0]["attributes"]["NORMAL"] = 0
+    add("no_position.gltf", gltf_bytes(doc, b), "position")
+    add("accessor_count.gltf", gltf_bytes(*model(pos_count=1000)), "exceed")
+    add("accessor_huge.gltf", gltf_bytes(*model(pos_count=4294967295)), "exceed")
+    doc, b = model()
+    doc["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = 7
+    add("accessor_missing.gltf", gltf_bytes(doc, b), "does not exist|accessor")
+    doc, b = model()
+    doc["accessors"][0]["bufferView"] = 9
+    add("bufferview_missing.gltf", gltf_bytes(doc, b), "bufferview")
+    add("short_buffer.gltf", gltf_bytes(*model(byte_length=4096)), "buffer|size|length|exceed")
+    add("missing_bin.gltf", gltf_bytes(*model(uri="does_not_exist.bin")), "does_not_exist.bin|file|buffer")
+    add("dev_zero_bin.gltf", gltf_bytes(*model(uri="/dev/zero")), "buffer|file|empty|size|length|load")
+    add("index_range.gltf", gltf_bytes(*model(idx=[0, 1, 2, 0, 2, 99])), "index|range")
+    add("index_count.gltf", gltf_bytes(*model(idx_count=1 << 20)), "exceed")
+    add("nan_position.gltf", gltf_bytes(*model(pos=[(0, 0, 0), (nan, 0, 0), (1, 1, 0), (0, 1, 0)])),
+        "nan|finite")
+    add("inf_transform.gltf", gltf_bytes(*model(nodes=[{"mesh": 0, "translation": [1e39, 0, 0]}])), "finite")
+    add("bad_quaternion.gltf", gltf_bytes(*model(nodes=[{"mesh": 0, "rotation": [0, 0, 0, 0]}])), "quaternion")
+    add("cycle.gltf", gltf_bytes(*model(nodes=[{"mesh": 0, "children": [1]}, {"children": [0]}],
+                                        scene_nodes=[0])), "recursive|root|parent")
+    add("self_child.gltf", gltf_bytes(*model(nodes=[{"mesh": 0, "children": [0]}])), "recursive")
+    add("bad_child.gltf", gltf_bytes(*model(nodes=[{"mesh": 0, "children": [5]}])), "does not exist")
+    add("bad_mesh.gltf", gltf_bytes(*model(nodes=[{"mesh": 3}])), "mesh")
+    deep = [{"children": [i + 1]} for i in range(2000)] + [{"mesh": 0}]
+    add("deep.gltf", gltf_bytes(*model(nodes=deep)), "deeper")
+    add("points_only.gltf", gltf_bytes(*model(mode=0)), "no renderable triangles")
+    add("lines_only.gltf", gltf_bytes(*model(mode=1)), "no renderable triangles")
+    good_glb = glb_bytes(good_doc, good_bin)
+    add("truncated.glb", good_glb[: len(good_glb) // 2], "truncated")
+    add("header_only.glb", good_glb[:12], "truncated")
+    add("bad_version.glb", good_glb[:4] + struct.pack("<I", 7) + good_glb[8:], "version")
+    add("json_chunk_too_long.glb", good_glb[:12] + struct.pack("<I", 1 << 30) + good_glb[16:], "exceed|truncated")
+    add("random.glb", good_glb[:20] + bytes((i * 7919 + 13) % 256 for i in range(400)), "glb|json|parse|chunk|exceed")
+    add("not_there.gltf", None, "cannot open")
+    os.makedirs(os.path.join(out, "a_directory.gltf"), exist_ok=True)
+    cases.append(("a_directory.gltf", None, "cannot open|read error|json|parse|empty"))
+    with open(os.path.join(out, "cases.tsv"), "w") as manifest:
+        for name, data, reason in cases:
+            if data is not None:
+                write(os.path.join(out, name), data)
+            manifest.write(f"{name}\t{reason}\n")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in ("seeds", "bad"):
+        sys.exit(__doc__)
+    os.makedirs(sys.argv[2], exist_ok=True)
+    (seeds if sys.argv[1] == "seeds" else bad)(sys.argv[2])
