@@ -14,6 +14,10 @@ struct Subcommand {
 
 const Subcommand kSubcommands[] = {
     {"prim", bench::primMain, "GPU reduce / exclusive scan / stable compaction: file in/out, or timed"},
+    {"hiz", bench::hizMain, "Hi-Z min/max pyramid: single dispatch vs per mip, depth copies as peers"},
+    {"cull", bench::cullMain, "culling passes per instance count on the city, stable vs atomic draw lists"},
+    {"cpu", bench::cpuMain, "CPU frustum culling + one draw call per instance vs the GPU culling pipeline"},
+    {"frame", bench::frameMain, "whole-frame GPU time of the city, culling on vs off"},
 };
 
 void usage(FILE* to) {

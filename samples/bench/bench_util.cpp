@@ -1,0 +1,332 @@
+#include "bench_util.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+
+#include "gpu_timer.h"
+
+namespace bench {
+
+sieve::Result<Options> Options::parse(int argc, char** argv, const std::vector<std::string>& valueKeys,
+                                      const std::vector<std::string>& flagKeys) {
+    Options o;
+    auto known = [](const std::vector<std::string>& keys, const std::string& k) {
+        return std::find(keys.begin(), keys.end(), k) != keys.end();
+    };
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) != 0) return sieve::makeError(VK_ERROR_UNKNOWN, "unexpected argument '" + a + "'");
+        const std::string k = a.substr(2);
+        if (known(flagKeys, k)) {
+            o.flags_[k] = true;
+        } else if (known(valueKeys, k)) {
+            if (i + 1 >= argc) return sieve::makeError(VK_ERROR_UNKNOWN, a + " needs a value");
+            o.values_[k] = argv[++i];
+        } else {
+            return sieve::makeError(VK_ERROR_UNKNOWN, "unknown option '" + a + "'");
+        }
+    }
+    return o;
+}
+
+std::string Options::str(const std::string& k, const std::string& fallback) const {
+    auto it = values_.find(k);
+    return it == values_.end() ? fallback : it->second;
+}
+
+namespace {
+bool parseCount(const std::string& s, uint64_t& out) {
+    if (s.empty() || s[0] == '-') return false;
+    char* end = nullptr;
+    errno = 0;
+    if (s.find_first_of("eE.") != std::string::npos) {  // 1e6
+        const double d = std::strtod(s.c_str(), &end);
+        if (errno || *end || !(d >= 0) || d > 1.8e19 || d != std::floor(d)) return false;
+        out = uint64_t(d);
+        return true;
+    }
+    const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (errno || *end) return false;
+    out = v;
+    return true;
+}
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    std::string item;
+    while (std::getline(ss, item, ','))
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+}  // namespace
+
+sieve::Result<uint64_t> Options::u64(const std::string& k, uint64_t fallback) const {
+    if (!has(k)) return fallback;
+    uint64_t v = 0;
+    if (!parseCount(str(k, ""), v)) return sieve::makeError(VK_ERROR_UNKNOWN, "bad --" + k + " '" + str(k, "") + "'");
+    return v;
+}
+
+sieve::Result<std::vector<uint64_t>> Options::u64List(const std::string& k, const std::string& fallback) const {
+    std::vector<uint64_t> out;
+    for (const std::string& item : split(str(k, fallback))) {
+        uint64_t v = 0;
+        if (!parseCount(item, v)) return sieve::makeError(VK_ERROR_UNKNOWN, "bad --" + k + " item '" + item + "'");
+        out.push_back(v);
+    }
+    if (out.empty()) return sieve::makeError(VK_ERROR_UNKNOWN, "--" + k + " is empty");
+    return out;
+}
+
+sieve::Result<std::vector<VkExtent2D>> Options::extents(const std::string& k, const std::string& fallback) const {
+    std::vector<VkExtent2D> out;
+    for (const std::string& item : split(str(k, fallback))) {
+        const size_t x = item.find('x');
+        uint64_t w = 0, h = 0;
+        if (x == std::string::npos || !parseCount(item.substr(0, x), w) || !parseCount(item.substr(x + 1), h) ||
+            w == 0 || h == 0 || w > 16384 || h > 16384)
+            return sieve::makeError(VK_ERROR_UNKNOWN, "bad --" + k + " item '" + item + "' (WxH, 1..16384)");
+        out.push_back({uint32_t(w), uint32_t(h)});
+    }
+    if (out.empty()) return sieve::makeError(VK_ERROR_UNKNOWN, "--" + k + " is empty");
+    return out;
+}
+
+void Json::key(const std::string& k) {
+    if (!body_.empty()) body_ += ", ";
+    body_ += "\"" + k + "\": ";
+}
+
+Json& Json::num(const std::string& k, double v) {
+    key(k);
+    if (!std::isfinite(v)) {
+        body_ += "null";
+        return *this;
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    body_ += buf;
+    return *this;
+}
+
+Json& Json::integer(const std::string& k, uint64_t v) {
+    key(k);
+    body_ += std::to_string(v);
+    return *this;
+}
+
+Json& Json::boolean(const std::string& k, bool v) {
+    key(k);
+    body_ += v ? "true" : "false";
+    return *this;
+}
+
+Json& Json::str(const std::string& k, const std::string& v) {
+    key(k);
+    body_ += '"';
+    for (char c : v) {
+        if (c == '"' || c == '\\') body_ += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) continue;  // control characters never matter here
+        body_ += c;
+    }
+    body_ += '"';
+    return *this;
+}
+
+Json& Json::raw(const std::string& k, const std::string& json) {
+    key(k);
+    body_ += json;
+    return *this;
+}
+
+bool JsonSink::write(const Json& line) const {
+    const std::string text = line.text() + "\n";
+    if (path_.empty()) {
+        std::fputs(text.c_str(), stdout);
+        std::fflush(stdout);
+        return true;
+    }
+    std::ofstream f(path_, std::ios::app);
+    f << text;
+    return bool(f);
+}
+
+sieve::Result<std::unique_ptr<engine::Context>> makeContext() {
+    engine::ContextDesc desc;
+    desc.appName = "sieve-bench";
+    return engine::Context::create(desc);
+}
+
+void describe(engine::Context& ctx, Json& j) {
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    props.pNext = &driver;
+    vkGetPhysicalDeviceProperties2(ctx.physical(), &props);
+    const auto& p = props.properties;
+    char api[32];
+    std::snprintf(api, sizeof api, "%u.%u.%u", VK_API_VERSION_MAJOR(p.apiVersion), VK_API_VERSION_MINOR(p.apiVersion),
+                  VK_API_VERSION_PATCH(p.apiVersion));
+    char date[32];
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    j.str("device", p.deviceName)
+        .str("driver", std::string(driver.driverName) + " " + driver.driverInfo)
+        .str("api", api)
+        .integer("subgroup", ctx.info().subgroupSize)
+        .str("date", date);
+}
+
+void fullBarrier(VkCommandBuffer cmd) {
+    VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    b.srcAccessMask = b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkPipelineStageFlags2 srcStage,
+                  VkAccessFlags2 srcAccess, VkImageLayout oldLayout, VkPipelineStageFlags2 dstStage,
+                  VkAccessFlags2 dstAccess, VkImageLayout newLayout) {
+    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = srcStage;
+    b.srcAccessMask = srcAccess;
+    b.dstStageMask = dstStage;
+    b.dstAccessMask = dstAccess;
+    b.oldLayout = oldLayout;
+    b.newLayout = newLayout;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = 1;
+    dep.pImageMemoryBarriers = &b;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs,
+                                           const std::function<sieve::Result<void>(VkCommandBuffer)>& body) {
+    auto pairs = TimestampPairs::create(ctx, runs);
+    if (!pairs) return pairs.error();
+    sieve::Result<void> rec;
+    if (warmup) {
+        auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
+            for (uint32_t i = 0; i < warmup && rec; ++i) {
+                fullBarrier(cmd);
+                rec = body(cmd);
+            }
+        });
+        if (!rec) return rec.error();
+        if (!r) return r.error();
+    }
+    auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
+        pairs->reset(cmd);
+        for (uint32_t i = 0; i < runs && rec; ++i) {
+            fullBarrier(cmd);
+            pairs->begin(cmd, i);
+            rec = body(cmd);
+            pairs->end(cmd, i);
+        }
+    });
+    if (!rec) return rec.error();
+    if (!r) return r.error();
+    return pairs->readMicroseconds();
+}
+
+Stat stat(std::vector<double> v) {
+    Stat s;
+    if (v.empty()) return s;
+    std::sort(v.begin(), v.end());
+    s.samples = uint32_t(v.size());
+    s.median = median(v);
+    s.min = v.front();
+    s.p90 = v[std::min(v.size() - 1, size_t(std::ceil(0.9 * double(v.size()))) - 1)];
+    return s;
+}
+
+void addStat(Json& j, const std::string& prefix, const Stat& s) {
+    j.num(prefix + "_us", s.median).num(prefix + "_min_us", s.min).num(prefix + "_p90_us", s.p90);
+}
+
+sieve::Result<engine::Buffer> deviceBuffer(engine::Context& ctx, uint64_t bytes, const char* name) {
+    return engine::Buffer::create(
+        ctx, std::max<uint64_t>(bytes, 16),
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        engine::MemoryUsage::DeviceLocal, name);
+}
+
+uint64_t peakCopyBytes(engine::Context& ctx) {
+    return ctx.properties().deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? (16ull << 20) : (256ull << 20);
+}
+
+sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint32_t runs) {
+    Peers p;
+    p.copyBytes = copyBytes;
+    auto src = deviceBuffer(ctx, copyBytes, "bench copy src");
+    if (!src) return src.error();
+    auto dst = deviceBuffer(ctx, copyBytes, "bench copy dst");
+    if (!dst) return dst.error();
+    // Non-zero contents (zeros can be cheaper on some memory systems).
+    if (auto r = ctx.submitNow(
+            [&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, src->handle(), 0, VK_WHOLE_SIZE, 0x9e3779b9u); });
+        !r)
+        return r.error();
+    auto copy = timeGpu(ctx, 3, runs, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+        VkBufferCopy region{0, 0, copyBytes};
+        vkCmdCopyBuffer(cmd, src->handle(), dst->handle(), 1, &region);
+        return {};
+    });
+    if (!copy) return copy.error();
+    const double us = stat(copy.value()).median;
+    p.copyGBps = us > 0 ? 2.0 * double(copyBytes) / (us * 1e3) : 0;
+
+    // Zero-work dispatch: test/fill.comp with count 0 writes nothing.
+    const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    sieve::ComputePipelineDesc desc;
+    desc.shader = "test/fill.comp";
+    desc.bindings = bindings;
+    desc.pushConstantBytes = 8;
+    auto fill = sieve::ComputePipeline::create(ctx.info(), desc);
+    if (!fill) return fill.error();
+    struct Push {
+        uint32_t count, value;
+    } push{0, 0};
+    auto one = timeGpu(ctx, 3, runs, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+        fill->dispatch(cmd, {sieve::Binding::storage(dst->range())}, push, 1);
+        return {};
+    });
+    if (!one) return one.error();
+    p.emptyDispatchUs = stat(one.value()).median;
+    constexpr uint32_t kChain = 16;
+    auto chain = timeGpu(ctx, 3, runs, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+        for (uint32_t i = 0; i < kChain; ++i) {
+            if (i) fullBarrier(cmd);
+            fill->dispatch(cmd, {sieve::Binding::storage(dst->range())}, push, 1);
+        }
+        return {};
+    });
+    if (!chain) return chain.error();
+    p.chainedDispatchUs = stat(chain.value()).median / kChain;
+    return p;
+}
+
+void addPeers(Json& j, const Peers& p) {
+    j.num("copy_gbps", p.copyGBps)
+        .integer("copy_bytes", p.copyBytes)
+        .num("empty_dispatch_us", p.emptyDispatchUs)
+        .num("chained_dispatch_us", p.chainedDispatchUs);
+}
+
+int fail(const char* subcommand, const std::string& message) {
+    std::fprintf(stderr, "sieve-bench %s: %s\n", subcommand, message.c_str());
+    return 1;
+}
+
+}  // namespace bench

@@ -1,0 +1,112 @@
+#pragma once
+// Shared pieces of the scenario subcommands (hiz, cull, cpu, frame): option parsing, JSON lines,
+// device description, GPU timing of recorded work, and the two reference peers every scenario reports
+// next to its own times: the peak copy bandwidth (vkCmdCopyBuffer) and the time of a zero-work dispatch.
+#include <volk.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/vk/context.h"
+#include "engine/vk/resources.h"
+#include "sieve/pipeline.h"
+
+namespace bench {
+
+// "--key value" options and "--flag" switches. Unknown keys are errors.
+class Options {
+public:
+    // valueKeys / flagKeys without the leading "--".
+    static sieve::Result<Options> parse(int argc, char** argv, const std::vector<std::string>& valueKeys,
+                                        const std::vector<std::string>& flagKeys);
+    bool flag(const std::string& k) const { return flags_.count(k) != 0; }
+    bool has(const std::string& k) const { return values_.count(k) != 0; }
+    std::string str(const std::string& k, const std::string& fallback) const;
+    sieve::Result<uint64_t> u64(const std::string& k, uint64_t fallback) const;
+    // Comma-separated unsigned integers; "1e6" style accepted.
+    sieve::Result<std::vector<uint64_t>> u64List(const std::string& k, const std::string& fallback) const;
+    // Comma-separated WxH sizes.
+    sieve::Result<std::vector<VkExtent2D>> extents(const std::string& k, const std::string& fallback) const;
+
+private:
+    std::map<std::string, std::string> values_;
+    std::map<std::string, bool> flags_;
+};
+
+// One JSON object on one line, fields in insertion order.
+class Json {
+public:
+    Json& num(const std::string& k, double v);
+    Json& integer(const std::string& k, uint64_t v);
+    Json& boolean(const std::string& k, bool v);
+    Json& str(const std::string& k, const std::string& v);
+    Json& raw(const std::string& k, const std::string& json);  // an already formatted value
+    Json& obj(const std::string& k, const Json& v) { return raw(k, v.text()); }
+    std::string text() const { return "{" + body_ + "}"; }
+
+private:
+    void key(const std::string& k);
+    std::string body_;
+};
+
+// Appends lines to --out FILE (or stdout when empty).
+class JsonSink {
+public:
+    explicit JsonSink(std::string path) : path_(std::move(path)) {}
+    bool write(const Json& line) const;
+
+private:
+    std::string path_;
+};
+
+// Context without validation (unless SIEVE_VALIDATION=1): timings are of the driver alone.
+sieve::Result<std::unique_ptr<engine::Context>> makeContext();
+
+// device, driver name/info, API version, UTC date: added to every line.
+void describe(engine::Context& ctx, Json& j);
+
+// Full memory barrier between compute/transfer/graphics work (between timed runs).
+void fullBarrier(VkCommandBuffer cmd);
+void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkPipelineStageFlags2 srcStage,
+                  VkAccessFlags2 srcAccess, VkImageLayout oldLayout, VkPipelineStageFlags2 dstStage,
+                  VkAccessFlags2 dstAccess, VkImageLayout newLayout);
+
+// Records body warmup + runs times (a full barrier before each) with a timestamp pair around each timed
+// run; returns the microseconds of each timed run. Warm-up runs go in their own submission.
+sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs,
+                                           const std::function<sieve::Result<void>(VkCommandBuffer)>& body);
+
+struct Stat {
+    double median = 0, min = 0, p90 = 0;
+    uint32_t samples = 0;
+};
+Stat stat(std::vector<double> v);
+void addStat(Json& j, const std::string& prefix, const Stat& s);  // prefix_us, prefix_min_us, prefix_p90_us
+
+// The peers measured in every scenario's run.
+struct Peers {
+    double copyGBps = 0;  // vkCmdCopyBuffer of copyBytes: (read + written bytes) / median time
+    uint64_t copyBytes = 0;
+    double emptyDispatchUs = 0;    // one dispatch of one workgroup that writes nothing, alone in a timestamp pair
+    double chainedDispatchUs = 0;  // per dispatch in a chain of zero-work dispatches separated by barriers
+};
+// Size of the bandwidth peer: 256 MiB, several times any GPU's L2 (the H200's is 50 MiB), so that it
+// measures DRAM; 16 MiB on a CPU device (lavapipe) to keep runs short.
+uint64_t peakCopyBytes(engine::Context& ctx);
+sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint32_t runs);
+void addPeers(Json& j, const Peers& p);
+// Microseconds to move `bytes` (read + written) at the measured copy bandwidth.
+inline double boundUs(const Peers& p, double bytes) {
+    return p.copyGBps > 0 ? bytes / (p.copyGBps * 1e3) : 0;
+}
+
+// Device-local storage/transfer buffer.
+sieve::Result<engine::Buffer> deviceBuffer(engine::Context& ctx, uint64_t bytes, const char* name);
+
+int fail(const char* subcommand, const std::string& message);
+
+}  // namespace bench

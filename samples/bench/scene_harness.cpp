@@ -1,0 +1,111 @@
+#include "scene_harness.h"
+
+#include <glm/gtc/constants.hpp>
+
+#include "assets/camera.h"
+#include "gpu_timer.h"
+#include "sieve/cull_flags.h"
+
+namespace bench {
+
+sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed) {
+    auto city = sieve::assets::makeCity(instances, seed);
+    if (!city)
+        return sieve::makeError(VK_ERROR_UNKNOWN, "makeCity(" + std::to_string(instances) + "): " + city.error());
+    return std::move(city).value();
+}
+
+sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
+                                                                  VkExtent2D extent) {
+    std::unique_ptr<SceneHarness> h(new SceneHarness());
+    h->scene_ = std::move(scene);
+    h->extent_ = extent;
+    engine::HeadlessTargetDesc td;
+    td.extent = extent;
+    td.framesInFlight = 2;
+    auto target = engine::HeadlessTarget::create(ctx, td);
+    if (!target) return target.error();
+    h->target_ = std::move(target).value();
+    auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, td.framesInFlight);
+    if (!renderer) return renderer.error();
+    h->renderer_ = std::move(renderer).value();
+    // The viewer's start: street level, looking down the street (buildings on both sides occlude most).
+    h->view_ = sieve::assets::viewMatrix(sieve::assets::defaultCityCamera());
+    h->proj_ = sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f);
+    return h;
+}
+
+sieve::Result<SceneRun> SceneHarness::run(uint32_t warmup, uint32_t frames) {
+    SceneRun out;
+    const uint64_t first = target_->frameIndex();
+    const uint64_t timedFrom = first + warmup;
+    const uint64_t end = timedFrom + frames;
+    // Timings of frame f are read when its slot comes round again (beginFrame waited its fence), or
+    // after finish() for the last frames in flight.
+    std::vector<uint64_t> slotFrame(target_->framesInFlight(), UINT64_MAX);
+    auto take = [&](uint32_t slot) {
+        const uint64_t f = slotFrame[slot];
+        if (f == UINT64_MAX || f < timedFrom) return;
+        std::vector<engine::graph::PassTiming> timings;
+        engine::FrameCounts counts;
+        renderer_->collect(slot, timings, counts);
+        if (counts.cull.valid) out.stats = counts.cull;
+        double cull = 0, total = 0;
+        for (const auto& t : timings) {
+            const double us = t.ms * 1000.0;
+            out.passUs[t.name].push_back(us);
+            total += us;
+            for (const char* c : kCullPasses)
+                if (t.name == c) cull += us;
+        }
+        out.cullUs.push_back(cull);
+        out.frameUs.push_back(total);
+        slotFrame[slot] = UINT64_MAX;
+    };
+    for (uint64_t f = first; f < end; ++f) {
+        auto frame = target_->beginFrame();
+        if (!frame) return frame.error();
+        const uint32_t slot = frame->info.frameSlot;
+        take(slot);
+        if (auto r = renderer_->record(*target_, *frame, view_, proj_); !r) return r.error();
+        if (auto r = target_->endFrame(); !r) return r.error();
+        slotFrame[slot] = f;
+    }
+    if (auto r = target_->finish(); !r) return r.error();
+    for (uint32_t s = 0; s < slotFrame.size(); ++s) take(s);
+    // finish() waited for every frame: the plugin's readback ring now holds the last frames' counts.
+    if (renderer_->plugin().stats().valid) out.stats = renderer_->plugin().stats();
+    return out;
+}
+
+void addRun(Json& j, const SceneRun& run) {
+    Json passes;
+    for (const auto& [name, us] : run.passUs) passes.num(name, stat(us).median);
+    j.obj("passes_us", passes);
+    addStat(j, "cull_total", stat(run.cullUs));
+    addStat(j, "frame", stat(run.frameUs));
+    j.integer("frames", run.frameUs.size());
+    const sieve::CullingStats& s = run.stats;
+    Json counts;
+    counts.boolean("valid", s.valid)
+        .integer("instances", s.instances)
+        .integer("frustum_visible", s.frustumVisible)
+        .integer("early_drawn", s.earlyDrawn)
+        .integer("late_visible", s.lateVisible)
+        .integer("late_drawn", s.lateDrawn)
+        .integer("early_draws", s.early.count)
+        .integer("late_draws", s.late.count)
+        .integer("overflow", s.overflow());
+    j.obj("counts", counts);
+}
+
+uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj) {
+    auto params = sieve::makeCullParams(view, proj, {1, 1}, 1, uint32_t(scene.instances.size()), {});
+    if (!params) return UINT64_MAX;
+    uint64_t n = 0;
+    for (const sieve::gpu::Instance& inst : scene.instances)
+        n += sieve::gpu::sieveInFrustum(inst.sphere, *params) ? 1 : 0;
+    return n;
+}
+
+}  // namespace bench

@@ -1,0 +1,62 @@
+#pragma once
+// The culling plugin on engine::SceneRenderer (render graph + default geometry pass) with a headless
+// target: renders the procedural city from a fixed street-level camera and collects the per-pass GPU
+// times of the graph (timestamps around every pass, read back when the frame slot comes round again).
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "assets/procedural_city.h"
+#include "bench_util.h"
+#include "engine/scene/scene_renderer.h"
+#include "engine/target/headless_target.h"
+
+namespace bench {
+
+// Pass names of the graph (SceneRenderer: plugin passes with draw.early/draw.late interleaved).
+inline const char* const kCullPasses[] = {"cull.early.flag", "cull.early.compact", "hiz.build",
+                                          "cull.late.flag",  "cull.late.compact",  "cull.stats"};
+inline const char* const kDrawPasses[] = {"draw.early", "draw.late"};
+
+struct SceneRun {
+    std::map<std::string, std::vector<double>> passUs;  // per pass, one value per timed frame
+    std::vector<double> cullUs;                         // per frame: sum of the culling passes (kCullPasses)
+    std::vector<double> frameUs;                        // per frame: sum of every pass of the graph
+    sieve::CullingStats stats;                          // counts of a late frame (the camera does not move)
+};
+
+// Adds the per-pass medians and the frame/culling totals to a JSON line.
+void addRun(Json& j, const SceneRun& run);
+
+class SceneHarness {
+public:
+    static sieve::Result<std::unique_ptr<SceneHarness>> create(engine::Context& ctx, sieve::assets::SceneData scene,
+                                                               VkExtent2D extent);
+    // Renders warmup + frames frames; times the last `frames`.
+    sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
+
+    engine::SceneRenderer& renderer() { return *renderer_; }
+    engine::HeadlessTarget& target() { return *target_; }
+    const sieve::assets::SceneData& scene() const { return scene_; }
+    const glm::mat4& view() const { return view_; }
+    const glm::mat4& proj() const { return proj_; }
+    VkExtent2D extent() const { return extent_; }
+
+private:
+    SceneHarness() = default;
+    sieve::assets::SceneData scene_;
+    std::unique_ptr<engine::HeadlessTarget> target_;
+    std::unique_ptr<engine::SceneRenderer> renderer_;
+    glm::mat4 view_{1.0f}, proj_{1.0f};
+    VkExtent2D extent_{0, 0};
+};
+
+// makeCity with a message on failure.
+sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed);
+
+// Instances whose sphere passes the frustum test of (view, proj) (shared/cull.h sieveInFrustum, the
+// GPU's test), counted on the host: the reference for the GPU's frustumVisible counter.
+uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj);
+
+}  // namespace bench
