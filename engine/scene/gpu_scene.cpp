@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "engine/scene/scene_budget.h"
 #include "engine/vk/context.h"
 
 namespace engine {
@@ -30,6 +31,10 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
                                 "the instance table exceeds maxStorageBufferRange (" + std::to_string(limit) +
                                     " bytes): at most " + std::to_string(limit / sizeof(sieve::gpu::Instance)) +
                                     " instances fit");
+    const DeviceMemory memory = deviceMemoryAvailable(ctx);
+    if (std::string problem = checkSceneFits(sceneFootprint(scene), memory.bytes); !problem.empty())
+        return sieve::makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                                "scene refused at upload: " + problem + " (" + memory.source + ")");
     GpuScene g;
     const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     auto v = uploadTable(ctx, scene.vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | storage, "scene vertices");

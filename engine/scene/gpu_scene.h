@@ -16,7 +16,8 @@ struct GpuScene {
     uint32_t maxDrawsPerInstance = 0;  // largest primitiveCount of any mesh
     uint64_t drawsIfAllVisible = 0;    // sum of primitiveCount over the instances
 
-    // Validates the scene (refusing NaN/Inf transforms and bounds, out-of-range indices) and uploads it.
+    // Validates the scene (refusing NaN/Inf transforms and bounds, out-of-range indices), checks that it
+    // and the culling buffers sized for it fit in the device memory left (scene_budget.h), and uploads it.
     static sieve::Result<GpuScene> upload(Context& ctx, const sieve::assets::SceneData& scene);
 };
 
