@@ -285,7 +285,34 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
     });
     if (!copy) return copy.error();
     const double us = stat(copy.value()).median;
-    p.copyGBps = us > 0 ? 2.0 * double(copyBytes) / (us * 1e3) : 0;
+    p.transferGBps = us > 0 ? 2.0 * double(copyBytes) / (us * 1e3) : 0;
+
+    // The transfer path can be far from DRAM speed (NVIDIA's vkCmdCopyBuffer on the graphics queue): a
+    // shader that reads and writes every word is the second peer; the faster of the two is the peak.
+    const VkDescriptorType addBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    sieve::ComputePipelineDesc addDesc;
+    addDesc.shader = "test/add.comp";
+    addDesc.bindings = addBindings;
+    addDesc.pushConstantBytes = 4;
+    auto add = sieve::ComputePipeline::create(ctx.info(), addDesc);
+    if (!add) return add.error();
+    const uint64_t words = std::min<uint64_t>(copyBytes, ctx.info().limits.maxStorageBufferRange) / 4;
+    const uint32_t count = uint32_t(std::min<uint64_t>(words, UINT32_MAX));
+    auto shader = timeGpu(ctx, 3, runs, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+        add->dispatchLinear(cmd,
+                            {sieve::Binding::storage(src->range(0, uint64_t(count) * 4)),
+                             sieve::Binding::storage(dst->range(0, uint64_t(count) * 4))},
+                            count, (count + 63) / 64);
+        return {};
+    });
+    if (!shader) return shader.error();
+    const double shaderUs = stat(shader.value()).median;
+    p.shaderGBps = shaderUs > 0 ? 2.0 * double(count) * 4 / (shaderUs * 1e3) : 0;
+    p.copyGBps = std::max(p.transferGBps, p.shaderGBps);
+
+    auto pair = timeGpu(ctx, 3, runs, [](VkCommandBuffer) -> sieve::Result<void> { return {}; });
+    if (!pair) return pair.error();
+    p.emptyPairUs = stat(pair.value()).median;
 
     // Zero-work dispatch: test/fill.comp with count 0 writes nothing.
     const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
@@ -319,7 +346,10 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
 
 void addPeers(Json& j, const Peers& p) {
     j.num("copy_gbps", p.copyGBps)
+        .num("transfer_copy_gbps", p.transferGBps)
+        .num("shader_copy_gbps", p.shaderGBps)
         .integer("copy_bytes", p.copyBytes)
+        .num("empty_pair_us", p.emptyPairUs)
         .num("empty_dispatch_us", p.emptyDispatchUs)
         .num("chained_dispatch_us", p.chainedDispatchUs);
 }

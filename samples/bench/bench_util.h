@@ -89,8 +89,11 @@ void addStat(Json& j, const std::string& prefix, const Stat& s);  // prefix_us, 
 
 // The peers measured in every scenario's run.
 struct Peers {
-    double copyGBps = 0;  // vkCmdCopyBuffer of copyBytes: (read + written bytes) / median time
+    double copyGBps = 0;      // peak of the two copies below: what bandwidth bounds are computed with
+    double transferGBps = 0;  // vkCmdCopyBuffer of copyBytes: (read + written bytes) / median time
+    double shaderGBps = 0;    // the same bytes through a compute shader (test/add.comp: 4-byte loads, stores)
     uint64_t copyBytes = 0;
+    double emptyPairUs = 0;        // a timestamp pair with nothing between (the timer's own floor)
     double emptyDispatchUs = 0;    // one dispatch of one workgroup that writes nothing, alone in a timestamp pair
     double chainedDispatchUs = 0;  // per dispatch in a chain of zero-work dispatches separated by barriers
 };
@@ -99,7 +102,7 @@ struct Peers {
 uint64_t peakCopyBytes(engine::Context& ctx);
 sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint32_t runs);
 void addPeers(Json& j, const Peers& p);
-// Microseconds to move `bytes` (read + written) at the measured copy bandwidth.
+// Microseconds to move `bytes` (read + written) at the measured peak copy bandwidth.
 inline double boundUs(const Peers& p, double bytes) {
     return p.copyGBps > 0 ? bytes / (p.copyGBps * 1e3) : 0;
 }

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# End-to-end: every sieve-bench scenario (hiz, cull, cpu, frame) at tiny sizes with --verify (pyramids
+# equal the CPU reference; GPU frustum counts equal the host's; same draws in both orders; culling culls),
+# then the JSON lines checked for their fields, bench/plot.py run on them, and bad options refused.
+# $1: build directory, $2: source directory.
+set -euo pipefail
+BENCH="$(cd "$1" && pwd)/samples/bench/sieve-bench"
+SRC="$(cd "$2" && pwd)"
+[ -x "$BENCH" ] || { echo "missing $BENCH"; exit 1; }
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+
+"$BENCH" hiz --sizes 64x48,33x17 --runs 5 --warmup 1 --verify --out out.jsonl
+"$BENCH" cull --sizes 1500,3000 --width 192 --height 108 --frames 4 --warmup 3 --verify --out out.jsonl
+"$BENCH" cpu --sizes 1500 --width 192 --height 108 --frames 2 --warmup 1 --threads 3 --gpu-frames 3 --verify \
+  --out out.jsonl
+"$BENCH" frame --n 1500 --width 192 --height 108 --frames 3 --warmup 3 --verify --out out.jsonl
+
+/usr/bin/python3 - <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open('out.jsonl')]
+bad = 0
+def check(cond, what):
+    global bad
+    if not cond:
+        print('FAIL', what); bad += 1
+by = {}
+for l in lines:
+    by.setdefault(l['scenario'], []).append(l)
+    check(l.get('verified') is True, f"{l['scenario']} not verified: {l}")
+    check(l.get('device') and l.get('driver') and l.get('date'), 'device/driver/date present')
+check(len(by.get('hiz', [])) == 2, 'two hiz lines')
+for l in by.get('hiz', []):
+    check(l['per_mip_us'] > 0 and l['copy_image_us'] > 0 and l['copy_buffer_us'] > 0, 'hiz times positive')
+    check(l['mips'] == max(l['pyramid_width'], l['pyramid_height']).bit_length(), 'hiz mip count')
+    check(l['bytes'] > l['width'] * l['height'] * 4, 'hiz bytes counted')
+check(len(by.get('cull', [])) == 4, 'four cull lines (2 sizes x 2 orders)')
+passes = ['cull.early.flag', 'cull.early.compact', 'hiz.build', 'cull.late.flag', 'cull.late.compact',
+          'draw.early', 'draw.late']
+for l in by.get('cull', []):
+    for p in passes:
+        check(l['passes_us'].get(p, 0) > 0, f"cull n={l['n']} {l['order']} has {p}")
+    culled = sum(l['passes_us'][p] for p in passes if p.startswith('cull') or p == 'hiz.build')
+    check(l['cull_total_us'] <= l['frame_us'] + 1e-6, 'cull total within the frame')
+    check(culled > 0 and l['copy_gbps'] > 0 and l['empty_dispatch_us'] > 0, 'peers measured')
+    check(l['counts']['frustum_visible'] == l['cpu_frustum_visible'], 'frustum count = host reference')
+    check(0 < l['counts']['early_drawn'] + l['counts']['late_drawn'] < l['n'], 'culled something, drew something')
+cpu = by.get('cpu', [])
+check(len(cpu) == 1, 'one cpu line')
+for l in cpu:
+    check(l['threads'] == 3 and 0 < l['visible'] <= l['n'] and l['draws'] >= l['visible'], 'cpu counts')
+    check(l['cpu_cull_us'] > 0 and l['cpu_record_us'] > 0 and l['gpu_cull_us'] > 0, 'cpu times')
+frame = {l['culling']: l for l in by.get('frame', [])}
+check(set(frame) == {'on', 'off'}, 'frame on and off')
+if set(frame) == {'on', 'off'}:
+    check(frame['off']['counts']['early_draws'] + frame['off']['counts']['late_draws'] == frame['off']['all_draws'],
+          'off draws everything')
+    check(frame['off']['speedup'] > 0, 'frame ratio reported')
+print(f"{len(lines)} lines, {bad} failures")
+sys.exit(1 if bad else 0)
+PY
+
+# Plots from these lines (SVG; PNG too when matplotlib is there).
+/usr/bin/python3 "$SRC/bench/plot.py" out.jsonl --outdir plots
+for f in plots/hiz.svg plots/cull_passes.svg plots/stable_vs_atomic.svg plots/cpu_vs_gpu.svg plots/frame.svg; do
+  [ -s "$f" ] || { echo "FAIL: $f missing"; exit 1; }
+  grep -q '</svg>' "$f" || { echo "FAIL: $f is not a complete SVG"; exit 1; }
+done
+
+# Bad options are refused with a message, not run.
+for args in "hiz --sizes 0x5" "hiz --bogus" "cull --sizes 0" "cpu --threads 0" "frame --n x" "cull --frames 0"; do
+  if "$BENCH" $args > /dev/null 2> err.txt; then echo "FAIL: '$args' accepted"; exit 1; fi
+  grep -q "sieve-bench" err.txt || { echo "FAIL: '$args' gave no message"; exit 1; }
+done
+echo "bench scenarios: OK"
