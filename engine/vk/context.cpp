@@ -107,6 +107,7 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     need(have.f12.scalarBlockLayout, want.f12.scalarBlockLayout, "scalarBlockLayout");
     need(have.f12.storageBuffer8BitAccess, want.f12.storageBuffer8BitAccess, "storageBuffer8BitAccess");
     need(have.f12.shaderInt8, want.f12.shaderInt8, "shaderInt8");
+    optional(have.f12.shaderBufferInt64Atomics, want.f12.shaderBufferInt64Atomics);  // prim: packed look-back
     optional(have.f12.vulkanMemoryModel, want.f12.vulkanMemoryModel);
     optional(have.f12.vulkanMemoryModelDeviceScope, want.f12.vulkanMemoryModelDeviceScope);
     need(have.f13.synchronization2, want.f13.synchronization2, "synchronization2");
@@ -369,6 +370,7 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     if (auto r = aliasKhrEntryPoints(); !r) return r;
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
     info_ = sieve::describeDevice(physical_, device_);
+    info_.bufferInt64Atomics = want.f2.features.shaderInt64 && want.f12.shaderBufferInt64Atomics;
     allocator_ = std::make_unique<Allocator>(physical_, device_);
 
     VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

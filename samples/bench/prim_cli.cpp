@@ -3,8 +3,12 @@
 //   timing mode: sieve-bench prim --op OP --n N [--density D] [--tier a|b|c] [--method M] [--runs R]
 //                [--warmup W] [--verify] [--json]
 // Files are raw little-endian arrays (see usage()). Timing uses GPU timestamps (median of the runs after
-// warm-up) and always times the peer vkCmdCopyBuffer of the input bytes in the same run; compaction
-// also times the unordered atomic-append peer.
+// warm-up) and always times two copy peers in the same run: vkCmdCopyBuffer and a compute-shader copy
+// (shaders/prim/copy.comp; NVIDIA's vkCmdCopyBuffer is far below memory bandwidth). Each peer copies
+// half the bytes the primitive touches, so that it moves the same traffic (bytes read + bytes written):
+// scan: n*4 read + n*4 written, so the peer copies the input; compaction: the flags read and the
+// records written (plus payload reads); reduce: the input read. Compaction also times the unordered
+// atomic-append peer.
 #include <volk.h>
 
 #include <cerrno>
@@ -21,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "compute_copy.h"
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
 #include "gpu_timer.h"
@@ -42,7 +47,8 @@ void usage(FILE* to) {
     std::fprintf(to,
                  "usage: sieve-bench prim --op OP --input IN --output OUT\n"
                  "       sieve-bench prim --op OP --n N [--density D] [--tier a|b|c] [--method M] [--runs R]\n"
-                 "                        [--warmup W] [--verify] [--json]\n"
+                 "                        [--warmup W] [--lookback-status packed|words]\n"
+                 "                        [--workgroup W] [--vectors V] [--verify] [--json]\n"
                  "OP and files (raw little-endian):\n"
                  "  scan        IN: n u32            OUT: n+1 u32 (exclusive offsets, then the total)\n"
                  "  compact     IN: n u32 flags      OUT: 1+k u32 (k = count of flags != 0, then their indices)\n"
@@ -53,8 +59,10 @@ void usage(FILE* to) {
                  "scan/compact/reduce-sum, floats in [-1000, 1000] for min/max. --tier picks the scan tier\n"
                  "(a: multi-level, b: subgroup, c: single-pass look-back; default: device choice). --method\n"
                  "(compact): scatter, fused, gather, append (default fused, or scatter when --tier a|b).\n"
-                 "--verify compares with the CPU reference; --json prints one JSON object. Validation layers\n"
-                 "only with SIEVE_VALIDATION=1.\n");
+                 "--lookback-status (tier c): packed 64-bit state|value words where the device has 64-bit\n"
+                 "atomics (default), or two words. --workgroup/--vectors: tile shape (default 256 and 4 uvec4\n"
+                 "per invocation). --verify compares with the CPU reference, before and after\n"
+                 "the timed runs; --json prints one JSON object. Validation layers only with SIEVE_VALIDATION=1.\n");
 }
 
 struct Args {
@@ -66,6 +74,8 @@ struct Args {
     std::optional<ScanTier> tier;
     std::optional<CompactMethod> method;
     uint32_t runs = 50, warmup = 5;
+    bool packedStatus = true;
+    uint32_t workgroup = 256, vectors = 4;  // tile = workgroup * vectors * 4 elements
     bool verify = false, json = false;
 };
 
@@ -95,7 +105,8 @@ std::string parse(int argc, char** argv, Args& a) {
         } else if (k == "--json") {
             a.json = true;
         } else if (k == "--op" || k == "--input" || k == "--output" || k == "--n" || k == "--density" ||
-                   k == "--tier" || k == "--method" || k == "--runs" || k == "--warmup") {
+                   k == "--tier" || k == "--method" || k == "--runs" || k == "--warmup" || k == "--lookback-status" ||
+                   k == "--workgroup" || k == "--vectors") {
             if (!value(v)) return k + " needs a value";
             uint64_t u = 0;
             if (k == "--op") {
@@ -146,6 +157,13 @@ std::string parse(int argc, char** argv, Args& a) {
                     a.method = CompactMethod::AtomicAppend;
                 else
                     return "bad --method '" + m + "' (scatter, fused, gather, append)";
+            } else if (k == "--lookback-status") {
+                const std::string m = v;
+                if (m != "packed" && m != "words") return "bad --lookback-status '" + m + "' (packed or words)";
+                a.packedStatus = m == "packed";
+            } else if (k == "--workgroup" || k == "--vectors") {
+                if (!parseU64(v, u) || u > 1024) return "bad " + k + " '" + v + "'";
+                (k == "--workgroup" ? a.workgroup : a.vectors) = uint32_t(u);  // validated by the primitive
             } else if (k == "--runs" || k == "--warmup") {
                 if (!parseU64(v, u) || u > 100000 || (k == "--runs" && u == 0)) return "bad " + k + " '" + v + "'";
                 (k == "--runs" ? a.runs : a.warmup) = uint32_t(u);
@@ -205,7 +223,11 @@ public:
     sieve::Result<void> record(VkCommandBuffer cmd, bool peer = false) const;
     sieve::Result<std::vector<uint32_t>> download() const;  // the OUT file's words
     uint64_t deviceBytes() const { return bytes_; }
+    // Device-memory traffic of the primitive at its minimum: every input byte read once, every output
+    // byte written once (compaction: flags, kept payloads, records).
+    uint64_t touchedBytes() const;
     std::string variant() const;
+    const char* lookbackStatus() const;  // tier c: "packed" or "words"; else "-"
     const engine::Buffer& input() const { return in_; }
 
 private:
@@ -213,6 +235,7 @@ private:
     Op op_ = Op::Scan;
     uint64_t n_ = 0;
     uint64_t sum_ = 0;
+    uint64_t kept_ = 0;  // compaction: flags != 0
     uint64_t bytes_ = 0;
     std::unique_ptr<sieve::prim::Scan> scan_;
     std::unique_ptr<sieve::prim::Compact> compact_, append_;
@@ -246,6 +269,10 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     const uint64_t n = job->n_;
     sieve::prim::PrimOptions prim;
     if (a.tier) prim.tier = *a.tier;
+    prim.packedLookbackStatus = a.packedStatus;
+    prim.workgroupSize = a.workgroup;
+    prim.vectorsPerThread = a.vectors;
+    for (uint32_t v : input) job->kept_ += v != 0;
     uint64_t scratch = 0, out = 0;
     if (a.op == Op::Scan || a.op == Op::ReduceSum) {
         for (uint32_t v : input) job->sum_ += v;
@@ -308,12 +335,30 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     return job;
 }
 
+const char* Job::lookbackStatus() const {
+    const bool singlePass = (scan_ && scan_->tier() == ScanTier::SinglePass) ||
+                            (compact_ && (compact_->options().method == CompactMethod::Fused ||
+                                          compact_->scanTier() == ScanTier::SinglePass));
+    if (!singlePass) return "-";
+    return (scan_ ? scan_->packedLookbackStatus() : compact_->packedLookbackStatus()) ? "packed" : "words";
+}
+
+uint64_t Job::touchedBytes() const {
+    if (scan_) return n_ * 8;
+    if (compact_) {
+        const auto& o = compact_->options();
+        return n_ * 4 + kept_ * compact_->recordBytes() + (o.payload ? kept_ * compact_->recordBytes() : 0);
+    }
+    return n_ * 4;
+}
+
 std::string Job::variant() const {
     if (scan_) return sieve::prim::tierName(scan_->tier());
     if (compact_) {
         std::string m = sieve::prim::methodName(compact_->options().method);
-        const ScanTier t = compact_->options().prim.tier;
-        if (compact_->options().method != CompactMethod::Fused) m += std::string("/") + sieve::prim::tierName(t);
+        if (compact_->options().method != CompactMethod::Fused &&
+            compact_->options().method != CompactMethod::AtomicAppend)
+            m += std::string("/") + sieve::prim::tierName(compact_->scanTier());
         return m;
     }
     return "levels";
@@ -485,28 +530,46 @@ int runTiming(const Args& a) {
     const uint64_t n = *a.n;
 
     std::optional<bool> verified;
+    std::vector<uint32_t> expect;
     if (a.verify) {
+        expect = referenceWords(a.op, input);
         sieve::Result<void> rec;
         auto r = ctx.submitNow([&](VkCommandBuffer cmd) { rec = job.record(cmd); });
         if (!rec) return fail(rec.error().message);
         if (!r) return fail(r.error().message);
         auto words = job.download();
         if (!words) return fail(words.error().message);
-        verified = words.value() == referenceWords(a.op, input);
+        verified = words.value() == expect;
     }
 
     auto opTimes = timeRuns(ctx, a, [&](VkCommandBuffer cmd) { return job.record(cmd); });
     if (!opTimes) return fail(opTimes.error().message);
+    if (a.verify) {  // the last timed run's result: a race between tiles would show here too
+        auto words = job.download();
+        if (!words) return fail(words.error().message);
+        verified = *verified && words.value() == expect;
+    }
+    // Both copy peers move the primitive's traffic: half of it read, half written (a multiple of 16 bytes,
+    // at most the input's n * 4).
+    const uint64_t touched = job.touchedBytes();
+    const uint64_t peerBytes = std::min<uint64_t>(touched / 2 / 16 * 16, n * 4);
     auto copyDst = deviceBuffer(ctx, n * 4, "copy peer destination");
     if (!copyDst) return fail(copyDst.error().message);
     auto copyTimes = timeRuns(ctx, a, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
-        if (n) {
-            VkBufferCopy region{0, 0, n * 4};
+        if (peerBytes) {
+            VkBufferCopy region{0, 0, peerBytes};
             vkCmdCopyBuffer(cmd, job.input().handle(), copyDst.value().handle(), 1, &region);
         }
         return {};
     });
     if (!copyTimes) return fail(copyTimes.error().message);
+    auto computeCopy = ComputeCopy::create(ctx.info());
+    if (!computeCopy) return fail(computeCopy.error().message);
+    auto computeCopyTimes = timeRuns(ctx, a, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+        computeCopy.value().record(cmd, job.input().handle(), copyDst.value().handle(), peerBytes);
+        return {};
+    });
+    if (!computeCopyTimes) return fail(computeCopyTimes.error().message);
     std::optional<double> appendUs;
     if (a.op == Op::Compact) {
         auto t = timeRuns(ctx, a, [&](VkCommandBuffer cmd) { return job.record(cmd, true); });
@@ -518,24 +581,29 @@ int runTiming(const Args& a) {
     double minUs = opTimes.value().empty() ? 0 : opTimes.value()[0];
     for (double t : opTimes.value()) minUs = std::min(minUs, t);
     const double copyUs = median(copyTimes.value());
-    const double gbps = us > 0 ? double(n) * 8 / (us * 1e3) : 0;  // read n*4 + write n*4 bytes (scan/copy)
+    const double computeCopyUs = median(computeCopyTimes.value());
+    const double gbps = us > 0 ? double(touched) / (us * 1e3) : 0;
     const auto& props = ctx.properties();
     if (a.json) {
         std::printf("{\"op\": \"%s\", \"n\": %" PRIu64
                     ", \"variant\": \"%s\", \"density\": %.4f, \"runs\": %u, "
                     "\"warmup\": %u, \"median_us\": %.3f, \"min_us\": %.3f, \"copy_median_us\": %.3f, "
-                    "\"ratio_vs_copy\": %.4f, \"input_bytes\": %" PRIu64 ", \"effective_gbps\": %.2f",
+                    "\"ratio_vs_copy\": %.4f, \"compute_copy_median_us\": %.3f, \"ratio_vs_compute_copy\": %.4f, "
+                    "\"peer_copy_bytes\": %" PRIu64 ", \"touched_bytes\": %" PRIu64 ", \"input_bytes\": %" PRIu64
+                    ", \"effective_gbps\": %.2f, \"lookback_status\": \"%s\", \"workgroup\": %u, \"vectors\": %u",
                     a.opName.c_str(), n, job.variant().c_str(), a.density, a.runs, a.warmup, us, minUs, copyUs,
-                    copyUs > 0 ? us / copyUs : 0.0, n * 4, gbps);
+                    copyUs > 0 ? us / copyUs : 0.0, computeCopyUs, computeCopyUs > 0 ? us / computeCopyUs : 0.0,
+                    peerBytes, touched, n * 4, gbps, job.lookbackStatus(), a.workgroup, a.vectors);
         if (appendUs) std::printf(", \"atomic_append_median_us\": %.3f", *appendUs);
         std::printf(", \"verified\": %s", verified ? (*verified ? "true" : "false") : "null");
         std::printf(", \"device\": \"%s\", \"driver_version\": %u, \"api_version\": \"%u.%u.%u\"}\n", props.deviceName,
                     props.driverVersion, VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
                     VK_API_VERSION_PATCH(props.apiVersion));
     } else {
-        std::printf("%s n=%" PRIu64 " (%s) on %s: median %.2f us (min %.2f), copy of the input %.2f us, ratio %.3f\n",
-                    a.opName.c_str(), n, job.variant().c_str(), props.deviceName, us, minUs, copyUs,
-                    copyUs > 0 ? us / copyUs : 0.0);
+        std::printf("%s n=%" PRIu64 " (%s) on %s: median %.2f us (min %.2f); copies of %" PRIu64
+                    " bytes: vkCmdCopyBuffer %.2f us (ratio %.3f), compute %.2f us (ratio %.3f)\n",
+                    a.opName.c_str(), n, job.variant().c_str(), props.deviceName, us, minUs, peerBytes, copyUs,
+                    copyUs > 0 ? us / copyUs : 0.0, computeCopyUs, computeCopyUs > 0 ? us / computeCopyUs : 0.0);
         if (appendUs) std::printf("atomic-append peer: median %.2f us\n", *appendUs);
         if (verified) std::printf("verify: %s\n", *verified ? "match" : "MISMATCH");
     }

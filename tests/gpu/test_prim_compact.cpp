@@ -223,4 +223,25 @@ TEST_F(PrimCompact, FusedWithSmallTilesAndNoWaiting) {
     check(o, makeData(Data::Density50, 30000), {}, 1000, "fused spins=1 overflow");
 }
 
+// The two-word look-back status (devices without 64-bit buffer atomics), waiting and not waiting.
+TEST_F(PrimCompact, FusedWithTwoWordStatus) {
+    CompactOptions o;
+    o.method = CompactMethod::Fused;
+    o.prim.packedLookbackStatus = false;
+    {
+        auto c = sieve::prim::Compact::create(ctx().info(), o);
+        ASSERT_TRUE(c) << c.error().message;
+        EXPECT_FALSE(c->packedLookbackStatus());
+        EXPECT_EQ(c->scanTier(), ScanTier::SinglePass);
+    }
+    check(o, makeData(Data::Density50, 65537), {}, 65537, "fused two words");
+    o.record = RecordKind::DrawIndexed;
+    check(o, makeData(Data::Density50, 5003), templates(5003), 5003, "fused two words draws");
+    o.record = RecordKind::U32;
+    o.prim.workgroupSize = 32;
+    o.prim.vectorsPerThread = 1;
+    o.prim.lookbackSpins = 1;
+    check(o, makeData(Data::Density50, 30000), {}, 30000, "fused two words spins=1");
+}
+
 }  // namespace

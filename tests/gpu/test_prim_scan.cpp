@@ -135,11 +135,50 @@ TEST_F(PrimScan, RefusesSumsThatCouldOverflow) {
     EXPECT_FALSE(sieve::prim::SumBound{}.fitsU32());  // undeclared bounds are refused
 }
 
-TEST_F(PrimScan, AutoPicksSinglePass) {
+// The two-word look-back status (devices without 64-bit buffer atomics) at the sizes that matter: one
+// tile, several windows of predecessors, chunks, and the fallback when nothing is awaited.
+TEST_F(PrimScan, SinglePassTwoWordStatus) {
+    PrimOptions o;
+    o.tier = ScanTier::SinglePass;
+    o.packedLookbackStatus = false;
+    {
+        auto scan = sieve::prim::Scan::create(ctx().info(), o);
+        ASSERT_TRUE(scan) << scan.error().message;
+        EXPECT_FALSE(scan->packedLookbackStatus());
+    }
+    for (size_t n : {1u, 4095u, 4097u, 65537u, (1u << 20) + 3})
+        check(o, makeData(Data::Counts, n, n), "two words n=" + std::to_string(n));
+    sieve::prim::overrideMaxBindingBytes(3 * 4096 * 4);
+    check(o, makeData(Data::Counts, 65537), "two words chunked");
+    sieve::prim::overrideMaxBindingBytes(0);
+    o.lookbackSpins = 1;
+    o.workgroupSize = 64;
+    o.vectorsPerThread = 1;
+    check(o, makeData(Data::Counts, 50000), "two words spins=1");
+}
+
+TEST_F(PrimScan, SinglePassPacksStatusWhereTheDeviceHas64BitAtomics) {
+    PrimOptions o;
+    o.tier = ScanTier::SinglePass;
+    auto scan = sieve::prim::Scan::create(ctx().info(), o);
+    ASSERT_TRUE(scan) << scan.error().message;
+    EXPECT_EQ(scan->packedLookbackStatus(), ctx().info().bufferInt64Atomics);
+}
+
+// Auto follows the per-device rule of sieve/prim/config.h: tier c on NVIDIA, tier b elsewhere (lavapipe).
+TEST_F(PrimScan, AutoPicksTheTierPerDevice) {
     auto scan = sieve::prim::Scan::create(ctx().info());
     ASSERT_TRUE(scan) << scan.error().message;
-    EXPECT_EQ(scan->tier(), ScanTier::SinglePass);
+    const ScanTier expect = sieve::prim::autoScanTier(ctx().info());
+    EXPECT_EQ(scan->tier(), expect);
     EXPECT_EQ(scan->usesSubgroups(), ctx().info().subgroupArithmetic);
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(ctx().info().physical, &props);
+    if (props.vendorID == 0x10DE) {
+        EXPECT_EQ(expect, ScanTier::SinglePass);
+    } else {
+        EXPECT_EQ(expect, ScanTier::Subgroup);
+    }
 }
 
 }  // namespace

@@ -18,6 +18,9 @@ struct DeviceInfo {
     bool subgroupBallot = false;
     uint32_t maxComputeWorkGroupCount[3] = {65535, 65535, 65535};
     bool debugNames = false;  // vkSetDebugUtilsObjectNameEXT is loaded
+    // The host enabled shaderInt64 and shaderBufferInt64Atomics on the device (describeDevice cannot see
+    // enabled features, so the host sets this). Lets the single-pass scan keep a tile's status in one word.
+    bool bufferInt64Atomics = false;
 };
 
 // For hosts that do not use volk themselves: load Vulkan entry points for this instance and device.

@@ -43,6 +43,7 @@ struct Compact::Impl {
     ComputePipeline second;                  // scatter, gather or append
     ComputePipeline finish;                  // AtomicAppend: counter -> count, overflow
     std::unique_ptr<Clear> clear;
+    ScanTier tier = ScanTier::Auto;  // resolved; Auto when nothing is scanned
 
     bool scanned(CompactMethod m) const { return m == CompactMethod::ScanScatter || m == CompactMethod::Gather; }
     uint64_t offsetsBytes(uint64_t n) const { return alignUp(n * 4, storageAlignment(dev)); }
@@ -65,7 +66,7 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     c.impl_ = std::make_unique<Impl>();
     Impl& impl = *c.impl_;
     impl.dev = dev;
-    ScanTier tier = o.prim.tier == ScanTier::Auto ? ScanTier::SinglePass : o.prim.tier;
+    ScanTier tier = o.prim.tier == ScanTier::Auto ? autoScanTier(dev) : o.prim.tier;
     if (o.method == CompactMethod::Fused) tier = ScanTier::SinglePass;
     auto tiles = resolveTiles(dev, o.prim, tier != ScanTier::Multilevel);
     if (!tiles) return tiles.error();
@@ -77,15 +78,16 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     if (!clear) return clear.error();
     impl.clear = std::make_unique<Clear>(std::move(clear).value());
 
+    impl.tier = (o.method == CompactMethod::Fused || impl.scanned(o.method)) ? tier : ScanTier::Auto;
     if (o.method == CompactMethod::Fused) {
-        auto p = SinglePass::create(dev, *tiles, o.prim.lookbackSpins, true, mode, o.payload);
+        auto p = SinglePass::create(dev, *tiles, o.prim, true, mode, o.payload);
         if (!p) return p.error();
         impl.singlePass = std::make_unique<SinglePass>(std::move(p).value());
         return c;
     }
     if (impl.scanned(o.method)) {
         if (tier == ScanTier::SinglePass) {
-            auto p = SinglePass::create(dev, *tiles, o.prim.lookbackSpins, true, 0, false);
+            auto p = SinglePass::create(dev, *tiles, o.prim, true, 0, false);
             if (!p) return p.error();
             impl.singlePass = std::make_unique<SinglePass>(std::move(p).value());
         } else {
@@ -116,6 +118,14 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     if (!second) return second.error();
     impl.second = std::move(second).value();
     return c;
+}
+
+ScanTier Compact::scanTier() const {
+    return impl_->tier;
+}
+
+bool Compact::packedLookbackStatus() const {
+    return impl_->singlePass && impl_->singlePass->packed();
 }
 
 VkDeviceSize Compact::scratchBytes(uint64_t n) const {

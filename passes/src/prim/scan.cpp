@@ -7,6 +7,17 @@ namespace sieve::prim {
 
 using namespace detail;
 
+namespace {
+constexpr uint32_t kVendorNvidia = 0x10DE;
+}
+
+ScanTier autoScanTier(const DeviceInfo& dev) {
+    if (!dev.subgroupBallot || !dev.subgroupArithmetic || dev.physical == VK_NULL_HANDLE) return ScanTier::Subgroup;
+    VkPhysicalDeviceProperties props;
+    vkGetPhysicalDeviceProperties(dev.physical, &props);
+    return props.vendorID == kVendorNvidia ? ScanTier::SinglePass : ScanTier::Subgroup;
+}
+
 Scan::Scan() = default;
 Scan::Scan(Scan&&) noexcept = default;
 Scan& Scan::operator=(Scan&&) noexcept = default;
@@ -15,7 +26,7 @@ Scan::~Scan() = default;
 Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
     Scan s;
     s.dev_ = dev;
-    s.tier_ = options.tier == ScanTier::Auto ? ScanTier::SinglePass : options.tier;
+    s.tier_ = options.tier == ScanTier::Auto ? autoScanTier(dev) : options.tier;
     auto tiles = resolveTiles(dev, options, s.tier_ != ScanTier::Multilevel);
     if (!tiles) return tiles.error();
     s.subgroups_ = tiles->subgroups;
@@ -24,7 +35,7 @@ Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
     if (!clear) return clear.error();
     s.clear_ = std::make_unique<Clear>(std::move(clear).value());
     if (s.tier_ == ScanTier::SinglePass) {
-        auto p = SinglePass::create(dev, *tiles, options.lookbackSpins, false, 0, false);
+        auto p = SinglePass::create(dev, *tiles, options, false, 0, false);
         if (!p) return p.error();
         s.singlePass_ = std::make_unique<SinglePass>(std::move(p).value());
     } else {
@@ -33,6 +44,10 @@ Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
         s.multilevel_ = std::make_unique<Multilevel>(std::move(m).value());
     }
     return s;
+}
+
+bool Scan::packedLookbackStatus() const {
+    return singlePass_ && singlePass_->packed();
 }
 
 VkDeviceSize Scan::scratchBytes(uint64_t n) const {

@@ -12,15 +12,23 @@ struct SinglePush {
 };
 }  // namespace
 
-Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles, uint32_t spins, bool binarize,
-                                      uint32_t mode, bool payload) {
+Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles, const PrimOptions& options,
+                                      bool binarize, uint32_t mode, bool payload) {
+    // The look-back inspects one predecessor per lane and combines them with ballots and sums.
+    if (!dev.subgroupBallot || !dev.subgroupArithmetic)
+        return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
+                         "prim: the single-pass scan (tier c) needs subgroup ballot and arithmetic in compute "
+                         "shaders; use tier a or b");
     SinglePass s;
     s.dev_ = dev;
     s.tile_ = tiles.tile();
     s.mode_ = mode;
     s.payload_ = payload;
-    auto p = makePipeline(dev, "prim/scan_single.comp", 6, sizeof(SinglePush), tiles,
-                          {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(spins, 1u)});
+    // storageAlignment() is at least 16, so the 64-bit status words are 8-byte aligned in memory.
+    s.packed_ = options.packedLookbackStatus && dev.bufferInt64Atomics;
+    auto p =
+        makePipeline(dev, s.packed_ ? "prim/scan_single_packed.comp" : "prim/scan_single.comp", 6, sizeof(SinglePush),
+                     tiles, {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(options.lookbackSpins, 1u)});
     if (!p) return p.error();
     s.pipe_ = std::move(p).value();
     auto c = Clear::create(dev);
@@ -35,10 +43,18 @@ uint64_t SinglePass::chunk() const {
     return chunkElements(dev_, bytesPerItem, tile_);
 }
 
-// Per chunk a tile counter; per tile a state, an aggregate and an inclusive prefix.
+uint64_t SinglePass::counterWords(uint64_t n) const {
+    const uint64_t chunks = ceilDiv(n, chunk());
+    return packed_ ? alignUp(chunks, 2) : chunks;
+}
+
+// Per tile a 64-bit state|value word (packed), or a state, an aggregate and an inclusive prefix.
+uint64_t SinglePass::statusWords(uint64_t n) const {
+    return (packed_ ? 2 : 3) * ceilDiv(n, tile_);
+}
+
 uint64_t SinglePass::scratchBytes(uint64_t n) const {
-    const uint64_t tiles = ceilDiv(n, tile_);
-    return std::max<uint64_t>((ceilDiv(n, chunk()) + 3 * tiles) * 4, 4);
+    return std::max<uint64_t>((counterWords(n) + statusWords(n)) * 4, 4);
 }
 
 void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t, BufferRange scratch,
@@ -50,7 +66,9 @@ void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t
     const Binding status = Binding::storage(sub(scratch, 0, scratchBytes(n)));
     {
         ScopedLabel reset(cmd, "scan.reset");
-        clear_.record(cmd, status, 0, chunks + tiles, 0);  // counters and states
+        // Counters and states (the value words of the two-word layout are written before they are read).
+        const uint64_t words = counterWords(n) + (packed_ ? 2 * uint64_t(tiles) : tiles);
+        clear_.record(cmd, status, 0, uint32_t(words), 0);
     }
     const uint32_t recordWords = mode_ == 2 ? 5 : 1;
     const Binding records = Binding::storage(
@@ -65,14 +83,15 @@ void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t
         const Binding payload =
             payload_ ? Binding::storage(sub(t.payload, first * recordWords * 4, count * recordWords * 4)) : src;
         const Binding overflow = mode_ == 0 ? t.total.binding : t.overflow.binding;
+        const uint32_t base = uint32_t(counterWords(n));
         SinglePush push{uint32_t(count),
                         uint32_t(first / tile_),
                         tiles - 1,
                         uint32_t(first),
                         c,
-                        chunks,
-                        chunks + tiles,
-                        chunks + 2 * tiles,
+                        packed_ ? base / 2 : base,  // packed: index of 64-bit words
+                        base + tiles,
+                        base + 2 * tiles,
                         t.total.index,
                         mode_ == 0 ? t.total.index : t.overflow.index,
                         t.capacity};

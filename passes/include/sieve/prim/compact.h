@@ -53,6 +53,9 @@ public:
     ~Compact();
 
     const CompactOptions& options() const { return options_; }
+    // The scan tier in use (Fused: SinglePass; AtomicAppend scans nothing and reports Auto).
+    ScanTier scanTier() const;
+    bool packedLookbackStatus() const;  // the single-pass scan keeps one 64-bit status word per tile
     uint32_t recordBytes() const { return options_.record == RecordKind::DrawIndexed ? 20 : 4; }
     VkDeviceSize scratchBytes(uint64_t n) const;
 

@@ -25,6 +25,9 @@ class SinglePass;
 class Clear;
 }  // namespace detail
 
+// The tier ScanTier::Auto stands for on this device (rule in sieve/prim/config.h).
+ScanTier autoScanTier(const DeviceInfo& dev);
+
 struct ScanBuffers {
     BufferRange input;    // n u32 (offset aligned to minStorageBufferOffsetAlignment)
     BufferRange output;   // n u32, same alignment; may not alias input
@@ -42,6 +45,7 @@ public:
 
     ScanTier tier() const { return tier_; }  // resolved (never Auto)
     bool usesSubgroups() const { return subgroups_; }
+    bool packedLookbackStatus() const;  // tier c keeps one 64-bit status word per tile
     uint32_t tileSize() const { return tile_; }
     VkDeviceSize scratchBytes(uint64_t n) const;
 

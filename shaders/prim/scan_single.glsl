@@ -1,0 +1,227 @@
+// Body of the single-pass exclusive scan with decoupled look-back (tier c), optionally fused with stable
+// compaction (records scattered instead of offsets written). Included by scan_single.comp (status in two
+// words per tile) and scan_single_packed.comp (SIEVE_PACKED_STATUS: one 64-bit word per tile).
+//
+// Tiles take their ids from an atomic counter in start order, so every predecessor of a tile has started.
+// A tile publishes its aggregate (state 1), looks back over its predecessors, then publishes its inclusive
+// prefix (state 2). The look-back is done by subgroup 0: each lane inspects one predecessor, a ballot finds
+// the nearest inclusive prefix in the window, the aggregates between it and the tile are summed, and the
+// window moves back by the subgroup width when it holds no prefix.
+// Waiting is bounded: after SPIN polls of a window that still holds silent predecessors (nothing
+// published) the subgroup reduces their input itself and moves on, so a tile never depends on another
+// workgroup being scheduled (no forward-progress guarantee is assumed; lavapipe needs this).
+//
+// Status (scratch, zeroed by the host before the dispatch, bound `coherent`), [counterWord] holds the tile
+// counter of this chunk; per tile:
+//  - packed: status64[flagsWord + tile] = state << 32 | value. One relaxed 64-bit atomic store publishes
+//    both; one relaxed atomic load reads both. Nothing else is communicated, so no fence is needed.
+//  - two words: [flagsWord + tile] state, [aggWord + tile] aggregate, [inclWord + tile] inclusive prefix.
+//    Publication: value, fence, release store of the state. Readers poll the state with relaxed atomic
+//    loads, fence, then read the value of the state they saw (the aggregate word never changes, so a
+//    state 1 read always pairs with its own value).
+// Polls are relaxed atomics everywhere: acquire semantics on the polling atomic itself make Mesa lavapipe
+// (LLVM 15) abandon the workgroup; a relaxed poll followed by a fence is the portable form.
+#include "prim/config.glsl"
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#if SIEVE_PACKED_STATUS
+#extension GL_EXT_shader_explicit_arithmetic_types_int64 : require
+#extension GL_EXT_shader_atomic_int64 : require
+#endif
+
+layout(constant_id = 3) const bool BINARIZE = false;
+layout(constant_id = 4) const uint MODE = 0;  // 0: write offsets; 1, 2: scatter records (see record.glsl)
+layout(constant_id = 5) const bool HAS_PAYLOAD = false;
+layout(constant_id = 6) const uint SPIN = 2048;
+
+layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
+layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
+layout(set = 0, binding = 1) writeonly buffer Dst1 { uint v[]; } dst1;  // offsets (MODE 0) or records
+layout(set = 0, binding = 1) writeonly buffer Dst4 { uvec4 v[]; } dst4;
+layout(set = 0, binding = 2) coherent buffer Status { uint v[]; } status;
+#if SIEVE_PACKED_STATUS
+layout(set = 0, binding = 2) coherent buffer Status64 { uint64_t v[]; } status64;
+#endif
+layout(set = 0, binding = 3) writeonly buffer Total { uint v[]; } total;  // total, or count
+layout(set = 0, binding = 4) writeonly buffer Overflow { uint v[]; } overflow;
+layout(set = 0, binding = 5) readonly buffer Payload { uint v[]; } payload;
+layout(push_constant) uniform Push {
+    uint n;            // elements in this chunk
+    uint firstTile;    // global id of this chunk's first tile
+    uint lastTile;     // global id of the last tile of the whole scan
+    uint firstItem;    // global index of this chunk's element 0
+    uint counterWord;
+    uint flagsWord;    // packed: index of tile 0's 64-bit status word
+    uint aggWord;      // two words only
+    uint inclWord;     // two words only
+    uint totalWord;
+    uint overflowWord;
+    uint capacity;     // records (MODE 1, 2)
+} pc;
+
+#define recOut dst1
+#include "prim/tile_load.glsl"
+#include "prim/workgroup_scan.glsl"
+#include "prim/record.glsl"
+
+const uint STATE_SILENT = 0;
+const uint STATE_AGGREGATE = 1;
+const uint STATE_PREFIX = 2;
+const uint STATE_REDUCED = 3;  // look-back only: the aggregate of a silent predecessor, reduced here
+
+shared uint s_tile;
+shared uint s_exclusive;
+
+#if SIEVE_PACKED_STATUS
+void publish(uint tile, uint value, uint state) {
+    atomicStore(status64.v[pc.flagsWord + tile], packUint2x32(uvec2(value, state)), gl_ScopeDevice,
+                gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+// (state, value) of predecessor p.
+uvec2 poll(uint p) {
+    const uvec2 w = unpackUint2x32(
+        atomicLoad(status64.v[pc.flagsWord + p], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
+    return uvec2(w.y, w.x);
+}
+#else
+void publish(uint tile, uint value, uint state) {
+    status.v[(state == STATE_PREFIX ? pc.inclWord : pc.aggWord) + tile] = value;
+    memoryBarrierBuffer();
+    atomicStore(status.v[pc.flagsWord + tile], state, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+}
+// (state, 0) of predecessor p: the value is read after the window is complete (readValue).
+uvec2 poll(uint p) {
+    return uvec2(atomicLoad(status.v[pc.flagsWord + p], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed),
+                 0);
+}
+#endif
+
+// Sum of one tile's (binarized) input by the whole subgroup, for the look-back fallback.
+uint subgroupReduceTile(uint tileBase) {
+    uint sum = 0;
+    const uint end = min(tileBase + TILE, pc.n);
+    for (uint e = tileBase + 4 * gl_SubgroupInvocationID; e < end; e += 4 * gl_SubgroupSize) {
+        uvec4 x = loadVec(e, pc.n, 0);
+        if (BINARIZE) x = uvec4(notEqual(x, uvec4(0)));
+        sum += vecSum(x);
+    }
+    return subgroupAdd(sum);
+}
+
+// Exclusive prefix of `tile` (> 0). Called by every invocation of one subgroup; all control flow that
+// contains subgroup operations is subgroup-uniform (it depends on ballots only).
+uint lookBack(uint tile) {
+    const uint lane = gl_SubgroupInvocationID;
+    const uint width = subgroupBallotBitCount(subgroupBallot(true));  // active lanes: one predecessor each
+    uint exclusive = 0;
+    uint end = tile;  // this window inspects predecessors end - 1 - lane
+    for (;;) {
+        const bool inRange = lane < end && lane < width;
+        const uint p = end - 1 - lane;
+        // Lanes before tile 0 read as an empty inclusive prefix, so every look-back ends.
+        uvec2 s = inRange ? uvec2(STATE_SILENT, 0) : uvec2(STATE_PREFIX, 0);
+        bool found = false;
+        uint stop = 0;  // the lanes 0..stop (predecessors end-1 .. end-1-stop) make up the exclusive prefix
+        for (uint spin = 1;; ++spin) {
+            // Re-poll every lane that has no inclusive prefix yet: a nearer one shortens the walk.
+            if (inRange && s.x != STATE_PREFIX && s.x != STATE_REDUCED) s = poll(p);
+            const uvec4 prefixes = subgroupBallot(s.x == STATE_PREFIX);
+            found = subgroupBallotBitCount(prefixes) != 0;
+            stop = found ? subgroupBallotFindLSB(prefixes) : width - 1;
+            const uvec4 silent = subgroupBallot(lane <= stop && s.x == STATE_SILENT);
+            if (subgroupBallotBitCount(silent) == 0) break;
+            if (spin < SPIN) continue;
+            // Bounded wait: reduce the silent predecessors' input here. Tiles of earlier chunks finished
+            // in an earlier dispatch and are published; they are only polled again.
+            for (uint k = 0; k <= stop; ++k) {
+                if (!subgroupBallotBitExtract(silent, k)) continue;
+                const uint q = end - 1 - k;
+                if (q < pc.firstTile) continue;
+                const uint sum = subgroupReduceTile((q - pc.firstTile) * TILE);
+                if (lane == k) s = uvec2(STATE_REDUCED, sum);
+            }
+            spin = 0;
+        }
+#if !SIEVE_PACKED_STATUS
+        memoryBarrierBuffer();  // acquire: pairs with the release in publish()
+        if (inRange && lane <= stop && (s.x == STATE_AGGREGATE || s.x == STATE_PREFIX))
+            s.y = status.v[(s.x == STATE_PREFIX ? pc.inclWord : pc.aggWord) + p];
+#endif
+        exclusive += subgroupAdd(lane <= stop ? s.y : 0);
+        if (found) return exclusive;
+        end -= width;  // no prefix in the window: every lane was in range, so end >= width
+    }
+    return exclusive;
+}
+
+uvec4 loadTile(uint tileBase, out uvec4 x[4]) {
+    uvec4 sums = uvec4(0);
+    for (uint r = 0; r < ROUNDS; ++r) {
+        x[r] = loadVec(tileElement(tileBase, r), pc.n, 0);
+        if (BINARIZE) x[r] = uvec4(notEqual(x[r], uvec4(0)));
+        sums[r] = vecSum(x[r]);
+    }
+    return sums;
+}
+
+void main() {
+    const uint t = gl_LocalInvocationID.x;
+    const uint tiles = (pc.n + TILE - 1) / TILE;
+    if (sieve_group_index() >= tiles) return;  // spare groups of a folded dispatch take no tile id
+    if (t == 0) s_tile = atomicAdd(status.v[pc.counterWord], 1u);
+    barrier();
+    const uint local = s_tile;
+    const uint tile = pc.firstTile + local;
+
+    uvec4 x[4];
+    uvec4 roundTotals;
+    uvec4 ex = workgroupExclusiveScan(loadTile(local * TILE, x), roundTotals);
+    const uint aggregate = vecSum(roundTotals);
+
+    // Subgroup 0 publishes, looks back and publishes the inclusive prefix at once (successors wait on
+    // it); the other subgroups wait at the barrier.
+    if (gl_SubgroupID == 0) {
+        const bool leader = subgroupElect();
+        uint exclusive = 0;
+        if (tile == 0) {
+            if (leader) publish(tile, aggregate, STATE_PREFIX);
+        } else {
+            if (leader) publish(tile, aggregate, STATE_AGGREGATE);
+            exclusive = lookBack(tile);
+            if (leader) publish(tile, exclusive + aggregate, STATE_PREFIX);
+        }
+        if (leader) s_exclusive = exclusive;
+    }
+    barrier();
+    const uint exclusive = s_exclusive;
+    const uint inclusive = exclusive + aggregate;
+
+    uint offset = exclusive;
+    for (uint r = 0; r < ROUNDS; ++r) {
+        const uint e = tileElement(local * TILE, r);
+        const uvec4 o = uvec4(offset + ex[r]) + vecExclusive(x[r]);
+        if (MODE == 0) {
+            if (e + 4 <= pc.n) {
+                dst4.v[e >> 2] = o;
+            } else {
+                for (uint c = 0; c < 4; ++c)
+                    if (e + c < pc.n) dst1.v[e + c] = o[c];
+            }
+        } else {
+            for (uint c = 0; c < 4; ++c)
+                if (x[r][c] != 0 && o[c] < pc.capacity) writeRecord(o[c], e + c, pc.firstItem + e + c);
+        }
+        offset += roundTotals[r];
+    }
+    if (t == 0 && tile == pc.lastTile) {
+        if (MODE == 0) {
+            total.v[pc.totalWord] = inclusive;
+        } else {
+            const uint kept = min(inclusive, pc.capacity);
+            total.v[pc.totalWord] = kept;
+            overflow.v[pc.overflowWord] = inclusive - kept;
+        }
+    }
+}
