@@ -123,6 +123,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     });
     if (!map) return map.error();
     const auto& m = map.value();
+    if (hizView_) retired_.push_back({frameIndex_, nullptr, hizView_->releaseImage()});
     if (hizView_)
         if (auto r = hizView_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kPyramid)]); !r) return r;
     instances_ = m[plugin_->slot(sieve::CullingPlugin::kInstances)];
@@ -134,7 +135,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     countsLate_ = m[plugin_->slot(sieve::CullingPlugin::kCountsLate)];
     auto compiled = graph::compile(g);
     if (!compiled) return compiled.error();
-    executor_.reset();
+    if (executor_) retired_.push_back({frameIndex_, std::move(executor_), Image()});
     auto ex = graph::GraphExecutor::create(ctx_, std::move(compiled).value(), framesInFlight_);
     if (!ex) return ex.error();
     executor_ = std::move(ex).value();
@@ -166,6 +167,7 @@ sieve::Result<void> SceneRenderer::enableHiZView() {
 }
 
 sieve::Result<void> SceneRenderer::reloadPipelines() {
+    retired_.clear();  // the caller waited for the GPU
     // Every new object first; the old ones are replaced only once all of them exist.
     auto plugin = sieve::CullingPlugin::create(ctx_.info(), plugin_->config());
     if (!plugin) return plugin.error();
@@ -217,9 +219,13 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
 
 sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, const glm::mat4& view,
                                           const glm::mat4& proj) {
+    // A frame slot is reused only after its fence was waited for (Target::beginFrame): framesInFlight
+    // frames after a graph was replaced, no frame in flight uses it any more.
+    frameIndex_ = frame.info.frameIndex;
+    std::erase_if(retired_, [&](const Retired& r) { return frameIndex_ >= r.frameIndex + framesInFlight_; });
     if (frame.extent.width != extent_.width || frame.extent.height != extent_.height) {
-        // The graph's images depend on the viewport: wait for the frames in flight, then rebuild.
-        if (auto r = target.finish(); !r) return r;
+        // The graph's images depend on the viewport. Target::finish() cannot be used here: this frame's
+        // fence is unsignalled until it is submitted. The old graph is retired instead.
         if (auto r = build(frame.extent); !r) return r;
     }
     sieve::SlotBinding color;

@@ -68,6 +68,15 @@ private:
     VkExtent2D extent_{0, 0};
     VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;
     std::unique_ptr<ui::HiZViewPass> hizView_;
+    // Graphs replaced by a rebuild inside a frame (viewport change) while earlier frames in flight may
+    // still use their resources: destroyed once every frame slot has been waited for since (no stall).
+    struct Retired {
+        uint64_t frameIndex = 0;  // the first frame recorded with the replacement
+        std::unique_ptr<graph::GraphExecutor> executor;
+        Image hizImage;
+    };
+    std::vector<Retired> retired_;
+    uint64_t frameIndex_ = 0;  // of the frame being recorded
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
     // Graph slots of the host's resources.

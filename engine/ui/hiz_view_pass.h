@@ -29,6 +29,12 @@ public:
     // Adds the pass to `g`, after the passes that write `pyramid`, and (re)creates the display image for
     // the pyramid's extent. The GPU must be done with the previous display image.
     sieve::Result<void> addTo(graph::GraphBuilder& g, graph::SlotId pyramid);
+    // Hands the display image over (to keep it alive while frames in flight still read it); the next
+    // addTo creates a new one.
+    Image releaseImage() {
+        written_ = false;
+        return std::move(display_);
+    }
     // Binds the display image to the executor built from that graph.
     sieve::Result<void> bind(graph::GraphExecutor& executor) const;
 

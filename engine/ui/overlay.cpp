@@ -128,8 +128,9 @@ void drawHiZSection(HiZView& v) {
     ImGui::SameLine();
     ImGui::RadioButton("max", &which, 1);
     v.showMax = which == 1;
-    v.mip = std::clamp(v.mip, 0, v.mipCount - 1);
-    ImGui::SliderInt("mip", &v.mip, 0, v.mipCount - 1);
+    // The selection outlives a smaller pyramid (a 1x1 window has one mip): clamped where shown, kept here.
+    int mip = std::clamp(v.mip, 0, v.mipCount - 1);
+    if (ImGui::SliderInt("mip", &mip, 0, v.mipCount - 1)) v.mip = mip;
 }
 
 void drawHiZWindow(const HiZView& v) {
@@ -143,10 +144,12 @@ void drawHiZWindow(const HiZView& v) {
     const ImGuiWindowFlags flags =
         ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
     if (ImGui::Begin("Hi-Z pyramid", nullptr, flags)) {
-        const uint32_t w = std::max(v.width >> v.mip, 1u), h = std::max(v.height >> v.mip, 1u);
-        ImGui::Text("%s depth, mip %d of %d: %ux%u", v.showMax ? "max" : "min", v.mip, v.mipCount, w, h);
+        const int mip = std::clamp(v.mip, 0, v.mipCount - 1);
+        const uint32_t w = std::max(v.width >> mip, 1u), h = std::max(v.height >> mip, 1u);
+        ImGui::Text("%s, mip %d: %ux%u", v.showMax ? "max" : "min", mip, w, h);
         ImGui::Image(reinterpret_cast<ImTextureID>(v.texture), ImVec2(width, height));
-        ImGui::TextDisabled("white near, black far, blue: nothing drawn");
+        ImGui::TextDisabled("white near, black far");
+        ImGui::TextDisabled("blue: nothing drawn");
     }
     ImGui::End();
 }

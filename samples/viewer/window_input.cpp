@@ -46,6 +46,8 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
 
 void ResizeSequence::tick() {
     if (done() || ++ticks_ % period_ != 0) return;
+    if (next_ >= steps_.size() && !iconified_) return;  // waiting one period after the last step
+    lastStepTick_ = ticks_;
     if (iconified_) {
         std::printf("test-resize-sequence: restore\n");
         glfwRestoreWindow(window_);

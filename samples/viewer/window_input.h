@@ -36,13 +36,15 @@ public:
     ResizeSequence(GLFWwindow* window, std::vector<WindowSize> steps, int period = 3)
         : window_(window), steps_(std::move(steps)), period_(period) {}
     void tick();
-    bool done() const { return next_ >= steps_.size() && !iconified_; }
+    // Done one period after the last step, so that the frames after it run at the final size.
+    bool done() const { return next_ >= steps_.size() && !iconified_ && ticks_ >= lastStepTick_ + period_; }
 
 private:
     GLFWwindow* window_;
     std::vector<WindowSize> steps_;
     int period_;
     int ticks_ = 0;
+    int lastStepTick_ = 0;
     size_t next_ = 0;
     bool iconified_ = false;
 };
