@@ -301,11 +301,19 @@ int main(int argc, char** argv) {
             actions.capture |= keys.capture && renderdoc->available();
             actions.reloadShaders |= keys.reloadShaders;
         }
+        for (const viewer::ViewerOptions::TestAction& a : opt.testActions) {
+            if (uint64_t(a.frame) != rendered) continue;
+            std::printf("test-actions: %s in frame %d\n", a.name.c_str(), a.frame);
+            actions.screenshot |= a.name == "screenshot";
+            actions.capture |= a.name == "capture" && model.captureAvailable;
+            actions.reloadShaders |= a.name == "reload";
+        }
         if (actions.screenshot) {
             const std::string path = "sieve-screenshot-" + std::to_string(frame->info.frameIndex) + ".png";
             target->requestScreenshot(path);
-            model.status = "screenshot: " + path;
+            model.status = "screenshot: " + path + " (written when the frame completes)";
             model.statusIsError = false;
+            std::printf("%s\n", model.status.c_str());
         }
         if (auto r = target->endFrame(); !r) return fail(r.error().message);
         ++rendered;

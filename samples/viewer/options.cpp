@@ -175,6 +175,19 @@ const std::vector<Flag>& flags() {
              o.testReloadShaders.push_back({v.substr(0, eq), v.substr(eq + 1)});
              return true;
          }},
+        {"--test-actions", "NAME@N,...",
+         "(testing) press overlay buttons in frame N: screenshot, capture (RenderDoc), reload (shaders)",
+         [](const std::string& v, ViewerOptions& o) {
+             o.testActions.clear();
+             for (const std::string& item : split(v, ',')) {
+                 auto p = split(item, '@');
+                 long long n;
+                 if (p.size() != 2 || !parseInt(p[1], 0, 100000000, n)) return false;
+                 if (p[0] != "screenshot" && p[0] != "capture" && p[0] != "reload") return false;
+                 o.testActions.push_back({p[0], int(n)});
+             }
+             return !o.testActions.empty();
+         }},
         {"--test-resize-sequence", "WxH,WxH,...",
          "(testing) window mode: resize through these sizes, one every 3 frames; 'min' iconifies and the next "
          "step restores (e.g. 640x480,1x1,min,800x600)",

@@ -51,6 +51,12 @@ struct ViewerOptions {
         std::string name, file;
     };
     std::vector<ShaderSubstitute> testReloadShaders;
+    // Hidden test hook: overlay buttons "clicked" in a given frame (what the buttons and keys trigger).
+    struct TestAction {
+        std::string name;  // screenshot | capture | reload
+        int frame = 0;
+    };
+    std::vector<TestAction> testActions;
     // Hidden test hook: resize the window through these sizes (iconify/restore where width == -1),
     // one step every few frames.
     std::vector<WindowSize> testResizeSequence;

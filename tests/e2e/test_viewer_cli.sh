@@ -11,7 +11,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 help=$("$viewer" --help) || fail "--help exited $?"
 for flag in --headless --width --height --frames --overlay --screenshot --stats --camera --camera-path \
     --frustum --occlusion --two-phase --lod --lod-bias --compaction --freeze --instances --seed --scene \
-    --grid --capture-frame --capture-file --validation --test-resize-sequence; do
+    --grid --capture-frame --capture-file --validation --shader-dir --hiz-view --hiz-mip --test-reload-shader \
+    --test-actions --test-resize-sequence; do
     grep -q -- "$flag" <<<"$help" || fail "--help does not list $flag"
 done
 
@@ -37,6 +38,11 @@ expect2 --scene city.obj
 expect2 --screenshot shot.jpg
 expect2 --headless=yes
 expect2 --test-resize-sequence 10x10,huge
+expect2 --hiz-view median
+expect2 --hiz-mip -1
+expect2 --test-reload-shader geometry/mesh.frag
+expect2 --test-actions explode@1
+expect2 --test-actions screenshot@x
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
