@@ -166,6 +166,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s'\n", opt.cameraPath.c_str());
         return 2;
     }
+    std::printf("uploading the scene and creating the pipelines\n");
+    std::fflush(stdout);
     auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
                                                         target->framesInFlight());
     if (!rendererResult) return fail(rendererResult.error().message);
