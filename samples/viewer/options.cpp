@@ -127,7 +127,7 @@ const std::vector<Flag>& flags() {
          [](const std::string& v, ViewerOptions& o) {
              return (endsWith(v, ".gltf") || endsWith(v, ".glb")) && (o.scene = v, true);
          }},
-        {"--grid", "AxB", "instance grid of the procedural scene, A columns by B rows",
+        {"--grid", "AxB", "replicate the glTF scene on a grid, A columns by B rows",
          [](const std::string& v, ViewerOptions& o) {
              auto p = split(v, 'x');
              long long a, b;
