@@ -89,9 +89,10 @@ void addStat(Json& j, const std::string& prefix, const Stat& s);  // prefix_us, 
 
 // The peers measured in every scenario's run.
 struct Peers {
-    double copyGBps = 0;      // peak of the two copies below: what bandwidth bounds are computed with
+    double copyGBps = 0;      // peak of the three streams below: what bandwidth bounds are computed with
     double transferGBps = 0;  // vkCmdCopyBuffer of copyBytes: (read + written bytes) / median time
     double shaderGBps = 0;    // the same bytes through a compute shader (test/add.comp: 4-byte loads, stores)
+    double readGBps = 0;      // read-only stream: prim::Reduce (max f32) over copyBytes, bytes read / time
     uint64_t copyBytes = 0;
     double emptyPairUs = 0;        // a timestamp pair with nothing between (the timer's own floor)
     double emptyDispatchUs = 0;    // one dispatch of one workgroup that writes nothing, alone in a timestamp pair
