@@ -1,10 +1,9 @@
 #include "engine/shader_reload/shader_compiler.h"
 
-#include <shaderc/shaderc.hpp>
-
 #include <algorithm>
 #include <fstream>
 #include <memory>
+#include <shaderc/shaderc.hpp>
 #include <sstream>
 #include <system_error>
 
@@ -26,15 +25,13 @@ bool shaderKind(const fs::path& path, shaderc_shader_kind& kind) {
 // so that error messages read like the build's and relative includes of an include resolve again.
 class Includer final : public shaderc::CompileOptions::IncluderInterface {
 public:
-    Includer(fs::path root, std::map<std::string, std::string>& sources)
-        : root_(std::move(root)), sources_(sources) {}
+    Includer(fs::path root, std::map<std::string, std::string>& sources) : root_(std::move(root)), sources_(sources) {}
 
     shaderc_include_result* GetInclude(const char* requested, shaderc_include_type type, const char* requesting,
                                        size_t) override {
         auto result = std::make_unique<Result>();
         std::vector<fs::path> candidates;
-        if (type == shaderc_include_type_relative)
-            candidates.push_back(fs::path(requesting).parent_path() / requested);
+        if (type == shaderc_include_type_relative) candidates.push_back(fs::path(requesting).parent_path() / requested);
         candidates.push_back(fs::path(requested));
         for (const fs::path& c : candidates) {
             const fs::path rel = c.lexically_normal();
@@ -45,15 +42,14 @@ public:
             sources_[result->name] = result->content;
             break;
         }
-        if (result->name.empty()) result->content = "cannot find \"" + std::string(requested) + "\" below " + root_.string();
+        if (result->name.empty())
+            result->content = "cannot find \"" + std::string(requested) + "\" below " + root_.string();
         result->info = {result->name.c_str(), result->name.size(), result->content.c_str(), result->content.size(),
                         result.get()};
         return &result.release()->info;
     }
 
-    void ReleaseInclude(shaderc_include_result* data) override {
-        delete static_cast<Result*>(data->user_data);
-    }
+    void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
 
 private:
     struct Result {
@@ -83,7 +79,8 @@ sieve::Result<std::vector<std::string>> ShaderCompiler::list() const {
     for (fs::recursive_directory_iterator it(root_, ec), end; !ec && it != end; it.increment(ec))
         if (it->is_regular_file(ec) && shaderKind(it->path(), kind))
             names.push_back(it->path().lexically_relative(root_).generic_string());
-    if (ec) return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "cannot list " + root_.string() + ": " + ec.message());
+    if (ec)
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "cannot list " + root_.string() + ": " + ec.message());
     std::sort(names.begin(), names.end());
     return names;
 }

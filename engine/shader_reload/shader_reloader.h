@@ -44,7 +44,7 @@ private:
     bool upToDate(const std::string& name, const ShaderBinary& cached, const std::string* substitute) const;
 
     ShaderCompiler compiler_;
-    std::map<std::string, ShaderBinary> cache_;  // last successful compile of each shader
+    std::map<std::string, ShaderBinary> cache_;            // last successful compile of each shader
     std::map<std::string, std::vector<uint32_t>> active_;  // the overrides in effect
 };
 

@@ -77,9 +77,9 @@ struct HiZView {
     bool show = false;
     bool showMax = false;  // false: min pyramid (farthest occluder depth with reverse-Z)
     int mip = 0;
-    int mipCount = 0;         // 0: the host has no pyramid (the section says so)
+    int mipCount = 0;                // 0: the host has no pyramid (the section says so)
     uint32_t width = 0, height = 0;  // extent of mip 0
-    void* texture = nullptr;  // ImTextureID of the selected min/max mip (a VkImageView), set by the host
+    void* texture = nullptr;         // ImTextureID of the selected min/max mip (a VkImageView), set by the host
 };
 
 // Everything the overlay draws.

@@ -70,9 +70,8 @@ sieve::Result<void> HiZViewPass::addTo(graph::GraphBuilder& g, graph::SlotId pyr
     pass.name = "overlay.hiz";
     pass.sideEffect = true;  // its output is read outside the graph (by the overlay)
     pass.uses = {sieve::use::sampledImage(pyramid), sieve::use::storageImageWrite(displaySlot_)};
-    g.addPass(std::move(pass), [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo&) {
-        record(cmd, b);
-    });
+    g.addPass(std::move(pass),
+              [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo&) { record(cmd, b); });
     return {};
 }
 
@@ -96,10 +95,11 @@ void HiZViewPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
     if (!show_) return;
     const VkExtent2D e = display_.extent();
     Push push{{e.width, e.height}, mip_, showMax_ ? 1u : 0u, 16.0f};
-    sieve::Binding pyramid{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, {}, {VK_NULL_HANDLE, b[pyramidSlot_].view,
-                                                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
-    pipeline_.dispatch(cmd, {pyramid, sieve::Binding::storageImage(b[displaySlot_].view)}, push,
-                       (e.width + 7) / 8, (e.height + 7) / 8);
+    sieve::Binding pyramid{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
+                           {},
+                           {VK_NULL_HANDLE, b[pyramidSlot_].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
+    pipeline_.dispatch(cmd, {pyramid, sieve::Binding::storageImage(b[displaySlot_].view)}, push, (e.width + 7) / 8,
+                       (e.height + 7) / 8);
 }
 
 }  // namespace engine::ui

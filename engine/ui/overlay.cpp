@@ -47,7 +47,8 @@ void drawFrameSection(const OverlayModel& m) {
 
 void drawCountsSection(const CullingCounts& c) {
     if (!c.available) {
-        disabledWrapped("no culling counts yet: they reach the CPU some frames late (or no culling plugin reports any)");
+        disabledWrapped(
+            "no culling counts yet: they reach the CPU some frames late (or no culling plugin reports any)");
         return;
     }
     ImGui::Text("counts of frame %" PRIu64, c.frameIndex);

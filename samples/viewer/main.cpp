@@ -7,16 +7,18 @@
 
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "assets/procedural_city.h"
 #include "camera.h"
 #include "engine/capture/renderdoc.h"
+#include "engine/scene/scene_renderer.h"
 #include "engine/target/glfw_window.h"
 #include "engine/target/headless_target.h"
 #include "engine/target/window_target.h"
@@ -27,9 +29,7 @@
 #include "frame_recording.h"
 #include "gpu_timer.h"
 #include "memory_report.h"
-#include "assets/procedural_city.h"
 #include "options.h"
-#include "engine/scene/scene_renderer.h"
 #include "scene_setup.h"
 #include "shader_hot_reload.h"
 #include "window_input.h"
@@ -256,8 +256,10 @@ int main(int argc, char** argv) {
             model.counts.triangles = counts.triangles;
             model.counts.overflow = c.overflow();
             if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
-                std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n", (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn, c.early.count,
-                            c.early.total, c.early.overflow, c.late.count, c.late.total, c.late.overflow);
+                std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n",
+                            (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn,
+                            c.early.count, c.early.total, c.early.overflow, c.late.count, c.late.total,
+                            c.late.overflow);
         }
         model.frameMs.add(dt * 1000.0f);
         model.width = frame->extent.width;
@@ -267,8 +269,8 @@ int main(int argc, char** argv) {
 
         if (!opt.cameraPath.empty()) {
             // Repeatable runs: position along the path by frame number (headless) or time (window).
-            const float t = opt.frames > 1 ? float(rendered) / float(opt.frames - 1)
-                                           : float(std::fmod(glfwGetTime() / 30.0, 1.0));
+            const float t =
+                opt.frames > 1 ? float(rendered) / float(opt.frames - 1) : float(std::fmod(glfwGetTime() / 30.0, 1.0));
             if (auto pose = sieve::assets::cameraPath(loaded->data, opt.cameraPath, t)) setPose(camera, *pose);
         }
         applyToggles(model.toggles, renderer.plugin().toggles());
@@ -319,7 +321,8 @@ int main(int argc, char** argv) {
         }
         if (auto r = target->endFrame(); !r) return fail(r.error().message);
         ++rendered;
-        if (opt.reportMemory > 0 && rendered % uint64_t(opt.reportMemory) == 0) viewer::printMemoryReport(rendered, ctx);
+        if (opt.reportMemory > 0 && rendered % uint64_t(opt.reportMemory) == 0)
+            viewer::printMemoryReport(rendered, ctx);
 
         if (capturing) {
             const bool ok = renderdoc->endCapture(ctx.instance());

@@ -40,7 +40,7 @@ struct ViewerOptions {
     int captureFrame = -1;          // RenderDoc capture of this frame index; -1: none
     std::string captureFile;        // RenderDoc capture path template
     bool validation = false;
-    int reportMemory = 0;  // print host and device memory every N frames and at the end (0: never)
+    int reportMemory = 0;   // print host and device memory every N frames and at the end (0: never)
     std::string shaderDir;  // shader sources for hot reload; empty: the source tree's shaders/
     bool hizView = false;   // open the overlay's Hi-Z view
     bool hizMax = false;    // ... on the max pyramid (else min)

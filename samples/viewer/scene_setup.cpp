@@ -26,8 +26,7 @@ void progress(std::string_view stage, float fraction) {
 sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
     LoadedScene out;
     if (o.scene.empty()) {
-        std::printf("building the procedural city: %u instances, seed %llu\n", o.instances,
-                    (unsigned long long)o.seed);
+        std::printf("building the procedural city: %u instances, seed %llu\n", o.instances, (unsigned long long)o.seed);
         auto city = sieve::assets::makeCity(o.instances, uint32_t(o.seed), progress);
         if (!city) return sieve::assets::Unexpected{city.error()};
         out.data = std::move(city).value();
@@ -52,8 +51,8 @@ sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
         out.start.pitch = -0.2f;
     }
     std::printf("scene: %zu instances, %zu meshes, %zu primitives, %zu vertices, %zu indices\n",
-                out.data.instances.size(), out.data.meshes.size(), out.data.primitives.size(),
-                out.data.vertices.size(), out.data.indices.size());
+                out.data.instances.size(), out.data.meshes.size(), out.data.primitives.size(), out.data.vertices.size(),
+                out.data.indices.size());
     return out;
 }
 

@@ -9,10 +9,12 @@
 
 namespace viewer {
 
-std::filesystem::path defaultShaderDir() { return SIEVE_SHADER_SOURCE_DIR; }
+std::filesystem::path defaultShaderDir() {
+    return SIEVE_SHADER_SOURCE_DIR;
+}
 
-ReloadOutcome ShaderHotReload::run(engine::Target& target, engine::SceneRenderer& renderer,
-                                   engine::ui::ImGuiLayer* ui, const std::map<std::string, std::string>& substitutes) {
+ReloadOutcome ShaderHotReload::run(engine::Target& target, engine::SceneRenderer& renderer, engine::ui::ImGuiLayer* ui,
+                                   const std::map<std::string, std::string>& substitutes) {
     auto rebuild = [&]() -> sieve::Result<void> {
         // Pipelines of frames still in flight must not be destroyed under them.
         if (auto r = target.finish(); !r) return r;

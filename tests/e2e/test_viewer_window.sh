@@ -2,7 +2,8 @@
 # sieve-viewer in a window under Xvfb, rendering the city through the culling plugin with the overlay and
 # its Hi-Z view, under validation with synchronization validation: frames render and present, the overlay
 # is in the screenshot, and resizes (including 1x1) and an iconify/restore go through without a
-# validation message (each viewport change rebuilds the render graph while frames are in flight).
+# validation message (each viewport change rebuilds the render graph while frames are in flight), nor
+# does a shader reload (what the R key and the overlay's button do) between two frames.
 # Xvfb has no window manager: the iconify request is made, but only a desktop minimizes the window (a
 # 0x0 framebuffer, where the viewer skips frames).
 # $1: build directory, $2: source directory.
@@ -16,7 +17,7 @@ trap 'rm -rf "$out"' EXIT
 
 SIEVE_SYNC_VALIDATION=1 xvfb-run -a -s "-screen 0 1280x1024x24" "$viewer" --frames 12 --width 640 --height 480 \
     --validation --hiz-view min --hiz-mip 1 --screenshot "$out/window.png" --stats "$out/stats.json" \
-    --test-resize-sequence 800x600,1x1,min,321x203,640x480 >"$out/log.txt" 2>&1 || {
+    --test-actions reload@4 --test-resize-sequence 800x600,1x1,min,321x203,640x480 >"$out/log.txt" 2>&1 || {
     cat "$out/log.txt"; echo "viewer failed"; exit 1; }
 grep -v 'instances: ' "$out/log.txt"
 grep -q "device: .*, window" "$out/log.txt" || { echo "did not run in a window"; exit 1; }
@@ -24,6 +25,7 @@ if grep -q '^\[vulkan\]' "$out/log.txt"; then echo "validation messages"; exit 1
 grep -q "test-resize-sequence: 1x1" "$out/log.txt"
 grep -q "test-resize-sequence: iconify" "$out/log.txt"
 grep -q "test-resize-sequence: restore" "$out/log.txt"
+grep -q "^shaders reloaded: " "$out/log.txt" || { echo "the shader reload (R key / button) failed"; exit 1; }
 # One swapchain at start, then one per size change at least (800x600, 1x1, 321x203, 640x480).
 created=$(sed -n 's/^swapchain: created \([0-9]*\) times/\1/p' "$out/log.txt")
 [ -n "$created" ] && [ "$created" -ge 5 ] || { echo "swapchain created ${created:-?} times, expected >= 5"; exit 1; }

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #ifndef SIEVE_HAVE_SHADERC
-TEST(ViewerShaderReload, NeedsShaderc) { GTEST_SKIP() << "built without libshaderc (samples off)"; }
+TEST(ViewerShaderReload, NeedsShaderc) {
+    GTEST_SKIP() << "built without libshaderc (samples off)";
+}
 #else
 
 #include <unistd.h>
@@ -87,8 +89,9 @@ TEST_F(ViewerShaderTree, ErrorsNameFileAndLine) {
     ASSERT_FALSE(r);
     EXPECT_NE(r.error().message.find("a/main.comp:3: error"), std::string::npos) << r.error().message;
 
-    write("a/main.comp", "#version 460\n#extension GL_GOOGLE_include_directive : require\n"
-                         "#include \"missing.glsl\"\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
+    write("a/main.comp",
+          "#version 460\n#extension GL_GOOGLE_include_directive : require\n"
+          "#include \"missing.glsl\"\nlayout(local_size_x = 1) in;\nvoid main() {}\n");
     auto m = c.compile("a/main.comp");
     ASSERT_FALSE(m);
     EXPECT_NE(m.error().message.find("missing.glsl"), std::string::npos) << m.error().message;
