@@ -12,7 +12,9 @@ Output:
   indirect_draws  every indirect draw call (vkCmdDraw*Indirect*), once per API call even where RenderDoc
                   expands a multi-draw into one action per draw: the call, the enclosing marker path, the
                   argument buffer, and for the *IndirectCount calls the count buffer (from the call's own
-                  parameters) and its value when the draw executes (the frame replayed up to that event).
+                  parameters) and its value when the draw executes (the frame replayed up to just before
+                  the render pass and queries open at the draw, count_read_at_event, see read_event;
+                  --read-at-draw: up to the draw itself).
                   Without a count buffer parameter, the first buffer whose debug name matches
                   --count-buffer-name is read instead, and count_source says so.
 Exit status: 0 on success, 2 when the capture cannot be opened or replayed (the JSON says why).
@@ -46,7 +48,7 @@ def child_value(chunk, name, kind):
 
 
 class Inspector:
-    def __init__(self, controller, count_name_pattern):
+    def __init__(self, controller, count_name_pattern, read_at_draw):
         self.ctl = controller
         self.sd = controller.GetStructuredFile()
         self.resources = {int(r.resourceId): (r.resourceId, r.name) for r in controller.GetResources()}
@@ -56,10 +58,38 @@ class Inspector:
         self.seen_chunks = set()
         self.action_count = 0
         self.draw_count = 0
+        self.read_at_draw = read_at_draw
+        self.open_scopes = []  # begin events of the render pass and queries active at this point
 
     def name_of(self, rid):
         entry = self.resources.get(int(rid))
         return entry[1] if entry else None
+
+    def track_scopes(self, action):
+        """Follows the render-pass and query scopes open at each action. Queries begin and end in events
+        that are not actions, so every event of the action is looked at."""
+        for ev in action.events:
+            call = self.sd.chunks[ev.chunkIndex].name
+            if call.startswith(("vkCmdBeginRendering", "vkCmdBeginRenderPass", "vkCmdBeginQuery")):
+                self.open_scopes.append((call, ev.eventId))
+            elif call.startswith(("vkCmdEndRendering", "vkCmdEndRenderPass")):
+                self.open_scopes = [s for s in self.open_scopes if "Query" in s[0]]
+            elif call.startswith("vkCmdEndQuery"):
+                queries = [i for i, s in enumerate(self.open_scopes) if "Query" in s[0]]
+                if queries:
+                    del self.open_scopes[queries[0]]
+
+    def read_event(self, draw_event):
+        """Where to read a draw's count buffer. RenderDoc 1.24 replays up to an event by cutting the command
+        buffer there, and does not end a query that is active at that point (the draw passes' pipeline
+        statistics query); lavapipe (Mesa 22.3) then writes to freed memory in its queue thread and the
+        replay crashes. So by default the buffer is read just before the outermost render pass or query
+        open at the draw. That is the value at the draw unless something between writes the buffer: no
+        transfer or compute command can run inside a render pass, but one inside a query would be missed;
+        draws_in_capture (the count RenderDoc saw when capturing) cross-checks it."""
+        if self.read_at_draw or not self.open_scopes:
+            return draw_event
+        return min(e for _, e in self.open_scopes) - 1
 
     def read_u32(self, event_id, rid, offset):
         self.ctl.SetFrameEvent(event_id, True)
@@ -74,6 +104,7 @@ class Inspector:
             if flags & rd.ActionFlags.Drawcall:
                 self.draw_count += 1
             _, chunk = chunk_of(self.sd, a)
+            self.track_scopes(a)
             # RenderDoc wraps the draws it expands from a multi-draw call in a region of its own; only
             # regions the application labelled count as markers.
             synthetic = chunk is not None and chunk.name.startswith("vkCmdDraw")
@@ -116,7 +147,8 @@ class Inspector:
             offset = child_value(chunk, "countBufferOffset", "int") or 0
             entry["max_draw_count"] = child_value(chunk, "maxDrawCount", "int")
             entry["count_buffer"] = {"id": int(count_rid), "name": self.name_of(count_rid), "offset": offset}
-            entry["count"] = self.read_u32(action.eventId, count_rid, offset)
+            entry["count_read_at_event"] = self.read_event(action.eventId)
+            entry["count"] = self.read_u32(entry["count_read_at_event"], count_rid, offset)
             entry["count_source"] = "countBuffer parameter"
         elif "Count" in chunk.name:
             entry["count"] = None
@@ -125,7 +157,8 @@ class Inspector:
             for rid, rname in self.resources.values():
                 if self.count_name and rname and self.count_name.search(rname):
                     entry["count_buffer"] = {"id": int(rid), "name": rname, "offset": 0}
-                    entry["count"] = self.read_u32(action.eventId, rid, 0)
+                    entry["count_read_at_event"] = self.read_event(action.eventId)
+                    entry["count"] = self.read_u32(entry["count_read_at_event"], rid, 0)
                     entry["count_source"] = "buffer named like /%s/" % self.count_name.pattern
                     break
         else:
@@ -146,6 +179,9 @@ def main():
     ap.add_argument("--count-buffer-name", default=r"counts?",
                     help="regex for the count buffer's debug name, used only when a count draw's "
                          "parameters do not name it")
+    ap.add_argument("--read-at-draw", action="store_true",
+                    help="read count buffers at the draw's own event instead of just before the render pass and "
+                         "queries open there (crashes lavapipe 22.3 when a query is open)")
     ap.add_argument("--out", help="write the JSON here instead of stdout")
     opts = ap.parse_args()
     out = open(opts.out, "w") if opts.out else sys.stdout
@@ -165,7 +201,7 @@ def main():
         if result != rd.ResultCode.Succeeded:
             return fail("replay of %s failed: %s" % (opts.capture, result.Message()), out)
 
-        inspector = Inspector(controller, opts.count_buffer_name)
+        inspector = Inspector(controller, opts.count_buffer_name, opts.read_at_draw)
         inspector.walk(controller.GetRootActions(), [])
         report = {
             "capture": opts.capture,

@@ -32,19 +32,38 @@ grep -qF "RenderDoc capture: ${captures[0]}" "$out/log.txt" || { echo "the viewe
 cat "$out/report.json"
 
 # What the viewer labels now, one line per label in frame order (see renderdoc_expect.py for the syntax).
-# The culling passes add lines here, e.g. "label cull.early.flag", "indirect draw.early count>=1".
 cat > "$out/expected.txt" <<'EOF'
-label clear
+label cull.early.flag
+label cull.early.compact
+label draw.early
+label hiz.build
+label cull.late.flag
+label cull.late.compact
+label draw.late
+label cull.stats
 label imgui
+indirect draw.early count>=1
+indirect draw.late
 EOF
 /usr/bin/python3 "$src/tests/e2e/renderdoc_expect.py" "$out/report.json" "$out/expected.txt"
 
-# The checker must be able to fail: the same labels in the wrong order, and a label that is not there.
-printf 'label imgui\nlabel clear\n' > "$out/reversed.txt"
-printf 'label clear\nlabel no.such.pass\n' > "$out/missing.txt"
+# The checker must be able to fail: labels in the wrong order, and a label that is not there.
+printf 'label draw.late\nlabel draw.early\n' > "$out/reversed.txt"
+printf 'label draw.early\nlabel no.such.pass\n' > "$out/missing.txt"
 for bad in reversed missing; do
     if /usr/bin/python3 "$src/tests/e2e/renderdoc_expect.py" "$out/report.json" "$out/$bad.txt" > /dev/null; then
         echo "renderdoc_expect.py accepted the $bad expectations"; exit 1
     fi
 done
+
+# Each count read from its count buffer at the draw is the number of draws RenderDoc replayed there.
+/usr/bin/python3 - "$out/report.json" <<'PY'
+import json, sys
+for d in json.load(open(sys.argv[1]))["indirect_draws"]:
+    if "max_draw_count" in d:
+        assert d["count"] is not None and d["count"] <= d["max_draw_count"], d
+        assert d["count"] == d["draws_in_capture"], d
+        print("%s: %s draws of at most %s (%s)" % (d["marker"], d["count"], d["max_draw_count"],
+                                                  d["count_buffer"]["name"]))
+PY
 echo "RenderDoc capture OK: ${captures[0]}"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # An indirect-count draw captured with RenderDoc and replayed by python3-renderdoc: the GPU test
 # IndirectCountDraw.OnlyTheCountedDrawsAppear, run alone with SIEVE_RENDERDOC_CAPTURE, sets its count buffer
-# to 2 (from 4) before the draw and to 3 after it; renderdoc_inspect.py must find the draw inside its label
-# and read 2, the value at the draw, from the count buffer named by the call.
+# to 2 (from 4) before the draw and to 3 after it, and encloses the draw in a pipeline-statistics query reset
+# in the same command buffer, as the viewer's draw passes do; renderdoc_inspect.py must find the draw inside
+# its label and read 2, the value at the draw, from the count buffer named by the call, without replaying
+# to a point inside the query (which crashes lavapipe 22.3: see read_event in renderdoc_inspect.py).
 # $1: build directory, $2: source directory.
 set -euo pipefail
 build=$1
@@ -46,6 +48,7 @@ assert d["count_source"] == "countBuffer parameter", d
 assert d["count_buffer"]["name"] == "indirect test draw counts", d
 assert d["args_buffer"]["name"] == "indirect test draw args", d
 assert d["count"] == 2 and d["max_draw_count"] == 4 and d["draws_in_capture"] == 2, d
+assert d["count_read_at_event"] <= d["event_id"], d
 # RenderDoc's own region around the expanded draws is not a label.
 assert all(not m["name"].startswith("vkCmd") for m in report["markers"]), report["markers"]
 print("RenderDoc indirect-count replay OK: count", d["count"], "of", d["max_draw_count"])

@@ -1,6 +1,8 @@
 // An indexed indirect-count draw of the shape the culling plugin's draw passes use: four quads in the
 // argument buffer, a count buffer that the frame sets to 2 before the draw (from 4) and to 3 after it; only
-// the first two quads may appear, and a replay must read 2 at the draw. With
+// the first two quads may appear, and a replay must read 2 at the draw. Like the viewer's geometry passes,
+// a pipeline-statistics query encloses the draw (where the device offers one): RenderDoc's partial
+// replays inside it crash lavapipe, which renderdoc_inspect.py must avoid. With
 // SIEVE_RENDERDOC_CAPTURE=<path template> the submission is also captured with RenderDoc, which must be
 // loaded before the Vulkan instance exists: run this test alone in its process
 // (tests/e2e/test_renderdoc_indirect.sh does, and replays the capture with python3-renderdoc).
@@ -141,9 +143,21 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
     auto pipeline = sieve::GraphicsPipeline::create(ctx().info(), pd);
     ASSERT_TRUE(pipeline) << pipeline.error().message;
 
+    VkPhysicalDeviceFeatures features{};
+    vkGetPhysicalDeviceFeatures(ctx().physical(), &features);
+    VkQueryPool stats = VK_NULL_HANDLE;
+    if (features.pipelineStatisticsQuery) {
+        VkQueryPoolCreateInfo qi{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        qi.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+        qi.queryCount = 1;
+        qi.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT;
+        ASSERT_EQ(vkCreateQueryPool(ctx().device(), &qi, nullptr, &stats), VK_SUCCESS);
+    }
+
     if (renderdoc) renderdoc->startCapture(ctx().instance());
     auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
         sieve::ScopedLabel frame(cmd, "frame");
+        if (stats) vkCmdResetQueryPool(cmd, stats, 0, 1);  // in the frame, as the viewer's passes do
         {
             sieve::ScopedLabel label(cmd, "texture");
             imageBarriers(cmd, {layoutBarrier(white->handle(), VK_PIPELINE_STAGE_2_NONE, 0,
@@ -171,6 +185,7 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
         }
         {
             sieve::ScopedLabel label(cmd, "draw.indirect");
+            if (stats) vkCmdBeginQuery(cmd, stats, 0, 0);
             VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
             color.imageView = target->view();
             color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
@@ -198,6 +213,7 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
             vkCmdDrawIndexedIndirectCount(cmd, argBuffer.handle(), 0, countBuffer.handle(), 0, kQuads,
                                           sizeof(VkDrawIndexedIndirectCommand));
             vkCmdEndRendering(cmd);
+            if (stats) vkCmdEndQuery(cmd, stats, 0);
         }
         {
             // A later value, so that a replay that reads the count at the end of the frame is caught.
@@ -223,7 +239,18 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
         if (n) std::printf("RenderDoc capture: %s\n", renderdoc->capturePath(n - 1).c_str());
     }
     vkDestroySampler(ctx().device(), sampler, nullptr);
+    uint64_t primitives = 0;
+    VkResult qr = VK_SUCCESS;
+    if (stats) {
+        qr = vkGetQueryPoolResults(ctx().device(), stats, 0, 1, sizeof(primitives), &primitives, sizeof(primitives),
+                                   VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+        vkDestroyQueryPool(ctx().device(), stats, nullptr);
+    }
     ASSERT_TRUE(r) << r.error().message;
+    if (stats) {
+        ASSERT_EQ(qr, VK_SUCCESS);
+        EXPECT_EQ(primitives, 2u * kDrawn);  // two triangles per counted quad
+    }
 
     auto texels = read<uint32_t>(pixels, kExtent.width * kExtent.height);
     ASSERT_EQ(texels.size(), size_t(kExtent.width * kExtent.height));
