@@ -208,6 +208,29 @@ int main(int argc, char** argv) {
         testReloads.push_back({2 * k + 2, {{opt.testReloadShaders[k].name, std::move(text).value()}}});
     }
 
+    // GPU times and culling counts of a frame slot whose fence has been waited for.
+    auto collectFrame = [&](uint32_t slot) {
+        timer.collect(slot, model.gpuTimes);
+        std::vector<engine::graph::PassTiming> passTimes;
+        engine::FrameCounts counts;
+        renderer.collect(slot, passTimes, counts);
+        for (const auto& t : passTimes) model.gpuTimes.add(t.name, float(t.ms));
+        const sieve::CullingStats& c = counts.cull;
+        model.counts.available = c.valid;
+        model.counts.frameIndex = c.frame;
+        model.counts.instances = c.instances;
+        model.counts.frustumVisible = c.frustumVisible;
+        model.counts.occlusionVisibleEarly = c.earlyDrawn;
+        model.counts.occlusionVisibleLate = c.lateDrawn;
+        model.counts.drawn = c.draws();
+        model.counts.triangles = counts.triangles;
+        model.counts.overflow = c.overflow();
+        if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
+            std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n",
+                        (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn,
+                        c.early.count, c.early.total, c.early.overflow, c.late.count, c.late.total, c.late.overflow);
+    };
+
     uint64_t rendered = 0, skipped = 0;
     bool captureNext = false, capturing = false, shotRequested = false;
     auto last = std::chrono::steady_clock::now();
@@ -239,28 +262,7 @@ int main(int argc, char** argv) {
             continue;
         }
         const uint32_t slot = frame->info.frameSlot;
-        timer.collect(slot, model.gpuTimes);
-        {
-            std::vector<engine::graph::PassTiming> passTimes;
-            engine::FrameCounts counts;
-            renderer.collect(slot, passTimes, counts);
-            for (const auto& t : passTimes) model.gpuTimes.add(t.name, float(t.ms));
-            const sieve::CullingStats& c = counts.cull;
-            model.counts.available = c.valid;
-            model.counts.frameIndex = c.frame;
-            model.counts.instances = c.instances;
-            model.counts.frustumVisible = c.frustumVisible;
-            model.counts.occlusionVisibleEarly = c.earlyDrawn;
-            model.counts.occlusionVisibleLate = c.lateDrawn;
-            model.counts.drawn = c.draws();
-            model.counts.triangles = counts.triangles;
-            model.counts.overflow = c.overflow();
-            if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
-                std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n",
-                            (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn,
-                            c.early.count, c.early.total, c.early.overflow, c.late.count, c.late.total,
-                            c.late.overflow);
-        }
+        collectFrame(slot);
         model.frameMs.add(dt * 1000.0f);
         model.width = frame->extent.width;
         model.height = frame->extent.height;
@@ -351,6 +353,9 @@ int main(int argc, char** argv) {
     }
 
     if (auto r = target->finish(); !r) return fail(r.error().message);
+    // Every frame has completed: the last frame's times, and the counts its recording read back (for the
+    // stats JSON; counts lag framesInFlight frames, so a short run has them only from here).
+    if (rendered > 0) collectFrame(uint32_t((target->frameIndex() - 1) % target->framesInFlight()));
     if (opt.reportMemory > 0) viewer::printMemoryReport(rendered, ctx);
     if (headlessTarget && !opt.screenshot.empty() && rendered > 0) {
         if (auto r = headlessTarget->readback(opt.screenshot); !r) return fail(r.error().message);
