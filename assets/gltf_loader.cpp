@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
@@ -261,9 +262,21 @@ Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std
 }
 
 Expected<SceneData> loadGltf(const std::string& path) {
+    // Only regular files: a directory opens as an ifstream on Linux and reading it throws from inside the
+    // stream buffer; opening a FIFO blocks until a writer appears.
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+        return Unexpected{path + ": not a regular file" +
+                          (std::filesystem::is_directory(status) ? std::string(" (a directory)") : std::string())};
     std::ifstream file(path, std::ios::binary);
     if (!file) return Unexpected{path + ": cannot open file"};
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> bytes;
+    try {
+        bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    } catch (const std::exception& e) {
+        return Unexpected{path + ": read error (" + e.what() + ")"};
+    }
     if (file.bad()) return Unexpected{path + ": read error"};
     size_t slash = path.find_last_of('/');
     std::string baseDir = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
