@@ -48,7 +48,7 @@ void usage(FILE* to) {
                  "usage: sieve-bench prim --op OP --input IN --output OUT\n"
                  "       sieve-bench prim --op OP --n N [--density D] [--tier a|b|c] [--method M] [--runs R]\n"
                  "                        [--warmup W] [--lookback-status packed|words]\n"
-                 "                        [--workgroup W] [--vectors V] [--verify] [--json]\n"
+                 "                        [--workgroup W] [--vectors V] [--lookback-per-lane K] [--verify] [--json]\n"
                  "OP and files (raw little-endian):\n"
                  "  scan        IN: n u32            OUT: n+1 u32 (exclusive offsets, then the total)\n"
                  "  compact     IN: n u32 flags      OUT: 1+k u32 (k = count of flags != 0, then their indices)\n"
@@ -61,7 +61,8 @@ void usage(FILE* to) {
                  "(compact): scatter, fused, gather, append (default fused, or scatter when --tier a|b).\n"
                  "--lookback-status (tier c): packed 64-bit state|value words where the device has 64-bit\n"
                  "atomics (default), or two words. --workgroup/--vectors: tile shape (default 256 and 4 uvec4\n"
-                 "per invocation). --verify compares with the CPU reference, before and after\n"
+                 "per invocation). --lookback-per-lane (tier c, 1..16, default 1): predecessors per lane and\n"
+                 "poll. --verify compares with the CPU reference, before and after\n"
                  "the timed runs; --json prints one JSON object. Validation layers only with SIEVE_VALIDATION=1.\n");
 }
 
@@ -76,6 +77,7 @@ struct Args {
     uint32_t runs = 50, warmup = 5;
     bool packedStatus = true;
     uint32_t workgroup = 256, vectors = 4;  // tile = workgroup * vectors * 4 elements
+    uint32_t perLane = 1;                   // tier c look-back: predecessors per lane and poll
     bool verify = false, json = false;
 };
 
@@ -106,7 +108,7 @@ std::string parse(int argc, char** argv, Args& a) {
             a.json = true;
         } else if (k == "--op" || k == "--input" || k == "--output" || k == "--n" || k == "--density" ||
                    k == "--tier" || k == "--method" || k == "--runs" || k == "--warmup" || k == "--lookback-status" ||
-                   k == "--workgroup" || k == "--vectors") {
+                   k == "--workgroup" || k == "--vectors" || k == "--lookback-per-lane") {
             if (!value(v)) return k + " needs a value";
             uint64_t u = 0;
             if (k == "--op") {
@@ -161,6 +163,9 @@ std::string parse(int argc, char** argv, Args& a) {
                 const std::string m = v;
                 if (m != "packed" && m != "words") return "bad --lookback-status '" + m + "' (packed or words)";
                 a.packedStatus = m == "packed";
+            } else if (k == "--lookback-per-lane") {
+                if (!parseU64(v, u) || u > 16) return "bad " + k + " '" + v + "'";
+                a.perLane = uint32_t(u);
             } else if (k == "--workgroup" || k == "--vectors") {
                 if (!parseU64(v, u) || u > 1024) return "bad " + k + " '" + v + "'";
                 (k == "--workgroup" ? a.workgroup : a.vectors) = uint32_t(u);  // validated by the primitive
@@ -272,6 +277,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     prim.packedLookbackStatus = a.packedStatus;
     prim.workgroupSize = a.workgroup;
     prim.vectorsPerThread = a.vectors;
+    prim.lookbackPerLane = a.perLane;
     for (uint32_t v : input) job->kept_ += v != 0;
     uint64_t scratch = 0, out = 0;
     if (a.op == Op::Scan || a.op == Op::ReduceSum) {
@@ -336,7 +342,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
 }
 
 const char* Job::lookbackStatus() const {
-    const bool singlePass = (scan_ && scan_->tier() == ScanTier::SinglePass) ||
+    const bool singlePass = (scan_ && scan_->tierFor(n_) == ScanTier::SinglePass) ||
                             (compact_ && (compact_->options().method == CompactMethod::Fused ||
                                           compact_->scanTier() == ScanTier::SinglePass));
     if (!singlePass) return "-";
@@ -353,7 +359,7 @@ uint64_t Job::touchedBytes() const {
 }
 
 std::string Job::variant() const {
-    if (scan_) return sieve::prim::tierName(scan_->tier());
+    if (scan_) return sieve::prim::tierName(scan_->tierFor(n_));
     if (compact_) {
         std::string m = sieve::prim::methodName(compact_->options().method);
         if (compact_->options().method != CompactMethod::Fused &&
@@ -590,10 +596,11 @@ int runTiming(const Args& a) {
                     "\"warmup\": %u, \"median_us\": %.3f, \"min_us\": %.3f, \"copy_median_us\": %.3f, "
                     "\"ratio_vs_copy\": %.4f, \"compute_copy_median_us\": %.3f, \"ratio_vs_compute_copy\": %.4f, "
                     "\"peer_copy_bytes\": %" PRIu64 ", \"touched_bytes\": %" PRIu64 ", \"input_bytes\": %" PRIu64
-                    ", \"effective_gbps\": %.2f, \"lookback_status\": \"%s\", \"workgroup\": %u, \"vectors\": %u",
+                    ", \"effective_gbps\": %.2f, \"lookback_status\": \"%s\", \"workgroup\": %u, \"vectors\": %u, "
+                    "\"lookback_per_lane\": %u",
                     a.opName.c_str(), n, job.variant().c_str(), a.density, a.runs, a.warmup, us, minUs, copyUs,
                     copyUs > 0 ? us / copyUs : 0.0, computeCopyUs, computeCopyUs > 0 ? us / computeCopyUs : 0.0,
-                    peerBytes, touched, n * 4, gbps, job.lookbackStatus(), a.workgroup, a.vectors);
+                    peerBytes, touched, n * 4, gbps, job.lookbackStatus(), a.workgroup, a.vectors, a.perLane);
         if (appendUs) std::printf(", \"atomic_append_median_us\": %.3f", *appendUs);
         std::printf(", \"verified\": %s", verified ? (*verified ? "true" : "false") : "null");
         std::printf(", \"device\": \"%s\", \"driver_version\": %u, \"api_version\": \"%u.%u.%u\"}\n", props.deviceName,

@@ -4,9 +4,9 @@
 //
 // Tiles take their ids from an atomic counter in start order, so every predecessor of a tile has started.
 // A tile publishes its aggregate (state 1), looks back over its predecessors, then publishes its inclusive
-// prefix (state 2). The look-back is done by subgroup 0: each lane inspects one predecessor, a ballot finds
-// the nearest inclusive prefix in the window, the aggregates between it and the tile are summed, and the
-// window moves back by the subgroup width when it holds no prefix.
+// prefix (state 2). The look-back is done by subgroup 0: each lane inspects LOOKBACK_PER_LANE predecessors,
+// ballots find the nearest inclusive prefix in the window, the aggregates between it and the tile are
+// summed, and the window moves back by its width when it holds no prefix.
 // Waiting is bounded: after SPIN polls of a window that still holds silent predecessors (nothing
 // published) the subgroup reduces their input itself and moves on, so a tile never depends on another
 // workgroup being scheduled (no forward-progress guarantee is assumed; lavapipe needs this).
@@ -35,6 +35,7 @@ layout(constant_id = 3) const bool BINARIZE = false;
 layout(constant_id = 4) const uint MODE = 0;  // 0: write offsets; 1, 2: scatter records (see record.glsl)
 layout(constant_id = 5) const bool HAS_PAYLOAD = false;
 layout(constant_id = 6) const uint SPIN = 2048;
+layout(constant_id = 7) const uint LOOKBACK_PER_LANE = 1;  // predecessors each lane inspects per poll
 
 layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
 layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
@@ -112,46 +113,72 @@ uint subgroupReduceTile(uint tileBase) {
 
 // Exclusive prefix of `tile` (> 0). Called by every invocation of one subgroup; all control flow that
 // contains subgroup operations is subgroup-uniform (it depends on ballots only).
+// A window covers width * LOOKBACK_PER_LANE predecessors: entry k of a lane inspects the predecessor at
+// distance d = k * width + lane (so each of the lane's loads is coalesced with its neighbours'). The
+// window must outrun the tiles' arrival: a tile walks back to the nearest published prefix, one window
+// per memory round trip, while new tiles keep arriving.
 uint lookBack(uint tile) {
     const uint lane = gl_SubgroupInvocationID;
-    const uint width = subgroupBallotBitCount(subgroupBallot(true));  // active lanes: one predecessor each
+    const uint width = subgroupBallotBitCount(subgroupBallot(true));  // active lanes
+    const uint window = width * LOOKBACK_PER_LANE;
     uint exclusive = 0;
-    uint end = tile;  // this window inspects predecessors end - 1 - lane
+    uint end = tile;  // this window inspects predecessors end - 1 - d
     for (;;) {
-        const bool inRange = lane < end && lane < width;
-        const uint p = end - 1 - lane;
-        // Lanes before tile 0 read as an empty inclusive prefix, so every look-back ends.
-        uvec2 s = inRange ? uvec2(STATE_SILENT, 0) : uvec2(STATE_PREFIX, 0);
+        // Entries before tile 0 read as an empty inclusive prefix, so every look-back ends.
+        uvec2 s[LOOKBACK_PER_LANE];
+        for (uint k = 0; k < LOOKBACK_PER_LANE; ++k)
+            s[k] = k * width + lane < end ? uvec2(STATE_SILENT, 0) : uvec2(STATE_PREFIX, 0);
         bool found = false;
-        uint stop = 0;  // the lanes 0..stop (predecessors end-1 .. end-1-stop) make up the exclusive prefix
+        uint stop = 0;  // entries at d <= stop (predecessors end-1 .. end-1-stop) make up the prefix
         for (uint spin = 1;; ++spin) {
-            // Re-poll every lane that has no inclusive prefix yet: a nearer one shortens the walk.
-            if (inRange && s.x != STATE_PREFIX && s.x != STATE_REDUCED) s = poll(p);
-            const uvec4 prefixes = subgroupBallot(s.x == STATE_PREFIX);
-            found = subgroupBallotBitCount(prefixes) != 0;
-            stop = found ? subgroupBallotFindLSB(prefixes) : width - 1;
-            const uvec4 silent = subgroupBallot(lane <= stop && s.x == STATE_SILENT);
-            if (subgroupBallotBitCount(silent) == 0) break;
+            // Re-poll every entry without an inclusive prefix: a nearer one shortens the walk.
+            for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
+                const uint d = k * width + lane;
+                if (d < end && s[k].x != STATE_PREFIX && s[k].x != STATE_REDUCED) s[k] = poll(end - 1 - d);
+            }
+            found = false;
+            stop = window - 1;
+            for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
+                const uvec4 prefixes = subgroupBallot(s[k].x == STATE_PREFIX);
+                if (subgroupBallotBitCount(prefixes) != 0) {
+                    found = true;
+                    stop = k * width + subgroupBallotFindLSB(prefixes);
+                    break;
+                }
+            }
+            bool silent = false;
+            for (uint k = 0; k < LOOKBACK_PER_LANE; ++k)
+                silent = silent || (k * width + lane <= stop && s[k].x == STATE_SILENT);
+            if (subgroupBallotBitCount(subgroupBallot(silent)) == 0) break;
             if (spin < SPIN) continue;
             // Bounded wait: reduce the silent predecessors' input here. Tiles of earlier chunks finished
             // in an earlier dispatch and are published; they are only polled again.
-            for (uint k = 0; k <= stop; ++k) {
-                if (!subgroupBallotBitExtract(silent, k)) continue;
-                const uint q = end - 1 - k;
-                if (q < pc.firstTile) continue;
-                const uint sum = subgroupReduceTile((q - pc.firstTile) * TILE);
-                if (lane == k) s = uvec2(STATE_REDUCED, sum);
+            for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
+                const uvec4 quiet = subgroupBallot(k * width + lane <= stop && s[k].x == STATE_SILENT);
+                for (uint j = 0; j < width; ++j) {
+                    if (!subgroupBallotBitExtract(quiet, j)) continue;
+                    const uint q = end - 1 - (k * width + j);
+                    if (q < pc.firstTile) continue;
+                    const uint sum = subgroupReduceTile((q - pc.firstTile) * TILE);
+                    if (lane == j) s[k] = uvec2(STATE_REDUCED, sum);
+                }
             }
             spin = 0;
         }
 #if !SIEVE_PACKED_STATUS
         memoryBarrierBuffer();  // acquire: pairs with the release in publish()
-        if (inRange && lane <= stop && (s.x == STATE_AGGREGATE || s.x == STATE_PREFIX))
-            s.y = status.v[(s.x == STATE_PREFIX ? pc.inclWord : pc.aggWord) + p];
+        for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
+            const uint d = k * width + lane;
+            if (d < end && d <= stop && (s[k].x == STATE_AGGREGATE || s[k].x == STATE_PREFIX))
+                s[k].y = status.v[(s[k].x == STATE_PREFIX ? pc.inclWord : pc.aggWord) + end - 1 - d];
+        }
 #endif
-        exclusive += subgroupAdd(lane <= stop ? s.y : 0);
+        uint sum = 0;
+        for (uint k = 0; k < LOOKBACK_PER_LANE; ++k)
+            if (k * width + lane <= stop) sum += s[k].y;
+        exclusive += subgroupAdd(sum);
         if (found) return exclusive;
-        end -= width;  // no prefix in the window: every lane was in range, so end >= width
+        end -= window;  // no prefix in the window: every entry was in range, so end >= window
     }
     return exclusive;
 }

@@ -242,6 +242,11 @@ TEST_F(PrimCompact, FusedWithTwoWordStatus) {
     o.prim.vectorsPerThread = 1;
     o.prim.lookbackSpins = 1;
     check(o, makeData(Data::Density50, 30000), {}, 30000, "fused two words spins=1");
+    o.prim.lookbackPerLane = 8;
+    check(o, makeData(Data::Density50, 30000), {}, 30000, "fused two words, 8 per lane, spins=1");
+    o.prim.packedLookbackStatus = true;
+    o.prim.lookbackSpins = 2048;
+    check(o, makeData(Data::Density50, 30000), {}, 1000, "fused packed, 8 per lane, overflow");
 }
 
 }  // namespace

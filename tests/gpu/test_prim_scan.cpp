@@ -157,6 +157,26 @@ TEST_F(PrimScan, SinglePassTwoWordStatus) {
     check(o, makeData(Data::Counts, 50000), "two words spins=1");
 }
 
+// Wider look-back windows (several predecessors per lane), both status layouts, with and without waiting.
+TEST_F(PrimScan, SinglePassWideLookBack) {
+    PrimOptions o;
+    o.tier = ScanTier::SinglePass;
+    o.workgroupSize = 32;
+    o.vectorsPerThread = 1;  // tile 128: 50000 elements are 391 tiles, several windows of 8 x 4 lanes
+    for (uint32_t perLane : {2u, 4u, 16u})
+        for (bool packed : {true, false})
+            for (uint32_t spins : {2048u, 1u}) {
+                o.lookbackPerLane = perLane;
+                o.packedLookbackStatus = packed;
+                o.lookbackSpins = spins;
+                check(o, makeData(Data::Counts, 50000, perLane),
+                      "per lane " + std::to_string(perLane) + (packed ? " packed" : " words") + " spins " +
+                          std::to_string(spins));
+            }
+    o.lookbackPerLane = 0;
+    EXPECT_FALSE(sieve::prim::Scan::create(ctx().info(), o));
+}
+
 TEST_F(PrimScan, SinglePassPacksStatusWhereTheDeviceHas64BitAtomics) {
     PrimOptions o;
     o.tier = ScanTier::SinglePass;
@@ -165,20 +185,22 @@ TEST_F(PrimScan, SinglePassPacksStatusWhereTheDeviceHas64BitAtomics) {
     EXPECT_EQ(scan->packedLookbackStatus(), ctx().info().bufferInt64Atomics);
 }
 
-// Auto follows the per-device rule of sieve/prim/config.h: tier c on NVIDIA, tier b elsewhere (lavapipe).
-TEST_F(PrimScan, AutoPicksTheTierPerDevice) {
-    auto scan = sieve::prim::Scan::create(ctx().info());
+// Auto follows the per-device rule of sieve/prim/config.h: on NVIDIA tier c up to 2^24 elements and tier b
+// above, tier b elsewhere (lavapipe); the scan is right either way.
+TEST_F(PrimScan, AutoPicksTheTierPerDeviceAndSize) {
+    const auto& dev = ctx().info();
+    auto scan = sieve::prim::Scan::create(dev);
     ASSERT_TRUE(scan) << scan.error().message;
-    const ScanTier expect = sieve::prim::autoScanTier(ctx().info());
-    EXPECT_EQ(scan->tier(), expect);
-    EXPECT_EQ(scan->usesSubgroups(), ctx().info().subgroupArithmetic);
+    EXPECT_EQ(scan->usesSubgroups(), dev.subgroupArithmetic);
     VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(ctx().info().physical, &props);
-    if (props.vendorID == 0x10DE) {
-        EXPECT_EQ(expect, ScanTier::SinglePass);
-    } else {
-        EXPECT_EQ(expect, ScanTier::Subgroup);
-    }
+    vkGetPhysicalDeviceProperties(dev.physical, &props);
+    const bool nvidia = props.vendorID == 0x10DE && dev.subgroupBallot && dev.subgroupArithmetic;
+    const uint64_t small = 1000, large = sieve::prim::kAutoSinglePassMaxElements + 1;
+    EXPECT_EQ(scan->tierFor(small), nvidia ? ScanTier::SinglePass : ScanTier::Subgroup);
+    EXPECT_EQ(scan->tierFor(large), ScanTier::Subgroup);
+    EXPECT_EQ(scan->tier(), ScanTier::Subgroup);
+    EXPECT_EQ(sieve::prim::autoScanTier(dev, small), scan->tierFor(small));
+    check(PrimOptions{}, makeData(Data::Counts, 65537), "auto");
 }
 
 }  // namespace

@@ -44,12 +44,14 @@ struct Compact::Impl {
     ComputePipeline finish;                  // AtomicAppend: counter -> count, overflow
     std::unique_ptr<Clear> clear;
     ScanTier tier = ScanTier::Auto;  // resolved; Auto when nothing is scanned
+    bool autoTier = false;           // scanned methods under ScanTier::Auto: tier per size (autoScanTier)
+    ScanTier tierFor(uint64_t n) const { return autoTier ? autoScanTier(dev, n) : tier; }
 
     bool scanned(CompactMethod m) const { return m == CompactMethod::ScanScatter || m == CompactMethod::Gather; }
     uint64_t offsetsBytes(uint64_t n) const { return alignUp(n * 4, storageAlignment(dev)); }
     uint64_t totalBytes() const { return storageAlignment(dev); }
     uint64_t scanScratch(uint64_t n) const {
-        return singlePass ? singlePass->scratchBytes(n) : multilevel->scratchBytes(n);
+        return tierFor(n) == ScanTier::SinglePass ? singlePass->scratchBytes(n) : multilevel->scratchBytes(n);
     }
 };
 
@@ -66,7 +68,7 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     c.impl_ = std::make_unique<Impl>();
     Impl& impl = *c.impl_;
     impl.dev = dev;
-    ScanTier tier = o.prim.tier == ScanTier::Auto ? autoScanTier(dev) : o.prim.tier;
+    ScanTier tier = o.prim.tier == ScanTier::Auto ? autoScanTier(dev, 1) : o.prim.tier;
     if (o.method == CompactMethod::Fused) tier = ScanTier::SinglePass;
     auto tiles = resolveTiles(dev, o.prim, tier != ScanTier::Multilevel);
     if (!tiles) return tiles.error();
@@ -79,6 +81,7 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     impl.clear = std::make_unique<Clear>(std::move(clear).value());
 
     impl.tier = (o.method == CompactMethod::Fused || impl.scanned(o.method)) ? tier : ScanTier::Auto;
+    impl.autoTier = impl.scanned(o.method) && o.prim.tier == ScanTier::Auto;
     if (o.method == CompactMethod::Fused) {
         auto p = SinglePass::create(dev, *tiles, o.prim, true, mode, o.payload);
         if (!p) return p.error();
@@ -90,7 +93,8 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
             auto p = SinglePass::create(dev, *tiles, o.prim, true, 0, false);
             if (!p) return p.error();
             impl.singlePass = std::make_unique<SinglePass>(std::move(p).value());
-        } else {
+        }
+        if (tier != ScanTier::SinglePass || impl.autoTier) {
             auto m = Multilevel::create(dev, *tiles, true);
             if (!m) return m.error();
             impl.multilevel = std::make_unique<Multilevel>(std::move(m).value());
@@ -121,7 +125,7 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
 }
 
 ScanTier Compact::scanTier() const {
-    return impl_->tier;
+    return impl_->autoTier ? impl_->tierFor(kMaxScanElements) : impl_->tier;
 }
 
 bool Compact::packedLookbackStatus() const {
@@ -199,7 +203,7 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
     const BufferRange scanScratch = sub(b.scratch, scanAt, std::max<uint64_t>(impl.scanScratch(n), 4));
     {
         ScopedLabel scan(cmd, "scan");
-        if (impl.singlePass)
+        if (impl.tierFor(n) == ScanTier::SinglePass)
             impl.singlePass->record(cmd, b.flags, {offsets, total, total, {}, 0}, scanScratch, n);
         else
             impl.multilevel->record(cmd, b.flags, offsets, total, scanScratch, n);

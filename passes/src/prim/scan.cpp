@@ -11,11 +11,12 @@ namespace {
 constexpr uint32_t kVendorNvidia = 0x10DE;
 }
 
-ScanTier autoScanTier(const DeviceInfo& dev) {
+ScanTier autoScanTier(const DeviceInfo& dev, uint64_t n) {
     if (!dev.subgroupBallot || !dev.subgroupArithmetic || dev.physical == VK_NULL_HANDLE) return ScanTier::Subgroup;
     VkPhysicalDeviceProperties props;
     vkGetPhysicalDeviceProperties(dev.physical, &props);
-    return props.vendorID == kVendorNvidia ? ScanTier::SinglePass : ScanTier::Subgroup;
+    return props.vendorID == kVendorNvidia && n <= kAutoSinglePassMaxElements ? ScanTier::SinglePass
+                                                                              : ScanTier::Subgroup;
 }
 
 Scan::Scan() = default;
@@ -26,7 +27,9 @@ Scan::~Scan() = default;
 Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
     Scan s;
     s.dev_ = dev;
-    s.tier_ = options.tier == ScanTier::Auto ? autoScanTier(dev) : options.tier;
+    s.auto_ = options.tier == ScanTier::Auto;
+    // Auto keeps tier b for large inputs and adds tier c where the device takes it for small ones.
+    s.tier_ = s.auto_ ? autoScanTier(dev, 1) : options.tier;
     auto tiles = resolveTiles(dev, options, s.tier_ != ScanTier::Multilevel);
     if (!tiles) return tiles.error();
     s.subgroups_ = tiles->subgroups;
@@ -38,7 +41,8 @@ Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
         auto p = SinglePass::create(dev, *tiles, options, false, 0, false);
         if (!p) return p.error();
         s.singlePass_ = std::make_unique<SinglePass>(std::move(p).value());
-    } else {
+    }
+    if (s.tier_ != ScanTier::SinglePass || s.auto_) {
         auto m = Multilevel::create(dev, *tiles, false);
         if (!m) return m.error();
         s.multilevel_ = std::make_unique<Multilevel>(std::move(m).value());
@@ -50,8 +54,12 @@ bool Scan::packedLookbackStatus() const {
     return singlePass_ && singlePass_->packed();
 }
 
+ScanTier Scan::tierFor(uint64_t n) const {
+    return auto_ ? autoScanTier(dev_, n) : tier_;
+}
+
 VkDeviceSize Scan::scratchBytes(uint64_t n) const {
-    return singlePass_ ? singlePass_->scratchBytes(n) : multilevel_->scratchBytes(n);
+    return tierFor(n) == ScanTier::SinglePass ? singlePass_->scratchBytes(n) : multilevel_->scratchBytes(n);
 }
 
 Result<void> Scan::record(VkCommandBuffer cmd, const ScanBuffers& b, uint64_t n, SumBound bound) const {
@@ -71,7 +79,7 @@ Result<void> Scan::record(VkCommandBuffer cmd, const ScanBuffers& b, uint64_t n,
     if (auto r = checkArray(dev_, b.output, n * 4, "scan output"); !r) return r;
     if (uint64_t s = scratchBytes(n))
         if (auto r = checkArray(dev_, b.scratch, s, "scan scratch"); !r) return r;
-    if (singlePass_)
+    if (tierFor(n) == ScanTier::SinglePass)
         singlePass_->record(cmd, b.input, {b.output, total, total, {}, 0}, b.scratch, n);
     else
         multilevel_->record(cmd, b.input, b.output, total, b.scratch, n);

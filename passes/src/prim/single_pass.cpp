@@ -26,9 +26,12 @@ Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles,
     s.payload_ = payload;
     // storageAlignment() is at least 16, so the 64-bit status words are 8-byte aligned in memory.
     s.packed_ = options.packedLookbackStatus && dev.bufferInt64Atomics;
-    auto p =
-        makePipeline(dev, s.packed_ ? "prim/scan_single_packed.comp" : "prim/scan_single.comp", 6, sizeof(SinglePush),
-                     tiles, {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(options.lookbackSpins, 1u)});
+    if (options.lookbackPerLane < 1 || options.lookbackPerLane > 16)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: lookbackPerLane must be 1..16");
+    const uint32_t perLane = options.lookbackPerLane;
+    auto p = makePipeline(dev, s.packed_ ? "prim/scan_single_packed.comp" : "prim/scan_single.comp", 6,
+                          sizeof(SinglePush), tiles,
+                          {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(options.lookbackSpins, 1u), perLane});
     if (!p) return p.error();
     s.pipe_ = std::move(p).value();
     auto c = Clear::create(dev);

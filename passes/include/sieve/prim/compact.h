@@ -53,7 +53,8 @@ public:
     ~Compact();
 
     const CompactOptions& options() const { return options_; }
-    // The scan tier in use (Fused: SinglePass; AtomicAppend scans nothing and reports Auto).
+    // The scan tier for the largest inputs (Fused: SinglePass; AtomicAppend scans nothing and reports Auto;
+    // under ScanTier::Auto smaller inputs may use another, see autoScanTier).
     ScanTier scanTier() const;
     bool packedLookbackStatus() const;  // the single-pass scan keeps one 64-bit status word per tile
     uint32_t recordBytes() const { return options_.record == RecordKind::DrawIndexed ? 20 : 4; }

@@ -11,10 +11,14 @@ enum class ScanTier : uint32_t {
     Subgroup,    // (b) the same structure with the workgroup scan on subgroup arithmetic (shared memory if absent)
     SinglePass,  // (c) one pass with decoupled look-back; bounded spinning, never hangs
 };
-// ScanTier::Auto, chosen from measurements (bench/RESULTS.md, "Primitives (H200)"):
-//  - NVIDIA (vendor 0x10DE): SinglePass. On the H200 it reads and writes each element once and its
-//    subgroup-parallel look-back keeps up with memory, so it beats the two-pass tiers at every size.
-//  - every other device: Subgroup (b), which reads the input twice but needs no workgroup to wait for
+// ScanTier::Auto, chosen per device and size from measurements (bench/RESULTS.md, "Primitives (H200)";
+// autoScanTier() in sieve/prim/scan.h):
+//  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^24): SinglePass. H200, driver 580.159.04,
+//    32-wide look-back: 2^20 11.5 us (b: 13.8), 2^24 69.7 us (b: 70.8).
+//  - NVIDIA above 2^24: Subgroup (b). Same run, 2^28: tier c 3130 us, b 818 us (the 32-wide look-back fell
+//    behind the tiles' arrival). The 256-wide look-back that followed is not measured yet; re-measure
+//    before moving the threshold.
+//  - every other device: Subgroup (b), which reads the input twice but never makes a workgroup wait for
 //    another; nothing measured says SinglePass wins there (on lavapipe workgroups are CPU threads and a
 //    waiting tile burns a core).
 //  - SinglePass also needs subgroup ballot and arithmetic; without them Auto is Subgroup.
@@ -33,6 +37,10 @@ struct PrimOptions {
     // fences) where the device has 64-bit buffer atomics (DeviceInfo::bufferInt64Atomics); false forces the
     // portable two-word layout (state, then value behind a fence), for tests and comparisons.
     bool packedLookbackStatus = true;
+    // Tier c: predecessors each lane of the look-back subgroup inspects per poll (window = subgroup size *
+    // this), 1..16. 1 is what was measured on the H200; wider windows walk back faster at the cost of
+    // registers (not yet measured there, see bench/RESULTS.md).
+    uint32_t lookbackPerLane = 1;
 };
 
 // Test hook: pretend that storage-buffer bindings are limited to `bytes` (0 restores the device limit),

@@ -25,8 +25,9 @@ class SinglePass;
 class Clear;
 }  // namespace detail
 
-// The tier ScanTier::Auto stands for on this device (rule in sieve/prim/config.h).
-ScanTier autoScanTier(const DeviceInfo& dev);
+// The tier ScanTier::Auto stands for on this device for n elements (rule in sieve/prim/config.h).
+inline constexpr uint64_t kAutoSinglePassMaxElements = uint64_t(1) << 24;
+ScanTier autoScanTier(const DeviceInfo& dev, uint64_t n);
 
 struct ScanBuffers {
     BufferRange input;    // n u32 (offset aligned to minStorageBufferOffsetAlignment)
@@ -43,7 +44,8 @@ public:
     Scan& operator=(Scan&&) noexcept;
     ~Scan();
 
-    ScanTier tier() const { return tier_; }  // resolved (never Auto)
+    ScanTier tierFor(uint64_t n) const;                          // the tier that scans n elements (never Auto)
+    ScanTier tier() const { return tierFor(kMaxScanElements); }  // for the largest inputs
     bool usesSubgroups() const { return subgroups_; }
     bool packedLookbackStatus() const;  // tier c keeps one 64-bit status word per tile
     uint32_t tileSize() const { return tile_; }
@@ -56,7 +58,8 @@ public:
 
 private:
     DeviceInfo dev_;
-    ScanTier tier_ = ScanTier::SinglePass;
+    ScanTier tier_ = ScanTier::SinglePass;  // resolved at create; Auto: chosen per size
+    bool auto_ = false;
     bool subgroups_ = false;
     uint32_t tile_ = 0;
     std::unique_ptr<detail::Multilevel> multilevel_;
