@@ -1,4 +1,4 @@
-# GLSL -> SPIR-V at build time (glslc, header dependencies tracked through depfiles), embedded into a
+# GLSL -> SPIR-V (Vulkan 1.2 / SPIR-V 1.5, valid on the 1.2 device path that RenderDoc 1.24 exposes) at build time (glslc, header dependencies tracked through depfiles), embedded into a
 # static library as uint32 arrays and looked up by the shader's path below shaders/ ("prim/scan.comp").
 function(sieve_embed_shaders target)
   cmake_parse_arguments(ARG "" "ROOT" "SOURCES;INCLUDE_DIRS" ${ARGN})
@@ -18,7 +18,7 @@ function(sieve_embed_shaders target)
     add_custom_command(
       OUTPUT ${inc}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${inc_dir}
-      COMMAND ${SIEVE_GLSLC} --target-env=vulkan1.3 -O -g ${includes} -MD -MF ${inc}.d -MT ${inc}
+      COMMAND ${SIEVE_GLSLC} --target-env=vulkan1.2 -O -g ${includes} -MD -MF ${inc}.d -MT ${inc}
               -mfmt=num -o ${inc} ${src}
       DEPENDS ${src}
       DEPFILE ${inc}.d

@@ -100,7 +100,7 @@ sieve::Result<ShaderBinary> ShaderCompiler::compile(std::string_view name, const
     }
     shaderc::CompileOptions options;
     options.SetSourceLanguage(shaderc_source_language_glsl);
-    options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_3);
+    options.SetTargetEnvironment(shaderc_target_env_vulkan, shaderc_env_version_vulkan_1_2);
     options.SetOptimizationLevel(shaderc_optimization_level_performance);
     options.SetGenerateDebugInfo();
     ShaderBinary binary;
