@@ -5,7 +5,7 @@
 // early: flag = twoPhase && visibleLast[i] && inFrustum(i)
 // late:  vis = inFrustum(i) && !occluded(i); flag = vis && !(twoPhase && flagsEarly[i]);
 //        visibleLast[i] = vis
-// both:  flags[i] = flag, drawCounts[i] = flag ? mesh.primitiveCount : 0, lods[i] = LOD for this frame,
+// both:  flags[i] = flag, drawCounts[i] = flag ? mesh.primitiveCount : 0, lods[i] = flag ? LOD for this frame : 0,
 //        counters (shared/cull.h CullCounters) += per-subgroup counts.
 // Toggles off: frustum -> inFrustum = true; occlusion -> occluded = false; LOD -> lod 0.
 #extension GL_GOOGLE_include_directive : require
@@ -35,16 +35,16 @@ layout(set = 0, binding = 10) uniform sampler2D pyramid;  // Hi-Z, r = min (fart
 
 // LOD of an instance whose mesh index is valid (shared/cull.h sieveApplyLodBias); non-finite bounds
 // and meshes without primitives get LOD 0.
-uint selectLod(Instance inst) {
-    if (!sieveSphereFinite(inst.sphere)) return 0u;
-    const Mesh mesh = meshes[inst.mesh];
-    const float dist = sieveLodDistance(inst.sphere, params);
+uint selectLod(vec4 sphere, float scale, uint meshIndex) {
+    if (!sieveSphereFinite(sphere)) return 0u;
+    const Mesh mesh = meshes[meshIndex];
+    const float dist = sieveLodDistance(sphere, params);
     uint lod = SIEVE_MAX_LODS - 1u;
     bool any = false;
     for (uint k = 0u; k < mesh.primitiveCount; ++k) {
         const uint pi = mesh.firstPrimitive + k;
         if (pi >= uint(primitives.length())) break;
-        lod = min(lod, sievePrimitiveLod(primitives[pi], inst.scale, dist, params));
+        lod = min(lod, sievePrimitiveLod(primitives[pi], scale, dist, params));
         any = true;
     }
     return any ? sieveApplyLodBias(lod, params) : 0u;
@@ -81,20 +81,30 @@ void main() {
     bool flag = false;
     bool vis = false;
     if (i < params.instanceCount) {
-        const Instance inst = instances[i];
-        const bool meshValid = inst.mesh < uint(meshes.length());
+        // Only the sphere is read for every instance (most are culled); the rest only for flagged ones.
 #if CULL_LATE
-        inFrustum = !frustumOn || sieveInFrustum(inst.sphere, params);
+        const vec4 sphere = instances[i].sphere;
+        inFrustum = !frustumOn || sieveInFrustum(sphere, params);
         const bool occlusionOn = (params.toggles & SIEVE_CULL_OCCLUSION) != 0u;
-        vis = inFrustum && !(occlusionOn && occluded(inst.sphere));
+        vis = inFrustum && !(occlusionOn && occluded(sphere));
         flag = vis && !(twoPhase && flagsEarly[i] != 0u);
         visibleLast[i] = vis ? 1u : 0u;
 #else
-        flag = twoPhase && visibleLast[i] != 0u && (!frustumOn || sieveInFrustum(inst.sphere, params));
+        flag = twoPhase && visibleLast[i] != 0u && (!frustumOn || sieveInFrustum(instances[i].sphere, params));
 #endif
+        uint count = 0u;
+        uint lod = 0u;
+        if (flag) {
+            const uint meshIndex = instances[i].mesh;
+            if (meshIndex < uint(meshes.length())) {
+                count = meshes[meshIndex].primitiveCount;
+                if ((params.toggles & SIEVE_CULL_LOD) != 0u)
+                    lod = selectLod(instances[i].sphere, instances[i].scale, meshIndex);
+            }
+        }
         flags[i] = flag ? 1u : 0u;
-        drawCounts[i] = (flag && meshValid) ? meshes[inst.mesh].primitiveCount : 0u;
-        lods[i] = ((params.toggles & SIEVE_CULL_LOD) != 0u && meshValid) ? selectLod(inst) : 0u;
+        drawCounts[i] = count;
+        lods[i] = lod;
     }
     // Every invocation reaches the ballots (threads past the count vote false).
 #if CULL_LATE

@@ -22,7 +22,7 @@ for size in "${sizes[@]}"; do
   for cam in "${cameras[@]}"; do
     # The big size only at the first camera: lavapipe renders on the CPU.
     if [[ $size == 1919x1079 && $i -gt 0 && $cam != "${cameras[0]}" ]]; then continue; fi
-    common=(--headless --frames 3 --width "$w" --height "$h" --overlay off --lod off --camera "$cam" --validation)
+    common=(--headless --frames 5 --width "$w" --height "$h" --overlay off --lod off --camera "$cam" --validation)
     "$viewer" "${common[@]}" --screenshot "$out/on_$i.png" --stats "$out/on_$i.json" > "$out/on_$i.log" 2>&1
     "$viewer" "${common[@]}" --frustum off --occlusion off --two-phase off \
         --screenshot "$out/off_$i.png" --stats "$out/off_$i.json" > "$out/off_$i.log" 2>&1
@@ -64,6 +64,9 @@ for line in open(f"{out}/cases.txt"):
     if culled < 0.5:
         failed = True
         print("  FAIL: culling removed less than half of the instances")
+    if drawn >= s_on["frustum_visible"]:
+        failed = True
+        print("  FAIL: occlusion culled nothing of the frustum-visible set")
     if s_off["occlusion_visible"] != n:
         failed = True
         print("  FAIL: with culling off every instance must be drawn")

@@ -8,7 +8,7 @@
 //   visibleLast  u32[instanceCount], persistent across frames (0/1): early reads, late writes
 //   flags        u32[instanceCount] out (0/1): this phase's "draw it" flags
 //   drawCounts   u32[instanceCount] out: flags[i] ? meshes[instances[i].mesh].primitiveCount : 0
-//   lods         u32[instanceCount] out: LOD per instance (both phases write the same value)
+//   lods         u32[instanceCount] out: LOD of each flagged instance, 0 for the others
 //   counters     gpu::CullCounters (16 bytes), atomically incremented: zero it once per frame
 //   late only: flagsEarly u32[instanceCount] (the early phase's flags; ignored when two-phase is off)
 //              and the Hi-Z pyramid (sieve/hiz.h) sampled with texelFetch, r = min depth.

@@ -59,7 +59,7 @@ CullPhaseOutput cullEarlyReference(const gpu::CullParams& params, const CullScen
         const bool flag = twoPhase && visibleLast[i] != 0 && (!frustumOn || gpu::sieveInFrustum(inst.sphere, params));
         out.flags[i] = flag;
         out.drawCounts[i] = flag ? drawCount(scene, inst) : 0;
-        out.lods[i] = lodReference(inst, params, scene);
+        out.lods[i] = flag ? lodReference(inst, params, scene) : 0;
         counters.earlyDrawn += flag;
     }
     return out;
@@ -82,7 +82,7 @@ CullPhaseOutput cullLateReference(const gpu::CullParams& params, const CullScene
         visibleLast[i] = vis;
         out.flags[i] = flag;
         out.drawCounts[i] = flag ? drawCount(scene, inst) : 0;
-        out.lods[i] = lodReference(inst, params, scene);
+        out.lods[i] = flag ? lodReference(inst, params, scene) : 0;
         counters.frustumVisible += inFrustum;
         counters.lateVisible += vis;
         counters.lateDrawn += flag;
