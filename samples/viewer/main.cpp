@@ -26,7 +26,6 @@
 #include "engine/ui/overlay.h"
 #include "engine/ui/stats_json.h"
 #include "engine/vk/context.h"
-#include "frame_recording.h"
 #include "gpu_timer.h"
 #include "memory_report.h"
 #include "options.h"

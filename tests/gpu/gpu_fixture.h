@@ -41,6 +41,9 @@ protected:
         EXPECT_TRUE(b) << b.error().message;
         return std::move(b).value();
     }
+    // Copies `bytes` from the start of any device buffer (e.g. a render-graph slot) to `dst`, after all
+    // earlier work; the test's only wait.
+    void copyOut(VkBuffer src, void* dst, VkDeviceSize bytes);
     template <typename T>
     std::vector<T> read(const engine::Buffer& b, size_t count, VkDeviceSize offset = 0) {
         auto r = engine::readVector<T>(ctx(), b, count, offset);

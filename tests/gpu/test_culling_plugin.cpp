@@ -70,33 +70,6 @@ protected:
         return out;
     }
 
-    void copyOut(VkBuffer src, void* dst, VkDeviceSize bytes) {
-        if (!bytes) return;
-        auto staging = engine::Buffer::create(ctx(), bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                              engine::MemoryUsage::Readback, "test readback");
-        ASSERT_TRUE(staging);
-        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            VkMemoryBarrier2 m{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-            m.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-            m.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
-            m.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-            m.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.memoryBarrierCount = 1;
-            dep.pMemoryBarriers = &m;
-            vkCmdPipelineBarrier2(cmd, &dep);
-            VkBufferCopy copy{0, 0, bytes};
-            vkCmdCopyBuffer(cmd, src, staging->handle(), 1, &copy);
-            m.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-            m.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            m.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-            m.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-            vkCmdPipelineBarrier2(cmd, &dep);
-        });
-        ASSERT_TRUE(r) << r.error().message;
-        std::memcpy(dst, staging->mapped(), bytes);
-    }
-
     // Instance order, and within an instance its mesh's primitives in order.
     static void expectStableOrder(const DrawList& list) {
         for (size_t i = 1; i < list.draws.size(); ++i) {
