@@ -47,11 +47,6 @@ class CullFlagPass {
 public:
     CullFlagPass() = default;
     static Result<CullFlagPass> create(const DeviceInfo& dev);
-    ~CullFlagPass();
-    CullFlagPass(CullFlagPass&& o) noexcept { *this = std::move(o); }
-    CullFlagPass& operator=(CullFlagPass&& o) noexcept;
-    CullFlagPass(const CullFlagPass&) = delete;
-    CullFlagPass& operator=(const CullFlagPass&) = delete;
 
     // instanceCount must equal params.instanceCount (the dispatch size; nothing is recorded for 0).
     void recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, uint32_t instanceCount) const;
@@ -59,9 +54,7 @@ public:
                     VkImageLayout pyramidLayout, uint32_t instanceCount) const;
 
 private:
-    void destroy();
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkSampler sampler_ = VK_NULL_HANDLE;  // nearest, for the pyramid descriptor (reads use texelFetch)
+    NearestSampler sampler_;  // for the pyramid descriptor (reads use texelFetch)
     ComputePipeline early_;
     ComputePipeline late_;
 };

@@ -4,6 +4,7 @@
 #include <volk.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "sieve/result.h"
 
@@ -35,6 +36,24 @@ template <typename Handle>
 void setDebugName(const DeviceInfo& dev, VkObjectType type, Handle handle, const char* name) {
     setDebugName(dev, type, reinterpret_cast<uint64_t>(handle), name);
 }
+
+// A nearest, clamp-to-edge sampler for descriptors of images read with texelFetch (the descriptor needs
+// one; the reads ignore it). Owns the handle.
+class NearestSampler {
+public:
+    NearestSampler() = default;
+    static Result<NearestSampler> create(const DeviceInfo& dev, const char* name);
+    ~NearestSampler();
+    NearestSampler(NearestSampler&& o) noexcept { *this = std::move(o); }
+    NearestSampler& operator=(NearestSampler&& o) noexcept;
+    NearestSampler(const NearestSampler&) = delete;
+    NearestSampler& operator=(const NearestSampler&) = delete;
+    VkSampler handle() const { return sampler_; }
+
+private:
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkSampler sampler_ = VK_NULL_HANDLE;
+};
 
 // A debug label around a region of a command buffer (RenderDoc shows it as a marker).
 class ScopedLabel {

@@ -60,11 +60,6 @@ class HiZBuilder {
 public:
     HiZBuilder() = default;
     static Result<HiZBuilder> create(const DeviceInfo& dev);
-    ~HiZBuilder();
-    HiZBuilder(HiZBuilder&& o) noexcept { *this = std::move(o); }
-    HiZBuilder& operator=(HiZBuilder&& o) noexcept;
-    HiZBuilder(const HiZBuilder&) = delete;
-    HiZBuilder& operator=(const HiZBuilder&) = delete;
 
     static VkExtent2D pyramidExtent(VkExtent2D depth);
     static uint32_t mipCount(VkExtent2D pyramid);
@@ -85,9 +80,8 @@ public:
 
 private:
     Result<void> check(const HiZSource& depth, const HiZTarget& pyramid) const;
-    void destroy();
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkSampler sampler_ = VK_NULL_HANDLE;  // nearest; texelFetch ignores it but the descriptor needs one
+    bool created_ = false;
+    NearestSampler sampler_;  // texelFetch ignores it but the descriptor needs one
     ComputePipeline toMip0_;
     ComputePipeline reduce_;
     ComputePipeline singlePass_;

@@ -36,6 +36,33 @@ void setDebugName(const DeviceInfo& dev, VkObjectType type, uint64_t handle, con
     vkSetDebugUtilsObjectNameEXT(dev.device, &info);
 }
 
+Result<NearestSampler> NearestSampler::create(const DeviceInfo& dev, const char* name) {
+    NearestSampler s;
+    s.device_ = dev.device;
+    VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+    si.magFilter = VK_FILTER_NEAREST;
+    si.minFilter = VK_FILTER_NEAREST;
+    si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    si.maxLod = VK_LOD_CLAMP_NONE;
+    SIEVE_VK_TRY(vkCreateSampler(dev.device, &si, nullptr, &s.sampler_));
+    setDebugName(dev, VK_OBJECT_TYPE_SAMPLER, s.sampler_, name);
+    return s;
+}
+
+NearestSampler& NearestSampler::operator=(NearestSampler&& o) noexcept {
+    if (this != &o) {
+        if (sampler_) vkDestroySampler(device_, sampler_, nullptr);
+        device_ = std::exchange(o.device_, VK_NULL_HANDLE);
+        sampler_ = std::exchange(o.sampler_, VK_NULL_HANDLE);
+    }
+    return *this;
+}
+
+NearestSampler::~NearestSampler() {
+    if (sampler_) vkDestroySampler(device_, sampler_, nullptr);
+}
+
 ScopedLabel::ScopedLabel(VkCommandBuffer cmd, const char* name) : cmd_(vkCmdBeginDebugUtilsLabelEXT ? cmd : nullptr) {
     if (!cmd_) return;
     VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};

@@ -20,15 +20,9 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     if (!dev.subgroupBallot)
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "CullFlagPass: needs subgroup ballot in compute shaders");
     CullFlagPass p;
-    p.device_ = dev.device;
-    VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    si.magFilter = VK_FILTER_NEAREST;
-    si.minFilter = VK_FILTER_NEAREST;
-    si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    si.maxLod = VK_LOD_CLAMP_NONE;
-    SIEVE_VK_TRY(vkCreateSampler(dev.device, &si, nullptr, &p.sampler_));
-    setDebugName(dev, VK_OBJECT_TYPE_SAMPLER, p.sampler_, "cull pyramid nearest");
+    auto sampler = NearestSampler::create(dev, "cull pyramid nearest");
+    if (!sampler) return sampler.error();
+    p.sampler_ = std::move(sampler).value();
     auto early = ComputePipeline::create(dev, {"cull/flag_early.comp", kEarlyBindings, 0});
     if (!early) return early.error();
     p.early_ = std::move(early).value();
@@ -36,29 +30,6 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     if (!late) return late.error();
     p.late_ = std::move(late).value();
     return p;
-}
-
-CullFlagPass& CullFlagPass::operator=(CullFlagPass&& o) noexcept {
-    if (this != &o) {
-        destroy();
-        device_ = o.device_;
-        sampler_ = o.sampler_;
-        early_ = std::move(o.early_);
-        late_ = std::move(o.late_);
-        o.device_ = VK_NULL_HANDLE;
-        o.sampler_ = VK_NULL_HANDLE;
-    }
-    return *this;
-}
-
-CullFlagPass::~CullFlagPass() {
-    destroy();
-}
-
-void CullFlagPass::destroy() {
-    if (device_ && sampler_) vkDestroySampler(device_, sampler_, nullptr);
-    device_ = VK_NULL_HANDLE;
-    sampler_ = VK_NULL_HANDLE;
 }
 
 void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, uint32_t instanceCount) const {
@@ -79,7 +50,7 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, Bu
                          {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
                           Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
                           Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
-                          Binding::storage(flagsEarly), Binding::sampled(pyramid, sampler_, pyramidLayout)},
+                          Binding::storage(flagsEarly), Binding::sampled(pyramid, sampler_.handle(), pyramidLayout)},
                          nullptr, 0, (instanceCount + kGroupSize - 1) / kGroupSize);
 }
 

@@ -62,15 +62,10 @@ VkExtent2D HiZBuilder::mipExtent(VkExtent2D pyramid, uint32_t mip) {
 
 Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev) {
     HiZBuilder h;
-    h.device_ = dev.device;
-    VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    si.magFilter = VK_FILTER_NEAREST;
-    si.minFilter = VK_FILTER_NEAREST;
-    si.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    si.addressModeU = si.addressModeV = si.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    si.maxLod = VK_LOD_CLAMP_NONE;
-    SIEVE_VK_TRY(vkCreateSampler(dev.device, &si, nullptr, &h.sampler_));
-    setDebugName(dev, VK_OBJECT_TYPE_SAMPLER, h.sampler_, "hiz nearest");
+    h.created_ = true;
+    auto sampler = NearestSampler::create(dev, "hiz nearest");
+    if (!sampler) return sampler.error();
+    h.sampler_ = std::move(sampler).value();
 
     auto toMip0 = ComputePipeline::create(dev, {"hiz/depth_to_mip0.comp", kToMip0Bindings, sizeof(gpu::HiZReducePush)});
     if (!toMip0) return toMip0.error();
@@ -93,32 +88,8 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev) {
     return h;
 }
 
-HiZBuilder& HiZBuilder::operator=(HiZBuilder&& o) noexcept {
-    if (this != &o) {
-        destroy();
-        device_ = o.device_;
-        sampler_ = o.sampler_;
-        toMip0_ = std::move(o.toMip0_);
-        reduce_ = std::move(o.reduce_);
-        singlePass_ = std::move(o.singlePass_);
-        o.device_ = VK_NULL_HANDLE;
-        o.sampler_ = VK_NULL_HANDLE;
-    }
-    return *this;
-}
-
-HiZBuilder::~HiZBuilder() {
-    destroy();
-}
-
-void HiZBuilder::destroy() {
-    if (device_ && sampler_) vkDestroySampler(device_, sampler_, nullptr);
-    sampler_ = VK_NULL_HANDLE;
-    device_ = VK_NULL_HANDLE;
-}
-
 Result<void> HiZBuilder::check(const HiZSource& depth, const HiZTarget& pyramid) const {
-    if (!device_) return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: not created");
+    if (!created_) return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: not created");
     if (depth.extent.width == 0 || depth.extent.height == 0 || depth.extent.width > 65535 ||
         depth.extent.height > 65535)
         return makeError(VK_ERROR_FORMAT_NOT_SUPPORTED, "HiZBuilder: depth extent must be 1..65535 per side");
@@ -138,7 +109,7 @@ Result<void> HiZBuilder::recordPerMip(VkCommandBuffer cmd, const HiZSource& dept
     const uint32_t mips = mipCount(base);
     gpu::HiZReducePush push{depth.extent.width, depth.extent.height, base.width, base.height};
     toMip0_.dispatch(cmd,
-                     {Binding::sampled(depth.view, sampler_, depth.layout), Binding::storageImage(pyramid.mipViews[0])},
+                     {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storageImage(pyramid.mipViews[0])},
                      push, groups(base.width, 8), groups(base.height, 8));
     for (uint32_t m = 1; m < mips; ++m) {
         mipWrittenToRead(cmd, pyramid.image, m - 1);
@@ -172,7 +143,7 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
     auto mip = [&](uint32_t m) { return Binding::storageImage(pyramid.mipViews[std::min(m, mips - 1)]); };
     singlePass_.dispatch(
         cmd,
-        {Binding::sampled(depth.view, sampler_, depth.layout), Binding::storage(counter), mip(0), mip(1), mip(2),
+        {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter), mip(0), mip(1), mip(2),
          mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10), mip(11), mip(12), mip(13), mip(14), mip(15)},
         push, tilesX, tilesY);
     return {};
