@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A long headless run (small city, 64x64, overlay off, validation on): no validation message, and both
+# the host's resident set (VmRSS) and the device memory the engine's allocator holds stay flat after
+# warm-up. Frames: SIEVE_LONGRUN_FRAMES (default 2000; 10000 for a full soak run by hand).
+# $1: build directory, $2: source directory.
+set -euo pipefail
+build=$1
+viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
+[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+frames=${SIEVE_LONGRUN_FRAMES:-2000}
+every=$((frames / 20))
+[ "$every" -ge 1 ] || every=1
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+start=$(date +%s)
+timeout 1200 "$viewer" --headless --frames "$frames" --instances 200 --width 64 --height 64 --overlay off \
+    --validation --camera-path flyover --report-memory "$every" --stats "$out/stats.json" >"$out/log.txt" 2>&1 || {
+    tail -n 40 "$out/log.txt"; echo "viewer failed"; exit 1; }
+echo "$frames frames in $(($(date +%s) - start)) s"
+grep -v '^memory: ' "$out/log.txt" | tail -n 5
+if grep -q '^\[vulkan\]' "$out/log.txt"; then grep '^\[vulkan\]' "$out/log.txt" | head; echo "validation messages"; exit 1; fi
+
+/usr/bin/python3 - "$out/log.txt" "$out/stats.json" "$frames" <<'PY'
+import json, re, sys
+log, stats_path, frames = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = []
+for line in open(log):
+    m = re.match(r"memory: frame (\d+) rss_kib (\d+) device_block_bytes (\d+) device_in_use_bytes (\d+)", line)
+    if m:
+        rows.append(tuple(int(x) for x in m.groups()))
+assert len(rows) >= 20, f"only {len(rows)} memory reports"
+assert rows[-1][0] == frames, rows[-1]
+for frame, rss, blocks, used in rows:
+    print(f"  frame {frame:6d}: rss {rss / 1024:8.1f} MiB, device blocks {blocks / 2**20:7.2f} MiB, in use {used / 2**20:7.2f} MiB")
+# Warm-up: the first quarter (pipelines, the validation layer's caches, the readback ring filling).
+steady = [r for r in rows if r[0] >= frames // 4]
+blocks = {r[2] for r in steady}
+used = {r[3] for r in steady}
+assert len(blocks) == 1, f"device memory blocks changed after warm-up: {sorted(blocks)}"
+assert len(used) == 1, f"device memory in use changed after warm-up: {sorted(used)}"
+rss_growth = steady[-1][1] - steady[0][1]
+# Flat: a leak of even one small allocation per frame would grow by far more over these frames.
+limit_kib = 4096
+assert rss_growth <= limit_kib, f"resident set grew by {rss_growth} KiB over {steady[-1][0] - steady[0][0]} frames"
+stats = json.load(open(stats_path))
+assert stats["frames"] == frames and stats["instances"] == 200, stats
+print(f"long run OK: {frames} frames, rss growth after warm-up {rss_growth} KiB, device memory flat")
+PY
