@@ -1,6 +1,6 @@
 #version 460
 // Single-dispatch Hi-Z builder. One 256-thread workgroup per 64x64 tile of pyramid mip 0 reduces its
-// tile to one texel, writing mips 0..6 on the way (mips 0-2 in registers, 3-6 through shared memory).
+// tile to one texel, writing mips 0..6 on the way (mip 1 and mips 2-6 through shared memory).
 // The last workgroup to finish (atomic counter) then builds mips 7.. from mip 6 and resets the counter
 // to zero for the next build.
 //
@@ -21,6 +21,7 @@ MIP_BINDING(13) MIP_BINDING(14) MIP_BINDING(15)
 
 layout(push_constant) uniform Push { HiZSinglePush pc; };
 
+shared vec2 sMip1[32 * 32];
 shared vec2 sTile[256];
 shared bool sLast;
 
@@ -53,27 +54,33 @@ void main() {
     const uvec2 tile = gl_WorkGroupID.xy;
     const uvec2 extent = uvec2(pc.width, pc.height);
     const uvec2 depthExtent = uvec2(pc.depthWidth, pc.depthHeight);
-    const uvec2 b = uvec2(t & 15u, t >> 4u);  // this thread's 4x4 block of mip 0 in the tile
 
-    // Mips 0..2 in registers: 4x4 texels of mip 0 -> 2x2 of mip 1 -> 1 of mip 2.
-    vec2 m1[4];
-    for (uint j = 0; j < 2; ++j)
-        for (uint i = 0; i < 2; ++i) {
-            vec2 r1 = kHizIdentity;
-            for (uint jj = 0; jj < 2; ++jj)
-                for (uint ii = 0; ii < 2; ++ii) {
-                    uvec2 p = tile * SIEVE_HIZ_TILE + b * 4u + uvec2(2u * i + ii, 2u * j + jj);
-                    vec2 r0 = kHizIdentity;
-                    if (all(lessThan(p, extent))) r0 = hizReduceDepth(depth, p, depthExtent, extent);
-                    storeMip(0, p, r0);
-                    r1 = hizCombine(r1, r0);
-                }
-            storeMip(1, tile * (SIEVE_HIZ_TILE / 2u) + b * 2u + uvec2(i, j), r1);
-            m1[j * 2 + i] = r1;
-        }
-    vec2 r2 = hizCombine(hizCombine(m1[0], m1[1]), hizCombine(m1[2], m1[3]));
-    storeMip(2, tile * (SIEVE_HIZ_TILE / 4u) + b, r2);
-    sTile[t] = r2;
+    // Mips 0 and 1: four rounds over the tile's 32x32 mip-1 texels, a row of 32 per subgroup-sized run of
+    // invocations, so that neighbouring invocations read neighbouring depth pixels (coalesced).
+    for (uint round = 0; round < 4u; ++round) {
+        const uvec2 q = uvec2(t & 31u, round * 8u + (t >> 5u));  // mip-1 texel in the tile
+        vec2 r1 = kHizIdentity;
+        for (uint j = 0; j < 2; ++j)
+            for (uint i = 0; i < 2; ++i) {
+                uvec2 p = tile * SIEVE_HIZ_TILE + q * 2u + uvec2(i, j);
+                vec2 r0 = kHizIdentity;
+                if (all(lessThan(p, extent))) r0 = hizReduceDepth(depth, p, depthExtent, extent);
+                storeMip(0, p, r0);
+                r1 = hizCombine(r1, r0);
+            }
+        storeMip(1, tile * (SIEVE_HIZ_TILE / 2u) + q, r1);
+        sMip1[q.y * 32u + q.x] = r1;
+    }
+    barrier();
+    // Mip 2: one texel per invocation, laid out in sTile as the loop below expects (row-major, 16 wide).
+    {
+        const uvec2 q = uvec2(t & 15u, t >> 4u);
+        vec2 r2 = kHizIdentity;
+        for (uint j = 0; j < 2; ++j)
+            for (uint i = 0; i < 2; ++i) r2 = hizCombine(r2, sMip1[(2u * q.y + j) * 32u + 2u * q.x + i]);
+        storeMip(2, tile * (SIEVE_HIZ_TILE / 4u) + q, r2);
+        sTile[t] = r2;
+    }
     barrier();
 
     // Mips 3..6 through shared memory: level k has (64 >> k)^2 texels in the tile.
