@@ -27,9 +27,11 @@ void usage() {
 }
 
 // Fewest bytes each culling pass moves (DRAM, 32-byte sectors), from the shaders' accesses:
-// - flag passes read sphere + mesh + scale of every instance: bytes 48..71 of the 80-byte record, 1.5
-//   sectors (48 bytes) on average; early reads visibleLast (4) and writes flags, drawCounts, lods (12);
-//   late reads flagsEarly (4) and writes visibleLast (4) and the same 12 (pyramid reads: cached, ignored).
+// - flag passes read the sphere of an instance (16 bytes at offset 48 of the 80-byte record: one 32-byte
+//   sector) only where they need it: early reads visibleLast (4) of every instance and the sphere of the
+//   instances visible last frame; late reads every sphere and flagsEarly (4) of the visible ones. Both
+//   write flags, drawCounts, lods (12) and late visibleLast (4); mesh and LOD data are read only for
+//   flagged instances (one more sector each; the mesh and primitive tables are small and cached).
 // - stable compaction: the scan reads drawCounts and writes offsets (8 per instance); the expansion reads
 //   drawCounts (4 per instance) and, per flagged instance, offsets + lods (8) and its instance's mesh
 //   field (one 32-byte sector), and writes 32 bytes per draw. The atomic peer has no scan and no offsets.
@@ -40,8 +42,8 @@ struct PassBytes {
 PassBytes passBytes(uint64_t n, const sieve::CullingStats& s, bool stable, VkExtent2D extent) {
     PassBytes b{};
     const double N = double(n);
-    b.earlyFlag = N * (48 + 4 + 12);
-    b.lateFlag = N * (48 + 4 + 4 + 12);
+    b.earlyFlag = N * (4 + 12) + double(s.earlyDrawn) * (32 + 32);
+    b.lateFlag = N * (32 + 4 + 12) + double(s.lateVisible) * 32 + double(s.lateDrawn) * 32;
     auto compact = [&](double flagged, double draws) {
         return stable ? N * (8 + 4) + flagged * (8 + 32) + draws * 32 : N * 4 + flagged * (4 + 32) + draws * 32;
     };
