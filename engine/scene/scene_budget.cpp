@@ -74,6 +74,8 @@ DeviceMemory deviceMemoryAvailable(Context& ctx) {
     return {best, haveBudget ? "VK_EXT_memory_budget" : "heap size"};
 }
 
-void overrideDeviceMemoryBytes(uint64_t bytes) { g_memoryOverride = bytes; }
+void overrideDeviceMemoryBytes(uint64_t bytes) {
+    g_memoryOverride = bytes;
+}
 
 }  // namespace engine
