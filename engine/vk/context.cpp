@@ -237,7 +237,12 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
     info.ppEnabledLayerNames = layers.data();
     info.enabledExtensionCount = uint32_t(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
-    SIEVE_VK_TRY(vkCreateInstance(&info, nullptr, &instance_));
+    if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS) {
+        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+            return sieve::makeError(r, "cannot create a Vulkan instance: no Vulkan driver supports it "
+                                       "(VK_ERROR_INCOMPATIBLE_DRIVER); install one, e.g. mesa-vulkan-drivers");
+        return sieve::makeError(r, std::string("cannot create a Vulkan instance: ") + sieve::vkResultName(r));
+    }
     volkLoadInstanceOnly(instance_);
     if (debugUtils) SIEVE_VK_TRY(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
     return {};
