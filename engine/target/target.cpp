@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "engine/vk/context.h"
+#include "sieve/barriers.h"
 
 namespace engine {
 
@@ -11,20 +12,8 @@ namespace {
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                   VkImageLayout oldLayout, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess,
                   VkImageLayout newLayout) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
-    b.oldLayout = oldLayout;
-    b.newLayout = newLayout;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = 1;
-    dep.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    sieve::imageBarrier(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, srcStage, srcAccess, oldLayout, dstStage, dstAccess,
+                        newLayout, 0, 1);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "sieve/barriers.h"
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
 #include "sieve/pipeline.h"
@@ -71,9 +72,7 @@ void describe(engine::Context& ctx, Json& j);
 
 // Full memory barrier between compute/transfer/graphics work (between timed runs).
 void fullBarrier(VkCommandBuffer cmd);
-void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkPipelineStageFlags2 srcStage,
-                  VkAccessFlags2 srcAccess, VkImageLayout oldLayout, VkPipelineStageFlags2 dstStage,
-                  VkAccessFlags2 dstAccess, VkImageLayout newLayout);
+using sieve::imageBarrier;
 
 // Records body warmup + runs times (a full barrier before each) with a timestamp pair around each timed
 // run; returns the microseconds of each timed run. Warm-up runs go in their own submission.

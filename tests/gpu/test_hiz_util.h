@@ -3,6 +3,7 @@
 // pyramid, and reading every pyramid mip back.
 #include <vector>
 
+#include "sieve/barriers.h"
 #include "gpu/gpu_fixture.h"
 #include "sieve/hiz.h"
 
@@ -17,9 +18,7 @@ struct DepthPyramidImages {
     sieve::HiZTarget target() const { return {pyramid.handle(), mipViews}; }
 };
 
-void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkPipelineStageFlags2 srcStage,
-                  VkAccessFlags2 srcAccess, VkImageLayout oldLayout, VkPipelineStageFlags2 dstStage,
-                  VkAccessFlags2 dstAccess, VkImageLayout newLayout);
+using sieve::imageBarrier;
 
 // Creates the depth image (uploads `values`, leaves it SHADER_READ_ONLY_OPTIMAL for compute reads) and
 // the pyramid (left in GENERAL for the builders).

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "sieve/barriers.h"
 #include "gpu/gpu_fixture.h"
 #include "gpu/test_cull_flags_util.h"
 #include "gpu/test_hiz_util.h"
@@ -38,15 +39,7 @@ struct FrameOutput {
     sieve::gpu::CullCounters counters{};
 };
 
-inline void computeBarrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier2 m{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    m.srcStageMask = m.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    m.srcAccessMask = m.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &m;
-    vkCmdPipelineBarrier2(cmd, &dep);
-}
+inline void computeBarrier(VkCommandBuffer cmd) { sieve::computeToComputeBarrier(cmd); }
 
 class CullPathTest : public testing_gpu::GpuTest {
 protected:

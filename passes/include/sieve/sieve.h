@@ -1,6 +1,7 @@
 #pragma once
 // Everything the plugin offers, in one include. Hosts that want a smaller compile include the single
 // headers instead. tests/e2e/test_consumer_package.sh checks that every installed header is listed here.
+#include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
 #include "sieve/culling.h"
 #include "sieve/draw_list.h"

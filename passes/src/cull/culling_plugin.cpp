@@ -2,6 +2,7 @@
 #include <string>
 
 #include "prim/common.h"
+#include "sieve/barriers.h"
 #include "sieve/culling.h"
 
 namespace sieve {
@@ -23,15 +24,9 @@ constexpr VkBufferUsageFlags kCopySrc = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
 VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
 
 void transferToCompute(VkCommandBuffer cmd) {
-    VkMemoryBarrier2 m{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    m.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT;
-    m.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    m.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    m.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &m;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
 }  // namespace
@@ -332,15 +327,8 @@ void CullingPlugin::recordStats(VkCommandBuffer cmd, const Bindings& b, const Fr
     vkCmdCopyBuffer(cmd, b[early_.counts].buffer, b[sStats_].buffer, 1, &early);
     vkCmdCopyBuffer(cmd, b[late_.counts].buffer, b[sStats_].buffer, 1, &late);
     // Make the copies visible to the host once the frame's fence is signalled.
-    VkMemoryBarrier2 m{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    m.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT;
-    m.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    m.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-    m.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &m;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
 }
 
 }  // namespace sieve

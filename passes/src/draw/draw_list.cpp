@@ -1,6 +1,7 @@
 #include "sieve/draw_list.h"
 
 #include "prim/common.h"
+#include "sieve/barriers.h"
 #include "shared/draw.h"
 
 namespace sieve {
@@ -54,15 +55,9 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     }
     ScopedLabel label(cmd, "draw list (atomic append)");
     vkCmdFillBuffer(cmd, b.counts.buffer, b.counts.offset, sizeof(gpu::DrawCounts), 0);
-    VkMemoryBarrier2 clear{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    clear.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT;
-    clear.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-    clear.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    clear.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &clear;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     atomic_.dispatchLinear(cmd, bindings, &push, sizeof(push), groups);
     prim::detail::computeBarrier(cmd);
     const struct {

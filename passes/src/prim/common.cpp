@@ -1,5 +1,7 @@
 #include "prim/common.h"
 
+#include "sieve/barriers.h"
+
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -83,17 +85,7 @@ Result<void> checkWord(const BufferRange& r, const char* what) {
     return {};
 }
 
-void computeBarrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    b.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    b.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    b.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    b.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
-}
+void computeBarrier(VkCommandBuffer cmd) { computeToComputeBarrier(cmd); }
 
 Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t bindings, uint32_t pushBytes,
                                      const Tiles& tiles, std::initializer_list<uint32_t> extra) {
