@@ -10,20 +10,39 @@
 
 namespace testing_gpu {
 
-engine::Context& context();  // created on first use; the test aborts if no device is available
+engine::Context& context();
+
+// A sync2 barrier with a layout transition of mip 0 of a colour image, for batching into one
+// vkCmdPipelineBarrier2.
+inline VkImageMemoryBarrier2 colorLayoutBarrier(VkImage image, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
+                                                VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess,
+                                                VkImageLayout from, VkImageLayout to) {
+    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+    b.srcStageMask = srcStage;
+    b.srcAccessMask = srcAccess;
+    b.dstStageMask = dstStage;
+    b.dstAccessMask = dstAccess;
+    b.oldLayout = from;
+    b.newLayout = to;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    return b;
+}  // created on first use; the test aborts if no device is available
 
 class GpuTest : public ::testing::Test {
 protected:
     void SetUp() override { context().clearValidationMessages(); }
     void TearDown() override {
         auto messages = context().validationMessages();
-        EXPECT_EQ(messages.size(), 0u) << "validation reported " << messages.size() << " message(s), first: "
-                                       << (messages.empty() ? "" : messages.front());
+        EXPECT_EQ(messages.size(), 0u) << "validation reported " << messages.size()
+                                       << " message(s), first: " << (messages.empty() ? "" : messages.front());
     }
     engine::Context& ctx() { return context(); }
 
     template <typename T>
-    engine::Buffer makeBuffer(const std::vector<T>& data, VkBufferUsageFlags extra = 0, const char* name = "test input") {
+    engine::Buffer makeBuffer(const std::vector<T>& data, VkBufferUsageFlags extra = 0,
+                              const char* name = "test input") {
         auto b = engine::Buffer::create(ctx(), std::max<size_t>(data.size() * sizeof(T), 4),
                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                             VK_BUFFER_USAGE_TRANSFER_SRC_BIT | extra,

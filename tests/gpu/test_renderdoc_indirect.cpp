@@ -33,22 +33,6 @@ constexpr VkExtent2D kExtent{kQuads * kQuadSize, kQuadSize};
 constexpr uint32_t kColours[kQuads] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
 constexpr uint32_t kClear = 0xFF000000u;
 
-VkImageMemoryBarrier2 layoutBarrier(VkImage image, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
-                                    VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess, VkImageLayout from,
-                                    VkImageLayout to) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    return b;
-}
-
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                    VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
     VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
@@ -160,20 +144,22 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
         if (stats) vkCmdResetQueryPool(cmd, stats, 0, 1);  // in the frame, as the viewer's passes do
         {
             sieve::ScopedLabel label(cmd, "texture");
-            imageBarriers(cmd, {layoutBarrier(white->handle(), VK_PIPELINE_STAGE_2_NONE, 0,
-                                              VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL)});
+            imageBarriers(cmd, {testing_gpu::colorLayoutBarrier(
+                                   white->handle(), VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                                   VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL)});
             const VkClearColorValue one{{1.0f, 1.0f, 1.0f, 1.0f}};
             const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
             vkCmdClearColorImage(cmd, white->handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &one, 1, &range);
             imageBarriers(
-                cmd,
-                {layoutBarrier(white->handle(), VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                               VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
-                               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
-                 layoutBarrier(target->handle(), VK_PIPELINE_STAGE_2_NONE, 0,
-                               VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
-                               VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
+                cmd, {testing_gpu::colorLayoutBarrier(
+                          white->handle(), VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+                          VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+                      testing_gpu::colorLayoutBarrier(target->handle(), VK_PIPELINE_STAGE_2_NONE, 0,
+                                                      VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                                                      VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                                                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL)});
         }
         {
             // As a culling pass would: the count is written on the device within the frame.
@@ -221,10 +207,11 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
             memoryBarrier(cmd, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, 0, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, 0);
             vkCmdFillBuffer(cmd, countBuffer.handle(), 0, 4, kDrawn + 1);
         }
-        imageBarriers(cmd, {layoutBarrier(target->handle(), VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
-                                          VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-                                          VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-                                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)});
+        imageBarriers(cmd, {testing_gpu::colorLayoutBarrier(
+                               target->handle(), VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,
+                               VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                               VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)});
         VkBufferImageCopy region{};
         region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         region.imageExtent = {kExtent.width, kExtent.height, 1};
