@@ -37,24 +37,15 @@ class GraphicsPipeline {
 public:
     GraphicsPipeline() = default;
     static Result<GraphicsPipeline> create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc);
-    ~GraphicsPipeline();
-    GraphicsPipeline(GraphicsPipeline&& o) noexcept { *this = std::move(o); }
-    GraphicsPipeline& operator=(GraphicsPipeline&& o) noexcept;
-    GraphicsPipeline(const GraphicsPipeline&) = delete;
-    GraphicsPipeline& operator=(const GraphicsPipeline&) = delete;
 
     // Binds the pipeline, pushes descriptors (binding i = bindings[i]) and push constants.
     void bind(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes) const;
-    VkPipeline handle() const { return pipeline_; }
-    VkPipelineLayout layout() const { return layout_; }
-    explicit operator bool() const { return pipeline_ != VK_NULL_HANDLE; }
+    VkPipeline handle() const { return h_.pipeline; }
+    VkPipelineLayout layout() const { return h_.layout; }
+    explicit operator bool() const { return h_.pipeline != VK_NULL_HANDLE; }
 
 private:
-    void destroy();
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
-    VkPipelineLayout layout_ = VK_NULL_HANDLE;
-    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    PipelineHandles h_;
     VkShaderStageFlags pushStages_ = 0;
 };
 

@@ -45,6 +45,30 @@ struct ComputePipelineDesc {
     uint32_t requiredSubgroupSize = 0;             // 0: driver's choice
 };
 
+// What every pipeline of the plugin owns: a push-descriptor set layout, the pipeline layout and the
+// pipeline. Move-only; destroys them.
+class PipelineHandles {
+public:
+    PipelineHandles() = default;
+    // The set layout (binding i has type types[i], visible to `stages`) and the pipeline layout with
+    // `pushBytes` of push constants for `stages`; the pipeline itself is the caller's to create.
+    static Result<PipelineHandles> createLayouts(VkDevice device, std::span<const VkDescriptorType> types,
+                                                 VkShaderStageFlags stages, uint32_t pushBytes);
+    ~PipelineHandles();
+    PipelineHandles(PipelineHandles&& o) noexcept { *this = std::move(o); }
+    PipelineHandles& operator=(PipelineHandles&& o) noexcept;
+    PipelineHandles(const PipelineHandles&) = delete;
+    PipelineHandles& operator=(const PipelineHandles&) = delete;
+
+    VkDevice device = VK_NULL_HANDLE;
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+
+private:
+    void reset();
+};
+
 class ComputePipeline {
 public:
     ComputePipeline() = default;
@@ -52,11 +76,6 @@ public:
     // Same, from SPIR-V words the caller provides (shader hot reload).
     static Result<ComputePipeline> createFromSpirv(const DeviceInfo& dev, const ComputePipelineDesc& desc,
                                                    std::span<const uint32_t> spirv);
-    ~ComputePipeline();
-    ComputePipeline(ComputePipeline&& o) noexcept { *this = std::move(o); }
-    ComputePipeline& operator=(ComputePipeline&& o) noexcept;
-    ComputePipeline(const ComputePipeline&) = delete;
-    ComputePipeline& operator=(const ComputePipeline&) = delete;
 
     // Binds the pipeline, pushes the descriptors and constants, and dispatches.
     void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes,
@@ -78,18 +97,13 @@ public:
     void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                         uint32_t pushBytes, uint32_t groups) const;
 
-    VkPipeline handle() const { return pipeline_; }
-    VkPipelineLayout layout() const { return layout_; }
-    explicit operator bool() const { return pipeline_ != VK_NULL_HANDLE; }
+    VkPipeline handle() const { return h_.pipeline; }
+    VkPipelineLayout layout() const { return h_.layout; }
+    explicit operator bool() const { return h_.pipeline != VK_NULL_HANDLE; }
 
 private:
-    void destroy();
-    VkDevice device_ = VK_NULL_HANDLE;
-    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
-    VkPipelineLayout layout_ = VK_NULL_HANDLE;
-    VkPipeline pipeline_ = VK_NULL_HANDLE;
+    PipelineHandles h_;
     uint32_t maxGroupsX_ = 65535;
-    uint32_t bindingCount_ = 0;
 };
 
 // Test hook: lower the x-dimension group limit used by dispatchLinear (0 restores the device limit).

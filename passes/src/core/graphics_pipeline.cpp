@@ -45,24 +45,11 @@ void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, VkPipel
 
 Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc) {
     GraphicsPipeline p;
-    p.device_ = dev.device;
     const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     p.pushStages_ = stages;
-
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t i = 0; i < desc.bindings.size(); ++i) bindings.push_back({i, desc.bindings[i], 1, stages, nullptr});
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    setInfo.bindingCount = uint32_t(bindings.size());
-    setInfo.pBindings = bindings.data();
-    SIEVE_VK_TRY(vkCreateDescriptorSetLayout(dev.device, &setInfo, nullptr, &p.setLayout_));
-    VkPushConstantRange range{stages, 0, desc.pushConstantBytes};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &p.setLayout_;
-    layoutInfo.pushConstantRangeCount = desc.pushConstantBytes ? 1 : 0;
-    layoutInfo.pPushConstantRanges = &range;
-    SIEVE_VK_TRY(vkCreatePipelineLayout(dev.device, &layoutInfo, nullptr, &p.layout_));
+    auto handles = PipelineHandles::createLayouts(dev.device, desc.bindings, stages, desc.pushConstantBytes);
+    if (!handles) return handles.error();
+    p.h_ = std::move(handles).value();
 
     auto vs = makeModule(dev.device, desc.vertexShader);
     if (!vs) return vs.error();
@@ -132,44 +119,21 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     info.pDepthStencilState = &depth;
     info.pColorBlendState = &blend;
     info.pDynamicState = &dynamic;
-    info.layout = p.layout_;
-    VkResult r = vkCreateGraphicsPipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline_);
+    info.layout = p.h_.layout;
+    VkResult r = vkCreateGraphicsPipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.h_.pipeline);
     vkDestroyShaderModule(dev.device, *vs, nullptr);
     vkDestroyShaderModule(dev.device, *fs, nullptr);
     if (r != VK_SUCCESS) return makeError(r, std::string("vkCreateGraphicsPipelines failed: ") + vkResultName(r));
     const char* name = desc.debugName ? desc.debugName : desc.vertexShader.data();
-    setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.pipeline_, name);
+    setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.h_.pipeline, name);
     return p;
-}
-
-GraphicsPipeline& GraphicsPipeline::operator=(GraphicsPipeline&& o) noexcept {
-    if (this != &o) {
-        destroy();
-        device_ = o.device_;
-        setLayout_ = o.setLayout_;
-        layout_ = o.layout_;
-        pipeline_ = o.pipeline_;
-        pushStages_ = o.pushStages_;
-        o.device_ = VK_NULL_HANDLE;
-    }
-    return *this;
-}
-
-GraphicsPipeline::~GraphicsPipeline() { destroy(); }
-
-void GraphicsPipeline::destroy() {
-    if (!device_) return;
-    vkDestroyPipeline(device_, pipeline_, nullptr);
-    vkDestroyPipelineLayout(device_, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
-    device_ = VK_NULL_HANDLE;
 }
 
 void GraphicsPipeline::bind(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                             uint32_t pushBytes) const {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
-    pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, layout_, bindings);
-    if (pushBytes) vkCmdPushConstants(cmd, layout_, pushStages_, 0, pushBytes, push);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, h_.pipeline);
+    pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, h_.layout, bindings);
+    if (pushBytes) vkCmdPushConstants(cmd, h_.layout, pushStages_, 0, pushBytes, push);
 }
 
 }  // namespace sieve

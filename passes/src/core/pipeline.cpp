@@ -1,6 +1,7 @@
 #include "sieve/pipeline.h"
 
 #include <atomic>
+#include <utility>
 #include <vector>
 
 #include "sieve/graphics_pipeline.h"
@@ -24,27 +25,12 @@ Result<ComputePipeline> ComputePipeline::create(const DeviceInfo& dev, const Com
 Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, const ComputePipelineDesc& desc,
                                                          std::span<const uint32_t> spirv) {
     ComputePipeline p;
-    p.device_ = dev.device;
     p.maxGroupsX_ = dev.maxComputeWorkGroupCount[0];
-    p.bindingCount_ = uint32_t(desc.bindings.size());
     const std::string name(desc.shader);
-
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t i = 0; i < desc.bindings.size(); ++i)
-        bindings.push_back({i, desc.bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
-    setInfo.bindingCount = uint32_t(bindings.size());
-    setInfo.pBindings = bindings.data();
-    SIEVE_VK_TRY(vkCreateDescriptorSetLayout(dev.device, &setInfo, nullptr, &p.setLayout_));
-
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, desc.pushConstantBytes};
-    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &p.setLayout_;
-    layoutInfo.pushConstantRangeCount = desc.pushConstantBytes ? 1 : 0;
-    layoutInfo.pPushConstantRanges = &range;
-    SIEVE_VK_TRY(vkCreatePipelineLayout(dev.device, &layoutInfo, nullptr, &p.layout_));
+    auto handles = PipelineHandles::createLayouts(dev.device, desc.bindings, VK_SHADER_STAGE_COMPUTE_BIT,
+                                                  desc.pushConstantBytes);
+    if (!handles) return handles.error();
+    p.h_ = std::move(handles).value();
 
     VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     moduleInfo.codeSize = spirv.size() * sizeof(uint32_t);
@@ -69,48 +55,63 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     info.stage.module = module;
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
-    info.layout = p.layout_;
-    VkResult r = vkCreateComputePipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.pipeline_);
+    info.layout = p.h_.layout;
+    VkResult r = vkCreateComputePipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.h_.pipeline);
     vkDestroyShaderModule(dev.device, module, nullptr);
     if (r != VK_SUCCESS)
         return makeError(r, "vkCreateComputePipelines(" + name + ") failed: " + vkResultName(r));
-    setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.pipeline_, name.c_str());
-    setDebugName(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, p.layout_, name.c_str());
+    setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.h_.pipeline, name.c_str());
+    setDebugName(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, p.h_.layout, name.c_str());
     return p;
 }
 
-ComputePipeline& ComputePipeline::operator=(ComputePipeline&& o) noexcept {
+Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device, std::span<const VkDescriptorType> types,
+                                                      VkShaderStageFlags stages, uint32_t pushBytes) {
+    PipelineHandles h;
+    h.device = device;
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (uint32_t i = 0; i < types.size(); ++i) bindings.push_back({i, types[i], 1, stages, nullptr});
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
+    setInfo.bindingCount = uint32_t(bindings.size());
+    setInfo.pBindings = bindings.data();
+    SIEVE_VK_TRY(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &h.setLayout));
+    VkPushConstantRange range{stages, 0, pushBytes};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &h.setLayout;
+    layoutInfo.pushConstantRangeCount = pushBytes ? 1 : 0;
+    layoutInfo.pPushConstantRanges = &range;
+    SIEVE_VK_TRY(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &h.layout));
+    return h;
+}
+
+PipelineHandles& PipelineHandles::operator=(PipelineHandles&& o) noexcept {
     if (this != &o) {
-        destroy();
-        device_ = o.device_;
-        setLayout_ = o.setLayout_;
-        layout_ = o.layout_;
-        pipeline_ = o.pipeline_;
-        maxGroupsX_ = o.maxGroupsX_;
-        bindingCount_ = o.bindingCount_;
-        o.device_ = VK_NULL_HANDLE;
-        o.setLayout_ = VK_NULL_HANDLE;
-        o.layout_ = VK_NULL_HANDLE;
-        o.pipeline_ = VK_NULL_HANDLE;
+        reset();
+        device = std::exchange(o.device, VK_NULL_HANDLE);
+        setLayout = std::exchange(o.setLayout, VK_NULL_HANDLE);
+        layout = std::exchange(o.layout, VK_NULL_HANDLE);
+        pipeline = std::exchange(o.pipeline, VK_NULL_HANDLE);
     }
     return *this;
 }
 
-ComputePipeline::~ComputePipeline() { destroy(); }
+PipelineHandles::~PipelineHandles() { reset(); }
 
-void ComputePipeline::destroy() {
-    if (!device_) return;
-    vkDestroyPipeline(device_, pipeline_, nullptr);
-    vkDestroyPipelineLayout(device_, layout_, nullptr);
-    vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
-    device_ = VK_NULL_HANDLE;
+void PipelineHandles::reset() {
+    if (!device) return;
+    vkDestroyPipeline(device, pipeline, nullptr);
+    vkDestroyPipelineLayout(device, layout, nullptr);
+    vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+    device = VK_NULL_HANDLE;
 }
 
 void ComputePipeline::dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                                uint32_t pushBytes, uint32_t x, uint32_t y, uint32_t z) const {
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-    pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, bindings);
-    if (pushBytes) vkCmdPushConstants(cmd, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, h_.pipeline);
+    pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, h_.layout, bindings);
+    if (pushBytes) vkCmdPushConstants(cmd, h_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
     vkCmdDispatch(cmd, x, y, z);
 }
 
