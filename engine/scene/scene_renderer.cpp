@@ -253,27 +253,8 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
 }
 
 void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
-    VkRenderingAttachmentInfo colorAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    colorAtt.imageView = b[color_].view;
-    colorAtt.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    colorAtt.loadOp = late ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
-    colorAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    colorAtt.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
-    VkRenderingAttachmentInfo depthAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depthAtt.imageView = b[depth_].view;
-    depthAtt.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depthAtt.loadOp = late ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
-    depthAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    depthAtt.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: 0 is infinitely far
-    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    info.renderArea = {{0, 0}, extent_};
-    info.layerCount = 1;
-    info.colorAttachmentCount = 1;
-    info.pColorAttachments = &colorAtt;
-    info.pDepthAttachment = &depthAtt;
     const bool stats = !statsPools_.empty();
     if (stats) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
-    vkCmdBeginRendering(cmd, &info);
     sieve::GeometryInputs in;
     in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
     in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
@@ -281,9 +262,8 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
     in.draws = {b[late ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
     in.counts = {b[late ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
     in.maxDraws = plugin_->drawCapacity();
-    const float light[3] = {0.4f, 0.8f, 0.45f};
-    geometry_->record(cmd, in, extent_, glm::value_ptr(viewProj_), light);
-    vkCmdEndRendering(cmd);
+    geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
+                                   glm::value_ptr(viewProj_));
     if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
 }
 

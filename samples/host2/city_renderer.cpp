@@ -135,27 +135,6 @@ void CityRenderer::addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHan
 void CityRenderer::recordDraw(bool late, Context& c, ImageHandle color, ImageHandle depth, BufferHandle vertices,
                               BufferHandle indices, BufferHandle instances, BufferHandle draws,
                               BufferHandle counts) const {
-    // The early pass clears; the late one draws on top of it.
-    const VkAttachmentLoadOp load = late ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
-    VkRenderingAttachmentInfo colorAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    colorAtt.imageView = c.binding(color).view;
-    colorAtt.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    colorAtt.loadOp = load;
-    colorAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    colorAtt.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
-    VkRenderingAttachmentInfo depthAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depthAtt.imageView = c.binding(depth).view;
-    depthAtt.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depthAtt.loadOp = load;
-    depthAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    depthAtt.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: 0 is infinitely far
-    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    info.renderArea = {{0, 0}, extent_};
-    info.layerCount = 1;
-    info.colorAttachmentCount = 1;
-    info.pColorAttachments = &colorAtt;
-    info.pDepthAttachment = &depthAtt;
-    vkCmdBeginRendering(c.cmd(), &info);
     sieve::GeometryInputs in;
     in.vertices = {c.binding(vertices).buffer, 0, VK_WHOLE_SIZE};
     in.indices = {c.binding(indices).buffer, 0, VK_WHOLE_SIZE};
@@ -163,9 +142,9 @@ void CityRenderer::recordDraw(bool late, Context& c, ImageHandle color, ImageHan
     in.draws = {c.binding(draws).buffer, 0, VK_WHOLE_SIZE};
     in.counts = {c.binding(counts).buffer, 0, VK_WHOLE_SIZE};
     in.maxDraws = plugin_->drawCapacity();
-    const float light[3] = {0.4f, 0.8f, 0.45f};
-    geometry_->record(c.cmd(), in, extent_, glm::value_ptr(viewProj_), light);
-    vkCmdEndRendering(c.cmd());
+    // The early pass clears; the late one draws on top of it.
+    geometry_->recordWithRendering(c.cmd(), in, {c.binding(color).view, c.binding(depth).view, !late}, extent_,
+                                   glm::value_ptr(viewProj_));
 }
 
 }  // namespace host2

@@ -19,6 +19,18 @@ struct GeometryInputs {
     uint32_t maxDraws = 0;  // capacity of `draws`
 };
 
+// Colour and depth attachments of the default pass, in COLOR_ATTACHMENT_OPTIMAL and
+// DEPTH_ATTACHMENT_OPTIMAL. `clear`: the early pass clears them (sky colour, reverse-Z far depth 0); the
+// late pass draws on top.
+struct GeometryAttachments {
+    VkImageView color = VK_NULL_HANDLE;
+    VkImageView depth = VK_NULL_HANDLE;
+    bool clear = false;
+};
+
+// Direction to the light the default pass shades with (world space, not normalised).
+inline constexpr float kDefaultLightDir[3] = {0.4f, 0.8f, 0.45f};
+
 class GeometryPass {
 public:
     static Result<GeometryPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat);
@@ -26,6 +38,9 @@ public:
     // lightDir: world-space direction to the light.
     void record(VkCommandBuffer cmd, const GeometryInputs& in, VkExtent2D extent, const float viewProj[16],
                 const float lightDir[3]) const;
+    // The same inside its own vkCmdBeginRendering/EndRendering on `attachments`, lit by kDefaultLightDir.
+    void recordWithRendering(VkCommandBuffer cmd, const GeometryInputs& in, const GeometryAttachments& attachments,
+                             VkExtent2D extent, const float viewProj[16]) const;
 
 private:
     GraphicsPipeline pipeline_;

@@ -62,4 +62,31 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
                                   in.maxDraws, gpu::SIEVE_DRAW_STRIDE);
 }
 
+void GeometryPass::recordWithRendering(VkCommandBuffer cmd, const GeometryInputs& in,
+                                       const GeometryAttachments& attachments, VkExtent2D extent,
+                                       const float viewProj[16]) const {
+    const VkAttachmentLoadOp load = attachments.clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = attachments.color;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = load;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
+    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depth.imageView = attachments.depth;
+    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.loadOp = load;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    depth.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: 0 is infinitely far
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = {{0, 0}, extent};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color;
+    info.pDepthAttachment = &depth;
+    vkCmdBeginRendering(cmd, &info);
+    record(cmd, in, extent, viewProj, kDefaultLightDir);
+    vkCmdEndRendering(cmd);
+}
+
 }  // namespace sieve
