@@ -14,6 +14,7 @@
 
 #include "engine/capture/renderdoc.h"
 #include "gpu/gpu_fixture.h"
+#include "sieve/barriers.h"
 #include "sieve/graphics_pipeline.h"
 
 namespace {
@@ -33,18 +34,7 @@ constexpr VkExtent2D kExtent{kQuads * kQuadSize, kQuadSize};
 constexpr uint32_t kColours[kQuads] = {0xFF0000FFu, 0xFF00FF00u, 0xFFFF0000u, 0xFFFFFFFFu};
 constexpr uint32_t kClear = 0xFF000000u;
 
-void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
-                   VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
-    VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
-}
+using sieve::memoryBarrier;
 
 void imageBarriers(VkCommandBuffer cmd, std::initializer_list<VkImageMemoryBarrier2> barriers) {
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
