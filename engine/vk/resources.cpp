@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "engine/vk/context.h"
+#include "sieve/barriers.h"
 
 namespace engine {
 
@@ -139,46 +140,32 @@ sieve::Result<void> uploadBuffer(Context& ctx, const Buffer& dst, const void* da
         VkBufferCopy copy{0, dstOffset, bytes};
         vkCmdCopyBuffer(cmd, staging->handle(), dst.handle(), 1, &copy);
         // Make the copy visible to everything that runs after this submission.
-        VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        barrier.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        barrier.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        barrier.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        barrier.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &barrier;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                             VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT);
     });
 }
 
-sieve::Result<void> readBuffer(Context& ctx, const Buffer& src, void* data, VkDeviceSize bytes, VkDeviceSize srcOffset) {
+sieve::Result<void> readBuffer(Context& ctx, VkBuffer src, void* data, VkDeviceSize bytes, VkDeviceSize srcOffset) {
     if (!bytes) return {};
     auto staging =
         Buffer::create(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, "staging readback");
     if (!staging) return staging.error();
     auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        VkMemoryBarrier2 before{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        before.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        before.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
-        before.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        before.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-        VkMemoryBarrier2 after{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        after.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        after.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        after.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-        after.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &before;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
         VkBufferCopy copy{srcOffset, 0, bytes};
-        vkCmdCopyBuffer(cmd, src.handle(), staging->handle(), 1, &copy);
-        dep.pMemoryBarriers = &after;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        vkCmdCopyBuffer(cmd, src, staging->handle(), 1, &copy);
+        sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
     });
     if (!r) return r;
     std::memcpy(data, staging->mapped(), bytes);
     return {};
+}
+
+sieve::Result<void> readBuffer(Context& ctx, const Buffer& src, void* data, VkDeviceSize bytes, VkDeviceSize srcOffset) {
+    return readBuffer(ctx, src.handle(), data, bytes, srcOffset);
 }
 
 }  // namespace engine

@@ -88,6 +88,8 @@ sieve::Result<void> uploadBuffer(Context& ctx, const Buffer& dst, const void* da
 // Copy a device buffer back to the host and wait (tests and setup only).
 sieve::Result<void> readBuffer(Context& ctx, const Buffer& src, void* data, VkDeviceSize bytes,
                                VkDeviceSize srcOffset = 0);
+// Same for any buffer handle (e.g. a render-graph slot), after all earlier work on the queue.
+sieve::Result<void> readBuffer(Context& ctx, VkBuffer src, void* data, VkDeviceSize bytes, VkDeviceSize srcOffset = 0);
 
 template <typename T>
 sieve::Result<std::vector<T>> readVector(Context& ctx, const Buffer& src, size_t count, VkDeviceSize srcOffset = 0) {

@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 
 namespace testing_gpu {
 
@@ -26,30 +25,8 @@ engine::Context& context() {
 }
 
 void GpuTest::copyOut(VkBuffer src, void* dst, VkDeviceSize bytes) {
-    if (!bytes) return;
-    auto staging = engine::Buffer::create(ctx(), bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback,
-                                          "test readback");
-    ASSERT_TRUE(staging) << staging.error().message;
-    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-        VkMemoryBarrier2 m{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        m.srcStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        m.srcAccessMask = VK_ACCESS_2_MEMORY_WRITE_BIT;
-        m.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        m.dstAccessMask = VK_ACCESS_2_TRANSFER_READ_BIT;
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &m;
-        vkCmdPipelineBarrier2(cmd, &dep);
-        VkBufferCopy copy{0, 0, bytes};
-        vkCmdCopyBuffer(cmd, src, staging->handle(), 1, &copy);
-        m.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        m.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        m.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-        m.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-        vkCmdPipelineBarrier2(cmd, &dep);
-    });
+    auto r = engine::readBuffer(ctx(), src, dst, bytes);
     ASSERT_TRUE(r) << r.error().message;
-    std::memcpy(dst, staging->mapped(), bytes);
 }
 
 }  // namespace testing_gpu
