@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "assets/city_meshes.h"
+#include "assets/glm_interop.h"
 
 namespace sieve::assets {
 namespace {
@@ -164,9 +165,9 @@ void InstanceEmitter::emit(uint32_t mesh, glm::vec3 local, float yaw, glm::vec3 
     inst.rows[0] = glm::vec4(c * scale.x, 0.0f, s * scale.z, position.x);
     inst.rows[1] = glm::vec4(0.0f, scale.y, 0.0f, position.y);
     inst.rows[2] = glm::vec4(-s * scale.x, 0.0f, c * scale.z, position.z);
-    glm::vec4 oc(glm::vec3(m.sphere), 1.0f);
+    glm::vec4 oc(toGlm3(m.sphere), 1.0f);
     float maxScale = std::max(scale.x, std::max(scale.y, scale.z));
-    inst.sphere = glm::vec4(glm::dot(inst.rows[0], oc), glm::dot(inst.rows[1], oc), glm::dot(inst.rows[2], oc),
+    inst.sphere = glm::vec4(glm::dot(toGlm(inst.rows[0]), oc), glm::dot(toGlm(inst.rows[1]), oc), glm::dot(toGlm(inst.rows[2]), oc),
                             m.sphere.w * maxScale * (1.0f + 1e-6f));
     inst.mesh = mesh;
     inst.scale = maxScale;

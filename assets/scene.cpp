@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
+#include "assets/glm_interop.h"
+
 namespace sieve::assets {
 namespace {
 
-bool finite(const glm::vec4& v) {
+bool finite(const gpu::vec4& v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z) && std::isfinite(v.w);
 }
 
@@ -109,7 +111,7 @@ void SceneData::updateBounds() {
     boundsMin = glm::vec3(1e30f);
     boundsMax = glm::vec3(-1e30f);
     for (const gpu::Instance& inst : instances) {
-        glm::vec3 c(inst.sphere);
+        glm::vec3 c = toGlm3(inst.sphere);
         boundsMin = glm::min(boundsMin, c - inst.sphere.w);
         boundsMax = glm::max(boundsMax, c + inst.sphere.w);
     }
@@ -131,7 +133,7 @@ gpu::Instance makeInstance(const glm::mat4& m, uint32_t mesh, const gpu::Mesh& m
     gpu::Instance inst{};
     for (int r = 0; r < 3; ++r) inst.rows[r] = glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]);
     float scale = maxAxisScale(glm::mat3(m));
-    glm::vec3 centre = glm::vec3(m * glm::vec4(glm::vec3(meshData.sphere), 1.0f));
+    glm::vec3 centre = glm::vec3(m * glm::vec4(toGlm3(meshData.sphere), 1.0f));
     inst.sphere = glm::vec4(centre, meshData.sphere.w * scale);
     inst.mesh = mesh;
     inst.scale = scale;

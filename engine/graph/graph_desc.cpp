@@ -51,7 +51,9 @@ sieve::Result<std::vector<SlotId>> GraphBuilder::addPlugin(sieve::Plugin& plugin
         addPass(std::move(desc), [&plugin, p, map, local](VkCommandBuffer cmd, const sieve::Bindings& graphBindings,
                                                           const sieve::FrameInfo& frame) {
             for (size_t i = 0; i < map.size(); ++i) (*local)[i] = graphBindings[map[i]];
-            plugin.record(p, cmd, sieve::Bindings{*local}, frame);
+            // A failing pass records nothing; its error stays in plugin.lastError() for the host to report
+            // after the frame (the graph's callbacks do not return results).
+            if (auto r = plugin.record(p, cmd, sieve::Bindings{*local}, frame); !r) return;
         });
         if (afterPass) afterPass(p, map);
     }

@@ -241,13 +241,18 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     if (auto r = executor_->bindImported(color_, color); !r) return r;
     if (auto r = executor_->bindImported(depth_, depth); !r) return r;
     viewProj_ = proj * view;
-    plugin_->setCamera(view, proj);
-    sieve::FrameInfo info = frame.info;
-    info.viewport = frame.extent;
-    plugin_->prepare(info);
+    sieve::ViewDesc cullView;
+    cullView.view = view;
+    cullView.projection = proj;
+    cullView.viewport = {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f};
+    if (auto r = plugin_->setView(cullView); !r) return r;
+    const sieve::FrameInfo info = frame.info;
+    // An error here still leaves a frame that draws everything; it is returned after recording.
+    auto prepared = plugin_->prepare(info);
     if (!statsPools_.empty()) vkCmdResetQueryPool(frame.cmd, statsPools_[info.frameSlot], 0, 2);
     auto r = executor_->execute(frame.cmd, info);
     if (!statsPools_.empty()) statsWritten_[info.frameSlot] = true;
+    if (!prepared) return prepared;
     if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
     return r;
 }

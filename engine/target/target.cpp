@@ -148,7 +148,6 @@ sieve::Result<Frame> Target::beginFrame() {
     frame.info.frameIndex = frameIndex_;
     frame.info.frameSlot = slotIndex;
     frame.info.framesInFlight = uint32_t(slots_.size());
-    frame.info.viewport = frame.extent;
     frame_ = frame;
     inFrame_ = true;
     return frame;

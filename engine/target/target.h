@@ -52,7 +52,7 @@ struct Frame {
     VkPipelineStageFlags2 firstUseStage = VK_PIPELINE_STAGE_2_NONE;
     // Layout endFrame moves the colour image to (for information: endFrame records that transition).
     VkImageLayout colorFinalLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    sieve::FrameInfo info;  // frameIndex, frameSlot, framesInFlight, viewport (= extent)
+    sieve::FrameInfo info;  // frameIndex, frameSlot, framesInFlight
 };
 
 // How the recorder left the colour image; endFrame transitions from there.

@@ -25,7 +25,6 @@ struct Khr12Extensions {
     bool synchronization2 = false;
     bool dynamicRendering = false;
     bool maintenance4 = false;
-    bool subgroupSizeControl = false;  // optional
 };
 
 // The device features Sieve needs, chained for both the query and the device creation. On a 1.3 device the
@@ -40,8 +39,6 @@ struct Features {
     VkPhysicalDeviceSynchronization2Features sync2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
     VkPhysicalDeviceDynamicRenderingFeatures rendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
     VkPhysicalDeviceMaintenance4Features maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
-    VkPhysicalDeviceSubgroupSizeControlFeatures subgroupSize{
-        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES};
     const bool core13;
     const Khr12Extensions ext;
 
@@ -61,7 +58,6 @@ struct Features {
         if (ext.synchronization2) link(sync2);
         if (ext.dynamicRendering) link(rendering);
         if (ext.maintenance4) link(maintenance4);
-        if (ext.subgroupSizeControl) link(subgroupSize);
     }
     Features(const Features&) = delete;
 
@@ -70,19 +66,18 @@ struct Features {
         f13.synchronization2 = sync2.synchronization2;
         f13.dynamicRendering = rendering.dynamicRendering;
         f13.maintenance4 = maintenance4.maintenance4;
-        f13.subgroupSizeControl = subgroupSize.subgroupSizeControl;
-        f13.computeFullSubgroups = subgroupSize.computeFullSubgroups;
     }
     void toExtensions() {
         if (core13) return;
         sync2.synchronization2 = f13.synchronization2;
         rendering.dynamicRendering = f13.dynamicRendering;
         maintenance4.maintenance4 = f13.maintenance4;
-        subgroupSize.subgroupSizeControl = f13.subgroupSizeControl;
-        subgroupSize.computeFullSubgroups = f13.computeFullSubgroups;
     }
 };
 
+// The engine's own needs beside the plugin's (sieve::requirements): host query resets for its timestamps
+// and maintenance4 for its allocator; optional: pipeline statistics (triangle counts), and what lets the
+// plugin's scan keep a tile's status in one 64-bit word or use the memory model's device scope.
 // Returns the names of required features that `have` lacks, and fills `want` with what to enable.
 std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     std::vector<std::string> missing;
@@ -93,40 +88,25 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
             missing.push_back(name);
     };
     auto optional = [&](VkBool32 h, VkBool32& w) { w = h; };
-    need(have.f2.features.multiDrawIndirect, want.f2.features.multiDrawIndirect, "multiDrawIndirect");
-    need(have.f2.features.drawIndirectFirstInstance, want.f2.features.drawIndirectFirstInstance,
-         "drawIndirectFirstInstance");
     optional(have.f2.features.pipelineStatisticsQuery, want.f2.features.pipelineStatisticsQuery);
     optional(have.f2.features.shaderInt64, want.f2.features.shaderInt64);
-    optional(have.f2.features.fillModeNonSolid, want.f2.features.fillModeNonSolid);
-    need(have.f11.shaderDrawParameters, want.f11.shaderDrawParameters, "shaderDrawParameters");
-    need(have.f11.storageBuffer16BitAccess, want.f11.storageBuffer16BitAccess, "storageBuffer16BitAccess");
-    need(have.f12.drawIndirectCount, want.f12.drawIndirectCount, "drawIndirectCount");
-    need(have.f12.samplerFilterMinmax, want.f12.samplerFilterMinmax, "samplerFilterMinmax");
     need(have.f12.hostQueryReset, want.f12.hostQueryReset, "hostQueryReset");
-    need(have.f12.scalarBlockLayout, want.f12.scalarBlockLayout, "scalarBlockLayout");
-    need(have.f12.storageBuffer8BitAccess, want.f12.storageBuffer8BitAccess, "storageBuffer8BitAccess");
-    need(have.f12.shaderInt8, want.f12.shaderInt8, "shaderInt8");
-    optional(have.f12.shaderBufferInt64Atomics, want.f12.shaderBufferInt64Atomics);  // prim: packed look-back
+    optional(have.f12.shaderBufferInt64Atomics, want.f12.shaderBufferInt64Atomics);
     optional(have.f12.vulkanMemoryModel, want.f12.vulkanMemoryModel);
     optional(have.f12.vulkanMemoryModelDeviceScope, want.f12.vulkanMemoryModelDeviceScope);
-    need(have.f13.synchronization2, want.f13.synchronization2, "synchronization2");
-    need(have.f13.dynamicRendering, want.f13.dynamicRendering, "dynamicRendering");
     need(have.f13.maintenance4, want.f13.maintenance4, "maintenance4");
-    optional(have.f13.subgroupSizeControl, want.f13.subgroupSizeControl);
-    optional(have.f13.computeFullSubgroups, want.f13.computeFullSubgroups);
+    // Everything the plugin needs, exactly as it lists it.
+    sieve::enableRequiredFeatures({&want.f2, &want.f11, &want.f12, &want.f13, nullptr, nullptr});
     return missing;
 }
-
-const char* kDeviceExtensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 
 }  // namespace
 
 const char* Context::requirementsText() {
     return "Vulkan 1.3 (or 1.2 with VK_KHR_synchronization2, VK_KHR_dynamic_rendering and VK_KHR_maintenance4) "
-           "with synchronization2, dynamicRendering, maintenance4, drawIndirectCount, samplerFilterMinmax, "
-           "hostQueryReset, scalarBlockLayout, 8/16-bit storage, multiDrawIndirect, drawIndirectFirstInstance, "
-           "shaderDrawParameters, and VK_KHR_push_descriptor";
+           "with what the plugin lists (sieve::requirements: VK_KHR_push_descriptor, synchronization2, "
+           "dynamicRendering, drawIndirectCount, multiDrawIndirect, drawIndirectFirstInstance, "
+           "shaderDrawParameters) and the engine's own hostQueryReset and maintenance4";
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
@@ -315,19 +295,17 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, available.data());
 
     std::vector<std::string> missing;
-    std::vector<const char*> extensions(std::begin(kDeviceExtensions), std::end(kDeviceExtensions));
+    const uint32_t api = core13_ ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+    std::vector<const char*> extensions = sieve::requirements(api).deviceExtensions;
     if (desc.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
     Khr12Extensions ext;
     if (!core13_) {
         ext.synchronization2 = hasExtension(available, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
         ext.dynamicRendering = hasExtension(available, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
         ext.maintenance4 = hasExtension(available, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
-        ext.subgroupSizeControl = hasExtension(available, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
-        // Required ones go on the list unconditionally, so that a missing one is named below.
-        extensions.push_back(VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
-        extensions.push_back(VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+        // Required ones go on the list unconditionally, so that a missing one is named below (the
+        // plugin's are on it already).
         extensions.push_back(VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
-        if (ext.subgroupSizeControl) extensions.push_back(VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     }
     for (const char* e : extensions)
         if (!hasExtension(available, e)) missing.push_back(std::string("extension ") + e);
@@ -335,6 +313,8 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     Features have(core13_, ext), want(core13_, ext);
     vkGetPhysicalDeviceFeatures2(physical_, &have.f2);
     have.fromExtensions();
+    for (auto& m : sieve::missingRequirements(vkGetInstanceProcAddr, instance_, physical_, api))
+        missing.push_back(std::move(m));
     for (auto& m : checkFeatures(have, want)) missing.push_back(std::move(m));
     want.toExtensions();
 
@@ -374,8 +354,18 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     volkLoadDevice(device_);
     if (auto r = aliasKhrEntryPoints(); !r) return r;
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
-    info_ = sieve::describeDevice(physical_, device_);
-    info_.bufferInt64Atomics = want.f2.features.shaderInt64 && want.f12.shaderBufferInt64Atomics;
+    sieve::DeviceSetup setup;
+    setup.getInstanceProcAddr = vkGetInstanceProcAddr;
+    setup.instance = instance_;
+    setup.physical = physical_;
+    setup.device = device_;
+    setup.apiVersion = api;
+    setup.enabledExtensions = extensions.data();
+    setup.enabledExtensionCount = uint32_t(extensions.size());
+    setup.enabledFeatures = &want.f2;
+    auto described = sieve::describeDevice(setup);
+    if (!described) return described.error();
+    info_ = described.value();
     allocator_ = std::make_unique<Allocator>(physical_, device_);
 
     VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

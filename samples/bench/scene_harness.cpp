@@ -5,6 +5,7 @@
 #include "assets/camera.h"
 #include "gpu_timer.h"
 #include "sieve/cull_flags.h"
+#include "assets/glm_interop.h"
 
 namespace bench {
 
@@ -31,7 +32,7 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     h->renderer_ = std::move(renderer).value();
     // The viewer's start: street level, looking down the street (buildings on both sides occlude most).
     h->view_ = sieve::assets::viewMatrix(sieve::assets::defaultCityCamera());
-    h->proj_ = sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f);
+    h->proj_ = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f));
     return h;
 }
 

@@ -94,11 +94,15 @@ sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame,
     if (auto c = fg.compile(); !c) return c.error();
 
     viewProj_ = proj * view;
-    plugin_->setCamera(view, proj);
-    sieve::FrameInfo info = frame.info;
-    info.viewport = frame.extent;
-    plugin_->prepare(info);
+    sieve::ViewDesc cullView;
+    cullView.view = view;
+    cullView.projection = proj;
+    cullView.viewport = {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f};
+    if (auto r = plugin_->setView(cullView); !r) return r.error();
+    const sieve::FrameInfo info = frame.info;
+    auto prepared = plugin_->prepare(info);
     if (auto e = fg.execute(frame.cmd, info); !e) return e.error();
+    if (!prepared) return prepared.error();
     if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
     order_ = fg.order();
     return engine::FrameEnd{color.state.layout, color.state.writeStage, color.state.writeAccess};

@@ -11,6 +11,7 @@
 #include "engine/target/headless_target.h"
 #include "engine/vk/context.h"
 #include "sieve/cull_flags.h"
+#include "assets/glm_interop.h"
 
 namespace {
 
@@ -109,7 +110,7 @@ int main(int argc, char** argv) {
     if (!renderer) return fail(renderer.error().message);
 
     const glm::mat4 view = sieve::assets::viewMatrix(pose);
-    const glm::mat4 proj = sieve::perspectiveReverseZ(glm::radians(60.0f), float(opt.width) / float(opt.height), 0.1f);
+    const glm::mat4 proj = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(opt.width) / float(opt.height), 0.1f));
     for (int f = 0; f < opt.frames; ++f) {
         auto frame = target.value()->beginFrame();  // waits for this frame slot's fence
         if (!frame) return fail(frame.error().message);

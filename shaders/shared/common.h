@@ -1,14 +1,93 @@
 #ifndef SIEVE_SHARED_COMMON_H
 #define SIEVE_SHARED_COMMON_H
 // Included by GLSL and C++. Wrap shared declarations in SIEVE_NS_BEGIN / SIEVE_NS_END; in C++ they live
-// in namespace sieve::gpu with glm's vector types, so layouts cannot drift between the two languages.
+// in namespace sieve::gpu with the small vector types below, so layouts cannot drift between the two
+// languages. The C++ types are plain storage with GLSL's layouts (vec4: 16 bytes, mat4: four column
+// vec4s), no math library: a host converts from its own types (anything with x, y, z, w members
+// converts implicitly), and the CPU references use only the scalar functions declared here.
 #ifdef __cplusplus
+#include <cmath>
 #include <cstdint>
-#include <glm/glm.hpp>
-#define SIEVE_NS_BEGIN \
-    namespace sieve::gpu { \
-    using uint = uint32_t; \
-    using glm::mat4; using glm::vec2; using glm::vec3; using glm::vec4; using glm::uvec2; using glm::uvec4;
+#include <cstring>
+
+namespace sieve::gpu {
+using uint = uint32_t;
+
+struct vec2 {
+    float x = 0, y = 0;
+    constexpr vec2() = default;
+    constexpr vec2(float x_, float y_) : x(x_), y(y_) {}
+    friend constexpr bool operator==(const vec2&, const vec2&) = default;
+};
+struct vec3 {
+    float x = 0, y = 0, z = 0;
+    constexpr vec3() = default;
+    constexpr vec3(float x_, float y_, float z_) : x(x_), y(y_), z(z_) {}
+    friend constexpr bool operator==(const vec3&, const vec3&) = default;
+};
+struct vec4 {
+    float x = 0, y = 0, z = 0, w = 0;
+    constexpr vec4() = default;
+    constexpr vec4(float x_, float y_, float z_, float w_) : x(x_), y(y_), z(z_), w(w_) {}
+    // From any 4-component vector type of the host's (glm::vec4, DirectX::XMFLOAT4, ...).
+    template <typename V, typename = decltype(V{}.x + V{}.y + V{}.z + V{}.w)>
+    constexpr vec4(const V& v) : x(float(v.x)), y(float(v.y)), z(float(v.z)), w(float(v.w)) {}
+    constexpr float& operator[](int i) { return i == 0 ? x : i == 1 ? y : i == 2 ? z : w; }
+    constexpr float operator[](int i) const { return i == 0 ? x : i == 1 ? y : i == 2 ? z : w; }
+    friend constexpr bool operator==(const vec4&, const vec4&) = default;
+};
+struct uvec2 {
+    uint x = 0, y = 0;
+    constexpr uvec2() = default;
+    constexpr uvec2(uint x_, uint y_) : x(x_), y(y_) {}
+    friend constexpr bool operator==(const uvec2&, const uvec2&) = default;
+};
+struct uvec4 {
+    uint x = 0, y = 0, z = 0, w = 0;
+    constexpr uvec4() = default;
+    constexpr uvec4(uint x_, uint y_, uint z_, uint w_) : x(x_), y(y_), z(z_), w(w_) {}
+    friend constexpr bool operator==(const uvec4&, const uvec4&) = default;
+};
+// Column-major 4x4 matrix: m[c][r] is column c, row r (GLSL's and glm's convention); 64 bytes.
+struct mat4 {
+    vec4 cols[4];
+    constexpr mat4() = default;
+    // diagonal * identity (mat4(1.0f) is the identity).
+    constexpr explicit mat4(float diagonal)
+        : cols{{diagonal, 0, 0, 0}, {0, diagonal, 0, 0}, {0, 0, diagonal, 0}, {0, 0, 0, diagonal}} {}
+    // From any column-major matrix type of the host's whose m[c] is a 4-component vector (glm::mat4, ...).
+    template <typename M, typename = decltype(M{}[0].x + M{}[0].w)>
+    constexpr mat4(const M& m) : cols{vec4(m[0]), vec4(m[1]), vec4(m[2]), vec4(m[3])} {}
+    // From 16 floats in column-major order (the layout of glm::mat4 and of most engines' matrices).
+    static mat4 fromColumnMajor(const float* m) {
+        mat4 r;
+        for (int c = 0; c < 4; ++c) r.cols[c] = vec4(m[c * 4], m[c * 4 + 1], m[c * 4 + 2], m[c * 4 + 3]);
+        return r;
+    }
+    constexpr vec4& operator[](int c) { return cols[c]; }
+    constexpr const vec4& operator[](int c) const { return cols[c]; }
+    friend constexpr bool operator==(const mat4&, const mat4&) = default;
+};
+static_assert(sizeof(vec4) == 16 && sizeof(mat4) == 64 && sizeof(uvec4) == 16, "GLSL layouts");
+
+// The scalar functions the shared GLSL code calls, with GLSL's meaning.
+inline float abs(float v) { return std::fabs(v); }
+inline float floor(float v) { return std::floor(v); }
+inline float sqrt(float v) { return std::sqrt(v); }
+inline float min(float a, float b) { return b < a ? b : a; }
+inline float max(float a, float b) { return a < b ? b : a; }
+inline uint min(uint a, uint b) { return b < a ? b : a; }
+inline uint max(uint a, uint b) { return a < b ? b : a; }
+inline int min(int a, int b) { return b < a ? b : a; }
+inline int max(int a, int b) { return a < b ? b : a; }
+inline uint floatBitsToUint(float v) {
+    uint u;
+    std::memcpy(&u, &v, sizeof(u));
+    return u;
+}
+}  // namespace sieve::gpu
+
+#define SIEVE_NS_BEGIN namespace sieve::gpu {
 #define SIEVE_NS_END }
 #define SIEVE_CONST(type, name, value) inline constexpr type name = value;
 #else

@@ -89,12 +89,6 @@ SIEVE_NS_END
 #define SIEVE_CULL_MATH_END
 #endif
 namespace sieve::gpu {
-using glm::abs;
-using glm::floatBitsToUint;
-using glm::floor;
-using glm::max;
-using glm::min;
-using glm::sqrt;
 #else
 #define SIEVE_FN
 #define SIEVE_PRECISE precise

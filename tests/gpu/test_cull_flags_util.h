@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sieve/cull_flags.h"
+#include "assets/glm_interop.h"
 
 namespace testing_cull {
 
@@ -24,7 +25,7 @@ struct Camera {
 inline Camera makeCamera(float aspect, glm::vec3 eye = {0, 0, 0}, glm::vec3 target = {0, 0, -1}) {
     Camera c;
     c.view = glm::lookAt(eye, target, glm::vec3(0, 1, 0));
-    c.proj = sieve::perspectiveReverseZ(glm::radians(60.0f), aspect, c.znear);
+    c.proj = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), aspect, c.znear));
     return c;
 }
 

@@ -11,6 +11,7 @@
 #include "gpu/gpu_fixture.h"
 #include "shared/draw.h"
 #include "sieve/cull_flags.h"
+#include "assets/glm_interop.h"
 
 using testing_gpu::GpuTest;
 
@@ -45,7 +46,7 @@ protected:
 
     void renderFrames(int n) {
         const glm::mat4 view = sieve::assets::viewMatrix(pose_);
-        const glm::mat4 proj = sieve::perspectiveReverseZ(glm::radians(60.0f), 320.0f / 180.0f, 0.1f);
+        const glm::mat4 proj = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), 320.0f / 180.0f, 0.1f));
         for (int i = 0; i < n; ++i) {
             auto frame = target_->beginFrame();
             ASSERT_TRUE(frame) << frame.error().message;

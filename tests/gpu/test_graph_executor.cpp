@@ -107,7 +107,7 @@ protected:
     void runFrames(GraphExecutor& ex, uint64_t first, uint32_t count) {
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
             for (uint64_t f = first; f < first + count; ++f) {
-                auto e = ex.execute(cmd, {f, uint32_t(f % 2), 2, {0, 0}});
+                auto e = ex.execute(cmd, {f, uint32_t(f % 2), 2});
                 EXPECT_TRUE(e) << e.error().message;
             }
         });
@@ -179,7 +179,7 @@ TEST_F(GraphGpuTest, UnboundImportedSlotIsAnExecuteError) {
     auto ex = GraphExecutor::create(ctx(), fillAddReadback(base), 2);
     ASSERT_TRUE(ex) << ex.error().message;
     auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-        auto e = ex.value()->execute(cmd, {0, 0, 2, {0, 0}});
+        auto e = ex.value()->execute(cmd, {0, 0, 2});
         ASSERT_FALSE(e);
         EXPECT_NE(e.error().message.find("imported slot 'host' is not bound"), std::string::npos) << e.error().message;
     });
@@ -382,7 +382,7 @@ TEST_F(GraphGpuTest, GraphicsPassAttachmentsAndFinalLayout) {
 
     for (uint64_t frame = 0; frame < 2; ++frame) {
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            auto e = ex->execute(cmd, {frame, uint32_t(frame % 2), 2, extent});
+            auto e = ex->execute(cmd, {frame, uint32_t(frame % 2), 2});
             EXPECT_TRUE(e) << e.error().message;
             // The graph left the colour image in TRANSFER_SRC, visible to copies.
             VkBufferImageCopy copy{};

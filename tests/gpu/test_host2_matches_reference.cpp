@@ -16,6 +16,7 @@
 #include "gpu/gpu_fixture.h"
 #include "shared/draw.h"
 #include "sieve/cull_flags.h"
+#include "assets/glm_interop.h"
 
 using testing_gpu::GpuTest;
 
@@ -48,7 +49,7 @@ protected:
         scene_ = std::move(city).value();
         const sieve::assets::CameraPose pose = sieve::assets::defaultCityCamera();
         view_ = sieve::assets::viewMatrix(pose);
-        proj_ = sieve::perspectiveReverseZ(glm::radians(60.0f), float(kExtent.width) / float(kExtent.height), 0.1f);
+        proj_ = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(kExtent.width) / float(kExtent.height), 0.1f));
     }
 
     DrawList readList(const BindingFn& binding, bool late) {

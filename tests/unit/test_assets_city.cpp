@@ -7,6 +7,7 @@
 
 #include "assets/city_meshes.h"
 #include "assets/procedural_city.h"
+#include "assets/glm_interop.h"
 
 using namespace sieve::assets;
 
@@ -92,7 +93,7 @@ TEST(ProceduralCity, InstanceSpheresContainTheirTransformedVertices) {
     for (size_t i = 0; i < s.instances.size(); i += 37) {
         const auto& inst = s.instances[i];
         const auto& mesh = s.meshes[inst.mesh];
-        glm::vec3 c(inst.sphere);
+        glm::vec3 c = sieve::toGlm3(inst.sphere);
         float slack = 1e-5f * (inst.sphere.w + glm::length(c));
         for (uint32_t p = mesh.firstPrimitive; p < mesh.firstPrimitive + mesh.primitiveCount; ++p) {
             const auto& prim = s.primitives[p];
@@ -102,7 +103,8 @@ TEST(ProceduralCity, InstanceSpheresContainTheirTransformedVertices) {
             for (uint32_t v = 0; v <= maxIndex; ++v) {
                 const auto& vx = s.vertices[prim.vertexOffset + v];
                 glm::vec4 o(vx.px, vx.py, vx.pz, 1.0f);
-                glm::vec3 w(glm::dot(inst.rows[0], o), glm::dot(inst.rows[1], o), glm::dot(inst.rows[2], o));
+                glm::vec3 w(glm::dot(sieve::toGlm(inst.rows[0]), o), glm::dot(sieve::toGlm(inst.rows[1]), o),
+                            glm::dot(sieve::toGlm(inst.rows[2]), o));
                 ASSERT_LE(glm::distance(w, c), inst.sphere.w + slack) << "instance " << i << " mesh " << inst.mesh;
             }
         }

@@ -9,6 +9,7 @@
 #include "assets/mesh_builder.h"
 #include "assets/normal_packing.h"
 #include "assets/shapes.h"
+#include "assets/glm_interop.h"
 
 using namespace sieve::assets;
 
@@ -116,7 +117,7 @@ TEST(MeshBuilder, BoundingSphereContainsAllPrimitives) {
     EXPECT_EQ(scene.primitives[0].vertexOffset, 1);
     for (size_t v = 1; v < scene.vertices.size(); ++v) {
         glm::vec3 p(scene.vertices[v].px, scene.vertices[v].py, scene.vertices[v].pz);
-        EXPECT_LE(glm::distance(p, glm::vec3(m.sphere)), m.sphere.w);
+        EXPECT_LE(glm::distance(p, sieve::toGlm3(m.sphere)), m.sphere.w);
     }
     EXPECT_EQ(scene.validate(), "");
 }

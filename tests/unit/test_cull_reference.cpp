@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "gpu/test_cull_flags_util.h"
+#include "assets/glm_interop.h"
 
 using sieve::gpu::CullParams;
 using testing_cull::vec4;
@@ -34,7 +35,7 @@ TEST(CullFrustum, PlanesSeparateInsideFromOutside) {
     auto cam = testing_cull::makeCamera(16.0f / 9.0f, {3, 2, 1}, {3, 2, -9});
     auto p = sieve::makeCullParams(cam.view, cam.proj, {64, 64}, 7, 1, {});
     ASSERT_TRUE(p) << p.error().message;
-    for (int i = 0; i < 5; ++i) EXPECT_NEAR(glm::length(glm::vec3(p->planes[i])), 1.0f, 1e-5f);
+    for (int i = 0; i < 5; ++i) EXPECT_NEAR(glm::length(sieve::toGlm3(p->planes[i])), 1.0f, 1e-5f);
     EXPECT_EQ(p->planes[5], vec4(0, 0, 0, 1));
     EXPECT_TRUE(sieve::gpu::sieveInFrustum(vec4(3, 2, -20, 0.1f), *p));    // straight ahead
     EXPECT_TRUE(sieve::gpu::sieveInFrustum(vec4(3, 2, -1e6f, 0.1f), *p));  // far: no far plane

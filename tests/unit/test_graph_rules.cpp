@@ -218,11 +218,13 @@ public:
     }
     std::span<const sieve::SlotDesc> slots() const override { return slots_; }
     std::span<const sieve::PassDesc> passes() const override { return passes_; }
-    void prepare(const sieve::FrameInfo&) override {}
-    void record(uint32_t pass, VkCommandBuffer, const sieve::Bindings& b, const sieve::FrameInfo&) override {
+    sieve::Result<void> prepare(const sieve::FrameInfo&) override { return {}; }
+    sieve::Result<void> record(uint32_t pass, VkCommandBuffer, const sieve::Bindings& b,
+                               const sieve::FrameInfo&) override {
         recordedPass = pass;
         seenDepth = b[0].image;
         seenDraws = b[1].buffer;
+        return {};
     }
     uint32_t recordedPass = UINT32_MAX;
     VkImage seenDepth = VK_NULL_HANDLE;

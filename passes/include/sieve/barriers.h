@@ -1,6 +1,6 @@
 #pragma once
 // One-line sync2 barriers for the barriers inside a pass (the host derives the ones between passes).
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 namespace sieve {
 

@@ -12,7 +12,7 @@
 //   counters     gpu::CullCounters (16 bytes), atomically incremented: zero it once per frame
 //   late only: flagsEarly u32[instanceCount] (the early phase's flags; ignored when two-phase is off)
 //              and the Hi-Z pyramid (sieve/hiz.h) sampled with texelFetch, r = min depth.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <span>
@@ -24,6 +24,7 @@
 #include "sieve/hiz.h"
 #include "sieve/pipeline.h"
 #include "sieve/result.h"
+#include "sieve/view.h"
 
 namespace sieve {
 
@@ -77,6 +78,10 @@ struct CullSettings {
 // symmetric perspective (an error otherwise).
 Result<gpu::CullParams> makeCullParams(const gpu::mat4& view, const gpu::mat4& proj, VkExtent2D pyramidExtent,
                                        uint32_t pyramidMips, uint32_t instanceCount, const CullSettings& settings);
+
+// The same from a view as the host draws it (sieve/view.h).
+Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidExtent, uint32_t pyramidMips,
+                                       uint32_t instanceCount, const CullSettings& settings);
 
 // ---- CPU references (the spec of the flag shaders; also usable as CPU culling) ----
 

@@ -9,24 +9,22 @@
 //   cull.late.compact  scan(drawCountsL) -> draws.late, counts.late
 //   [host draw.late]
 //   cull.stats         counters -> readback ring (read framesInFlight frames later, never waiting)
+// Views: the host's camera as it draws it (sieve/view.h: any projection, any depth convention).
 // Run-time switches (no pipeline rebuild): frustum, occlusion, two-phase, LOD, stable/atomic order,
 // freeze. Two-phase off = single phase: the early slot runs the full test against the previous frame's
 // pyramid and the late slot draws nothing. Freeze: the culling camera and the pyramid stay as they were
 // while the host's view camera moves.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <memory>
 #include <string>
 #include <string_view>
-#include <vector>
 
-#include "shared/cull.h"
 #include "shared/draw.h"
-#include "sieve/cull_flags.h"
-#include "sieve/draw_list.h"
-#include "sieve/hiz.h"
+#include "sieve/device.h"
 #include "sieve/plugin.h"
 #include "sieve/prim/config.h"
+#include "sieve/view.h"
 
 namespace sieve {
 
@@ -51,7 +49,8 @@ struct CullingToggles {
     float lodThreshold = 1.0f;     // pixels
 };
 
-// Counts of one frame, read back framesInFlight frames later.
+// Counts of one frame, read back framesInFlight frames later. valid: the plugin wrote this record
+// itself (never memory the host did not clear).
 struct CullingStats {
     bool valid = false;
     uint64_t frame = 0;
@@ -82,65 +81,34 @@ public:
     // kLateCompact.
     enum PassIndex : uint32_t { kEarlyFlag, kEarlyCompact, kHiZ, kLateFlag, kLateCompact, kStats, kPassCount };
 
+    // Refuses a device without what culling needs (kCullingNeeds), naming each missing extension/feature.
     static Result<std::unique_ptr<CullingPlugin>> create(const DeviceInfo& dev, const CullingConfig& config);
+    ~CullingPlugin() override;
 
     // The number of instances to cull this frame (at most maxInstances).
     Result<void> setInstanceCount(uint32_t n);
-    // view: world -> view; proj: infinite reverse-Z perspective (see makeCullParams).
-    void setCamera(const gpu::mat4& view, const gpu::mat4& proj);
-    CullingToggles& toggles() { return toggles_; }
-    const CullingStats& stats() const { return stats_; }
+    // The camera to cull for, exactly as the host draws it. A projection or viewport the culling cannot
+    // serve is refused here (and the previous view stays).
+    Result<void> setView(const ViewDesc& view);
+    CullingToggles& toggles();
+    const CullingStats& stats() const;
     SlotId slot(std::string_view name) const;
-    uint32_t drawCapacity() const { return capacity_; }
-    const CullingConfig& config() const { return config_; }
-    // The host's viewport changed: slot extents change, the host rebuilds its graph.
-    void resize(VkExtent2D viewport);
-    // Last error seen while recording (recording never aborts; an empty message means none).
-    const std::string& lastError() const { return lastError_; }
+    uint32_t drawCapacity() const;
+    const CullingConfig& config() const;
+    // The host's viewport changed: slot extents change, the host rebuilds its graph (and re-creates the
+    // persistent slots, which the plugin initialises again on first use).
+    Result<void> resize(VkExtent2D viewport);
 
-    std::span<const SlotDesc> slots() const override { return slots_; }
-    std::span<const PassDesc> passes() const override { return passes_; }
-    void prepare(const FrameInfo& frame) override;
-    void record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) override;
-    void drawUi() override;
+    std::span<const SlotDesc> slots() const override;
+    std::span<const PassDesc> passes() const override;
+    Result<void> prepare(const FrameInfo& frame) override;
+    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) override;
+
+    struct Impl;
 
 private:
-    CullingPlugin() = default;
-    void describe();
-    void recordFlags(bool late, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame);
-    void recordCompact(bool late, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame);
-    void recordHiZ(VkCommandBuffer cmd, const Bindings& b);
-    void recordStats(VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame);
-    BufferRange range(const Bindings& b, SlotId s) const;
-    BufferRange paramsRange(const Bindings& b, const FrameInfo& frame) const;
-
-    DeviceInfo dev_;
-    CullingConfig config_;
-    uint32_t capacity_ = 0;
-    uint32_t instanceCount_ = 0;
-    CullingToggles toggles_;
-    CullingStats stats_;
-    std::string lastError_;
-    gpu::mat4 view_{1.0f}, proj_{1.0f};
-    gpu::mat4 cullView_{1.0f}, cullProj_{1.0f};  // what the culling uses (frozen or not)
-    gpu::CullParams params_{};
-    VkDeviceSize paramsStride_ = 0;
-    bool singlePhase_ = false;  // this frame's mode (toggles are sampled once per frame in prepare)
-    bool frozen_ = false;
-    bool stable_ = true;
-    bool singleDispatch_ = true;
-
-    CullFlagPass flags_;
-    DrawListBuilder drawList_;
-    HiZBuilder hiz_;
-    std::vector<SlotDesc> slots_;
-    std::vector<PassDesc> passes_;
-    // Plugin slot ids.
-    SlotId sInstances_{}, sMeshes_{}, sPrimitives_{}, sDepth_{}, sParams_{}, sVisibility_{}, sPyramid_{},
-        sHiZCounter_{}, sCounters_{}, sStats_{}, sScratch_{};
-    struct Phase {
-        SlotId flags{}, drawCounts{}, lods{}, offsets{}, draws{}, counts{};
-    } early_, late_;
+    explicit CullingPlugin(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace sieve

@@ -4,7 +4,7 @@
 // by the flag pass) there, in instance order (shared/draw.h DrawCommand records). Capacity-bounded:
 // nothing is written past `capacity` records; the count is clamped and the overflow recorded in
 // DrawCounts. The atomic-append mode is the unordered peer kept for comparison only.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 // The plain default geometry pass the viewer uses: draws a draw list (shared/draw.h records) with
 // vkCmdDrawIndexedIndirectCount. Hosts with their own materials write their own pass and read the same
 // draw-list slots as indirect arguments. Recorded inside the host's vkCmdBeginRendering scope.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include "sieve/graphics_pipeline.h"
 #include "sieve/pipeline.h"

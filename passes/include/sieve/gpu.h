@@ -1,34 +1,15 @@
 #pragma once
-// What the plugin needs to know about the host's device. The host creates the instance and device;
-// the plugin only reads properties and creates its own pipelines on that device.
-#include <volk.h>
+// Small helpers of the plugin's own (in-tree hosts may use them too; not installed): debug names and
+// labels, and a nearest sampler. The device description is sieve/device.h.
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <utility>
 
+#include "sieve/device.h"
 #include "sieve/result.h"
 
 namespace sieve {
-
-struct DeviceInfo {
-    VkPhysicalDevice physical = VK_NULL_HANDLE;
-    VkDevice device = VK_NULL_HANDLE;
-    VkPhysicalDeviceLimits limits{};
-    uint32_t subgroupSize = 1;
-    bool subgroupArithmetic = false;  // compute stage supports subgroup arithmetic ops
-    bool subgroupBallot = false;
-    uint32_t maxComputeWorkGroupCount[3] = {65535, 65535, 65535};
-    bool debugNames = false;  // vkSetDebugUtilsObjectNameEXT is loaded
-    // The host enabled shaderInt64 and shaderBufferInt64Atomics on the device (describeDevice cannot see
-    // enabled features, so the host sets this). Lets the single-pass scan keep a tile's status in one word.
-    bool bufferInt64Atomics = false;
-};
-
-// For hosts that do not use volk themselves: load Vulkan entry points for this instance and device.
-Result<void> loadVulkan(PFN_vkGetInstanceProcAddr getInstanceProcAddr, VkInstance instance, VkDevice device);
-
-// Reads properties (subgroups, limits) of a device the host created.
-DeviceInfo describeDevice(VkPhysicalDevice physical, VkDevice device);
 
 // Names a handle for debuggers (RenderDoc, validation messages); a no-op without VK_EXT_debug_utils.
 void setDebugName(const DeviceInfo& dev, VkObjectType type, uint64_t handle, const char* name);

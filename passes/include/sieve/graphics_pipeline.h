@@ -1,7 +1,7 @@
 #pragma once
 // Graphics pipelines for dynamic rendering from embedded SPIR-V, with a push-descriptor set and push
 // constants. Viewport and scissor are dynamic.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <initializer_list>

@@ -24,7 +24,7 @@
 // dispatch; 64x64 tiles of mip 0 per workgroup, the last workgroup builds the top mips). Both expect
 // the pyramid in VK_IMAGE_LAYOUT_GENERAL (the caller transitions it before, and after for sampling),
 // every mip written by a compute shader storage write when they return.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <span>

@@ -1,6 +1,6 @@
 #pragma once
 // Compute pipelines from embedded SPIR-V with push descriptors (no descriptor pools) and push constants.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <initializer_list>
@@ -10,16 +10,10 @@
 #include <type_traits>
 
 #include "sieve/gpu.h"
+#include "sieve/plugin.h"
 #include "sieve/result.h"
 
 namespace sieve {
-
-// A range of a buffer the host owns.
-struct BufferRange {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceSize offset = 0;
-    VkDeviceSize size = VK_WHOLE_SIZE;
-};
 
 // One descriptor, bound at the binding number equal to its position in the list.
 struct Binding {

@@ -4,12 +4,14 @@
 // host allocates the slots, derives the barriers between passes from the declared uses, and calls
 // prepare() once per frame on the CPU and record() for each pass. Barriers *inside* a pass (between
 // mips of a pyramid, between levels of a scan) are the plugin's own job.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
+
+#include "sieve/result.h"
 
 namespace sieve {
 
@@ -93,6 +95,13 @@ struct SlotBinding {
     VkExtent2D extent{0, 0};
 };
 
+// A range of a buffer the host owns.
+struct BufferRange {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = VK_WHOLE_SIZE;
+};
+
 struct Bindings {
     std::span<const SlotBinding> slots;
     const SlotBinding& operator[](SlotId s) const { return slots[s]; }
@@ -102,20 +111,35 @@ struct FrameInfo {
     uint64_t frameIndex = 0;     // increases by one per frame
     uint32_t frameSlot = 0;      // frameIndex % framesInFlight
     uint32_t framesInFlight = 2;
-    VkExtent2D viewport{0, 0};
 };
 
+// Every call that can fail returns a Result; the last error is also kept here so that a generic host
+// (one that only knows Plugin) can show it. prepare() starts a frame and clears it: one frame's error
+// never poisons the next.
 class Plugin {
 public:
     virtual ~Plugin() = default;
     virtual std::span<const SlotDesc> slots() const = 0;
     virtual std::span<const PassDesc> passes() const = 0;
-    // CPU work for the frame (parameters into host-visible memory). Never waits for the GPU.
-    virtual void prepare(const FrameInfo& frame) = 0;
-    // Records pass `pass` (index into passes()). Never submits, waits or allocates device memory.
-    virtual void record(uint32_t pass, VkCommandBuffer cmd, const Bindings& bindings, const FrameInfo& frame) = 0;
-    // Emits ImGui widgets for the debug overlay (no window of its own). Optional.
-    virtual void drawUi() {}
+    // CPU work for the frame (parameters into host-visible memory). Never waits for the GPU. After an
+    // error the frame's passes still record something valid (the plugin says what in its header).
+    virtual Result<void> prepare(const FrameInfo& frame) = 0;
+    // Records pass `pass` (index into passes()). Never submits, waits or allocates device memory. An
+    // error (bad binding, unknown pass) records nothing of the pass.
+    virtual Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& bindings,
+                                const FrameInfo& frame) = 0;
+    // The last error of the current frame ("" when none).
+    const std::string& lastError() const { return lastError_; }
+
+protected:
+    Error fail(Error e) {
+        lastError_ = e.message;
+        return e;
+    }
+    void clearError() { lastError_.clear(); }
+
+private:
+    std::string lastError_;
 };
 
 }  // namespace sieve

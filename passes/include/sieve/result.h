@@ -1,6 +1,6 @@
 #pragma once
 // Errors as values: the library never aborts. A Result holds either a value or an Error.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <optional>
 #include <string>

@@ -1,21 +1,10 @@
 #pragma once
-// Everything the plugin offers, in one include. Hosts that want a smaller compile include the single
-// headers instead. tests/e2e/test_consumer_package.sh checks that every installed header is listed here.
-#include "sieve/barriers.h"
-#include "sieve/cull_flags.h"
+// The plugin's public surface, in one include: the plugin interface, the culling plugin, the default
+// geometry pass, results, the device description and the view. Vulkan headers and the standard library
+// only; tests/e2e/test_consumer_package.sh checks that the installed headers are exactly these.
 #include "sieve/culling.h"
-#include "sieve/draw_list.h"
+#include "sieve/device.h"
 #include "sieve/geometry_pass.h"
-#include "sieve/gpu.h"
-#include "sieve/graphics_pipeline.h"
-#include "sieve/hiz.h"
-#include "sieve/pipeline.h"
 #include "sieve/plugin.h"
-#include "sieve/prim/bound.h"
-#include "sieve/prim/compact.h"
-#include "sieve/prim/config.h"
-#include "sieve/prim/reduce.h"
-#include "sieve/prim/reference.h"
-#include "sieve/prim/scan.h"
 #include "sieve/result.h"
-#include "sieve/spirv.h"
+#include "sieve/view.h"

@@ -1,31 +1,7 @@
+#include "core/vk.h"
 #include "sieve/gpu.h"
 
 namespace sieve {
-
-Result<void> loadVulkan(PFN_vkGetInstanceProcAddr getInstanceProcAddr, VkInstance instance, VkDevice device) {
-    if (!getInstanceProcAddr) return makeError(VK_ERROR_INITIALIZATION_FAILED, "loadVulkan: no vkGetInstanceProcAddr");
-    volkInitializeCustom(getInstanceProcAddr);
-    volkLoadInstance(instance);
-    volkLoadDevice(device);
-    return {};
-}
-
-DeviceInfo describeDevice(VkPhysicalDevice physical, VkDevice device) {
-    DeviceInfo info;
-    info.physical = physical;
-    info.device = device;
-    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
-    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
-    vkGetPhysicalDeviceProperties2(physical, &props);
-    info.limits = props.properties.limits;
-    for (int i = 0; i < 3; ++i) info.maxComputeWorkGroupCount[i] = info.limits.maxComputeWorkGroupCount[i];
-    info.subgroupSize = subgroup.subgroupSize;
-    const bool compute = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
-    info.subgroupArithmetic = compute && (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
-    info.subgroupBallot = compute && (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT);
-    info.debugNames = vkSetDebugUtilsObjectNameEXT != nullptr;
-    return info;
-}
 
 void setDebugName(const DeviceInfo& dev, VkObjectType type, uint64_t handle, const char* name) {
     if (!dev.debugNames || !handle || !name) return;

@@ -1,3 +1,4 @@
+#include "core/vk.h"
 #include "sieve/graphics_pipeline.h"
 
 #include <string>

@@ -1,3 +1,4 @@
+#include "core/vk.h"
 #include "sieve/pipeline.h"
 
 #include <atomic>

@@ -33,7 +33,10 @@ Result<gpu::CullParams> makeCullParams(const gpu::mat4& view, const gpu::mat4& p
                          "makeCullParams: projection needs [2][3] = -1, [3][2] = znear > 0 and non-zero scales");
 
     gpu::CullParams p{};
-    p.viewProj = proj * view;
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+            p.viewProj[c][r] = ((proj[0][r] * view[c][0] + proj[1][r] * view[c][1]) + proj[2][r] * view[c][2]) +
+                               proj[3][r] * view[c][3];
     p.view = view;
     // Rows of viewProj in double: clip_i = dot(row_i, (x, y, z, 1)).
     double row[4][4];
@@ -66,6 +69,15 @@ Result<gpu::CullParams> makeCullParams(const gpu::mat4& view, const gpu::mat4& p
     p.viewportHeight = settings.viewportHeight;
     p.lodBias = settings.lodBias;
     return p;
+}
+
+Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidExtent, uint32_t pyramidMips,
+                                       uint32_t instanceCount, const CullSettings& settings) {
+    const VkViewport& v = view.viewport;
+    if (!(v.x == 0.0f && v.y == 0.0f && v.height > 0.0f && v.minDepth == 0.0f && v.maxDepth == 1.0f))
+        return makeError(VK_ERROR_INITIALIZATION_FAILED,
+                         "makeCullParams: only a positive viewport at (0, 0) with depth range [0, 1] is supported");
+    return makeCullParams(view.view, view.projection, pyramidExtent, pyramidMips, instanceCount, settings);
 }
 
 }  // namespace sieve

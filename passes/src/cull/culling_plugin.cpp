@@ -1,40 +1,121 @@
-#include <cstring>
+// The culling plugin: the ordered list of its stages (cull/stage.h), the frame's decisions in prepare(),
+// and the checks that make a host's mistake an error instead of a wrong picture.
+#include <algorithm>
 #include <string>
 
-#include "prim/common.h"
-#include "sieve/barriers.h"
-#include "sieve/culling.h"
+#include "cull/stage.h"
+#include "sieve/cull_flags.h"
+#include "sieve/hiz.h"
 
 namespace sieve {
 
+using namespace cull;
+
+struct CullingPlugin::Impl {
+    explicit Impl(const DeviceInfo& dev, const CullingConfig& config) : kit(dev, config), config(config) {}
+    StageKit kit;
+    CullingConfig config;
+    uint32_t capacity = 0;
+    SlotTable slots;
+    std::vector<std::unique_ptr<Stage>> stages;  // one per pass, in pass order
+    std::vector<PassDesc> passes;
+    SlotId pyramid = kNoSlot;
+    uint32_t instanceCount = 0;
+    CullingToggles toggles;
+    ViewDesc view, cullView;  // the host's view; what the culling uses (frozen or not)
+    FrameState frame;
+    bool prepared = false;
+    bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
+    bool pyramidBuilt = false;
+
+    // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
+    void makeStages() {
+        stages.push_back(makeFlagStage(Phase::Early));
+        stages.push_back(makeCompactStage(Phase::Early));
+        stages.push_back(makeHiZStage());
+        stages.push_back(makeFlagStage(Phase::Late));
+        stages.push_back(makeCompactStage(Phase::Late));
+        stages.push_back(makeStatsStage());
+    }
+
+    Result<void> describe();
+    Result<gpu::CullParams> params(const ViewDesc& v, uint32_t toggleBits) const;
+    Result<void> checkBindings(uint32_t pass, const Bindings& b) const;
+};
+
 namespace {
 
-// One frame's record in the readback ring: tag, then the counters and both draw-list counts.
-struct StatsRecord {
-    uint32_t frameLo, frameHi, instances, valid;
-    gpu::CullCounters counters;
-    gpu::DrawCounts early;
-    gpu::DrawCounts late;
-};
-static_assert(sizeof(StatsRecord) == 64);
+Error error(std::string message) { return makeError(VK_ERROR_INITIALIZATION_FAILED, "CullingPlugin: " + std::move(message)); }
 
-constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-constexpr VkBufferUsageFlags kCopySrc = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-
-VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
-
-void transferToCompute(VkCommandBuffer cmd) {
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+ViewDesc defaultView(VkExtent2D extent) {
+    ViewDesc v;
+    v.projection = perspectiveReverseZ(1.0f, float(std::max(extent.width, 1u)) / float(std::max(extent.height, 1u)), 0.1f);
+    v.viewport = {0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
+    return v;
 }
 
 }  // namespace
 
+Result<void> CullingPlugin::Impl::describe() {
+    slots.clear();
+    passes.clear();
+    const uint64_t n = config.maxInstances;
+    constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    // The host's tables and depth: imported, sizes are minimums.
+    slots.buffer(kInstances, Lifetime::Imported, n * sizeof(gpu::Instance), kStorage);
+    slots.buffer(kMeshes, Lifetime::Imported, sizeof(gpu::Mesh), kStorage);
+    slots.buffer(kPrimitives, Lifetime::Imported, sizeof(gpu::MeshPrimitive), kStorage);
+    const VkExtent2D depth = config.viewport.width && config.viewport.height ? config.viewport : VkExtent2D{1, 1};
+    slots.image(kDepth, Lifetime::Imported, VK_FORMAT_D32_SFLOAT, depth, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
+    for (auto& s : stages) s->declare(slots, kit);
+    for (auto& s : stages) passes.push_back(s->describe(slots));
+    if (!slots.missing().empty()) return error("stages use undeclared slots: " + slots.missing());
+    pyramid = slots.find(kPyramid);
+    persistentFresh = true;
+    pyramidBuilt = false;
+    return {};
+}
+
+Result<gpu::CullParams> CullingPlugin::Impl::params(const ViewDesc& v, uint32_t toggleBits) const {
+    CullSettings settings;
+    settings.toggles = toggleBits;
+    settings.lodThreshold = toggles.lodThreshold;
+    settings.viewportHeight = std::abs(v.viewport.height) > 0 ? std::abs(v.viewport.height) : 1.0f;
+    settings.lodBias = toggles.lodBias;
+    const SlotDesc& p = slots[pyramid];
+    return makeCullParams(v, p.extent, p.mipLevels, instanceCount, settings);
+}
+
+Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b) const {
+    if (b.slots.size() < slots.descs().size())
+        return error("pass " + passes[pass].name + ": " + std::to_string(b.slots.size()) + " slot bindings for " +
+                     std::to_string(slots.descs().size()) + " slots");
+    for (const ResourceUse& u : passes[pass].uses) {
+        const SlotDesc& d = slots[u.slot];
+        const SlotBinding& got = b[u.slot];
+        std::string what;
+        if (d.kind == SlotKind::Buffer) {
+            if (!got.buffer) what = "no buffer";
+            else if (got.size && got.size < d.size) what = std::to_string(got.size) + " bytes, needs " + std::to_string(d.size);
+            else if (d.memory != Memory::Device && !got.mapped) what = "not mapped";
+        } else {
+            if (!got.view || !got.image) what = "no image";
+            else if (d.mipLevels > 1 && got.mipViews.size() < d.mipLevels) what = "fewer mip views than mips";
+        }
+        if (!what.empty()) return error("pass " + passes[pass].name + ": slot " + d.name + " is bound with " + what);
+    }
+    return {};
+}
+
+CullingPlugin::CullingPlugin(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CullingPlugin::~CullingPlugin() = default;
+
 Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& dev, const CullingConfig& config) {
-    if (config.maxInstances == 0) return makeError(VK_ERROR_INITIALIZATION_FAILED, "CullingPlugin: maxInstances is 0");
+    if (const std::string m = dev.missing(kCullingNeeds); !m.empty())
+        return error("the device was created without " + m + " (sieve::requirements() lists what to enable)");
+    if (config.maxInstances == 0) return error("maxInstances is 0");
     if (config.framesInFlight == 0 || config.maxDrawsPerInstance == 0)
-        return makeError(VK_ERROR_INITIALIZATION_FAILED, "CullingPlugin: framesInFlight and maxDrawsPerInstance must be > 0");
+        return error("framesInFlight and maxDrawsPerInstance must be > 0");
     const uint64_t wanted = config.drawCapacity ? config.drawCapacity
                                                 : uint64_t(config.maxInstances) * config.maxDrawsPerInstance;
     const uint64_t maxByRange = dev.limits.maxStorageBufferRange / sizeof(gpu::DrawCommand);
@@ -49,286 +130,100 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
                          "CullingPlugin: at most " +
                              std::to_string(dev.limits.maxStorageBufferRange / sizeof(gpu::Instance)) +
                              " instances fit in one storage buffer binding on this device");
-    std::unique_ptr<CullingPlugin> p(new CullingPlugin());
-    p->dev_ = dev;
-    p->config_ = config;
-    p->capacity_ = uint32_t(wanted);
-    p->instanceCount_ = config.maxInstances;
-    auto flags = CullFlagPass::create(dev);
-    if (!flags) return flags.error();
-    p->flags_ = std::move(flags).value();
-    auto list = DrawListBuilder::create(dev, config.scan);
-    if (!list) return list.error();
-    p->drawList_ = std::move(list).value();
-    auto hiz = HiZBuilder::create(dev);
-    if (!hiz) return hiz.error();
-    p->hiz_ = std::move(hiz).value();
-    p->paramsStride_ = alignUp(sizeof(gpu::CullParams), dev.limits.minUniformBufferOffsetAlignment);
-    p->describe();
-    return p;
+    auto impl = std::make_unique<Impl>(dev, config);
+    impl->capacity = uint32_t(wanted);
+    impl->instanceCount = config.maxInstances;
+    impl->makeStages();
+    for (auto& s : impl->stages)
+        if (auto r = s->create(impl->kit); !r) return r.error();
+    impl->frame.paramsStride = paramsStride(dev);
+    if (auto r = impl->describe(); !r) return r.error();
+    impl->view = impl->cullView = defaultView(impl->slots[impl->slots.find(kDepth)].extent);
+    return std::unique_ptr<CullingPlugin>(new CullingPlugin(std::move(impl)));
 }
 
-void CullingPlugin::describe() {
-    slots_.clear();
-    passes_.clear();
-    const uint64_t n = config_.maxInstances;
-    auto buffer = [&](const char* name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
-                      Memory memory = Memory::Device) {
-        SlotDesc d;
-        d.name = name;
-        d.kind = SlotKind::Buffer;
-        d.lifetime = life;
-        d.size = size;
-        d.bufferUsage = usage;
-        d.memory = memory;
-        slots_.push_back(d);
-        return SlotId(slots_.size() - 1);
-    };
-    auto image = [&](const char* name, Lifetime life, VkFormat format, VkExtent2D extent, uint32_t mips,
-                     VkImageUsageFlags usage) {
-        SlotDesc d;
-        d.name = name;
-        d.kind = SlotKind::Image;
-        d.lifetime = life;
-        d.format = format;
-        d.extent = extent;
-        d.mipLevels = mips;
-        d.imageUsage = usage;
-        slots_.push_back(d);
-        return SlotId(slots_.size() - 1);
-    };
-    const VkDeviceSize perInstance = std::max<uint64_t>(n, 1) * 4;
-    sInstances_ = buffer(kInstances, Lifetime::Imported, n * sizeof(gpu::Instance), kStorage);
-    sMeshes_ = buffer(kMeshes, Lifetime::Imported, sizeof(gpu::Mesh), kStorage);
-    sPrimitives_ = buffer(kPrimitives, Lifetime::Imported, sizeof(gpu::MeshPrimitive), kStorage);
-    VkExtent2D depthExtent = config_.viewport.width ? config_.viewport : VkExtent2D{1, 1};
-    sDepth_ = image(kDepth, Lifetime::Imported, VK_FORMAT_D32_SFLOAT, depthExtent, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
-    sParams_ = buffer("cull.params", Lifetime::Persistent, paramsStride_ * config_.framesInFlight,
-                      VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
-    sVisibility_ = buffer("cull.visibility", Lifetime::Persistent, perInstance, kStorage);
-    const VkExtent2D pyramid = HiZBuilder::pyramidExtent(depthExtent);
-    sPyramid_ = image(kPyramid, Lifetime::Persistent, kHiZFormat, pyramid, HiZBuilder::mipCount(pyramid), kHiZUsage);
-    sHiZCounter_ = buffer("hiz.counter", Lifetime::Persistent, HiZBuilder::counterBytes(), kStorage);
-    sCounters_ = buffer("cull.counters", Lifetime::Transient, sizeof(gpu::CullCounters),
-                        kStorage | kCopySrc | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
-    sStats_ = buffer("cull.stats", Lifetime::Persistent, sizeof(StatsRecord) * config_.framesInFlight,
-                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, Memory::Readback);
-    sScratch_ = buffer("scan.scratch", Lifetime::Transient, std::max<VkDeviceSize>(drawList_.scratchBytes(n), 16), kStorage);
-    const VkDeviceSize drawBytes = VkDeviceSize(capacity_) * sizeof(gpu::DrawCommand);
-    const VkBufferUsageFlags drawUsage = kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | kCopySrc;
-    early_ = {buffer("flags.early", Lifetime::Transient, perInstance, kStorage),
-              buffer("drawcounts.early", Lifetime::Transient, perInstance, kStorage),
-              buffer("lods.early", Lifetime::Transient, perInstance, kStorage),
-              buffer("offsets.early", Lifetime::Transient, perInstance, kStorage),
-              buffer(kDrawsEarly, Lifetime::Transient, drawBytes, drawUsage),
-              buffer(kCountsEarly, Lifetime::Transient, sizeof(gpu::DrawCounts),
-                     drawUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT)};
-    late_ = {buffer("flags.late", Lifetime::Transient, perInstance, kStorage),
-             buffer("drawcounts.late", Lifetime::Transient, perInstance, kStorage),
-             buffer("lods.late", Lifetime::Transient, perInstance, kStorage),
-             buffer("offsets.late", Lifetime::Transient, perInstance, kStorage),
-             buffer(kDrawsLate, Lifetime::Transient, drawBytes, drawUsage),
-             buffer(kCountsLate, Lifetime::Transient, sizeof(gpu::DrawCounts),
-                    drawUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT)};
-
-    using namespace use;
-    auto sceneReads = [&](std::vector<ResourceUse>& u) {
-        u.push_back(storageRead(sInstances_));
-        u.push_back(storageRead(sMeshes_));
-        u.push_back(storageRead(sPrimitives_));
-    };
-    auto flagPass = [&](const char* name, const Phase& ph, bool late) {
-        PassDesc d;
-        d.name = name;
-        d.uses.push_back(uniformRead(sParams_));
-        sceneReads(d.uses);
-        // Both slots may run either shader (single phase runs the full test early): declare the union.
-        d.uses.push_back(storageReadWrite(sVisibility_));
-        d.uses.push_back(sampledImage(sPyramid_));
-        if (late) d.uses.push_back(storageRead(early_.flags));
-        d.uses.push_back(storageWrite(ph.flags));
-        d.uses.push_back(storageWrite(ph.drawCounts));
-        d.uses.push_back(storageWrite(ph.lods));
-        if (!late) d.uses.push_back(transferWrite(sCounters_));
-        d.uses.push_back(storageReadWrite(sCounters_));
-        return d;
-    };
-    auto compactPass = [&](const char* name, const Phase& ph) {
-        PassDesc d;
-        d.name = name;
-        sceneReads(d.uses);
-        d.uses.push_back(storageRead(ph.drawCounts));
-        d.uses.push_back(storageRead(ph.lods));
-        d.uses.push_back(storageReadWrite(ph.offsets));
-        d.uses.push_back(storageReadWrite(sScratch_));
-        d.uses.push_back(storageWrite(ph.draws));
-        d.uses.push_back(transferWrite(ph.counts));
-        d.uses.push_back(storageReadWrite(ph.counts));
-        return d;
-    };
-    passes_.push_back(flagPass("cull.early.flag", early_, false));
-    passes_.push_back(compactPass("cull.early.compact", early_));
-    PassDesc hiz;
-    hiz.name = "hiz.build";
-    hiz.uses = {depthSampled(sDepth_), storageImageWrite(sPyramid_), storageReadWrite(sHiZCounter_)};
-    passes_.push_back(hiz);
-    passes_.push_back(flagPass("cull.late.flag", late_, true));
-    passes_.push_back(compactPass("cull.late.compact", late_));
-    PassDesc stats;
-    stats.name = "cull.stats";
-    stats.sideEffect = true;
-    stats.uses = {transferRead(sCounters_), transferRead(early_.counts), transferRead(late_.counts),
-                  transferWrite(sStats_)};
-    passes_.push_back(stats);
-}
-
-void CullingPlugin::resize(VkExtent2D viewport) {
-    config_.viewport = viewport;
-    describe();
+Result<void> CullingPlugin::resize(VkExtent2D viewport) {
+    impl_->config.viewport = viewport;
+    return impl_->describe();
 }
 
 Result<void> CullingPlugin::setInstanceCount(uint32_t n) {
-    if (n > config_.maxInstances)
-        return makeError(VK_ERROR_INITIALIZATION_FAILED, "CullingPlugin: " + std::to_string(n) +
-                                                             " instances exceed maxInstances " +
-                                                             std::to_string(config_.maxInstances));
-    instanceCount_ = n;
+    if (n > impl_->config.maxInstances)
+        return error(std::to_string(n) + " instances exceed maxInstances " + std::to_string(impl_->config.maxInstances));
+    impl_->instanceCount = n;
     return {};
 }
 
-void CullingPlugin::setCamera(const gpu::mat4& view, const gpu::mat4& proj) {
-    view_ = view;
-    proj_ = proj;
+Result<void> CullingPlugin::setView(const ViewDesc& view) {
+    if (auto p = impl_->params(view, gpu::SIEVE_CULL_ALL); !p) return p.error();
+    impl_->view = view;
+    return {};
 }
 
-SlotId CullingPlugin::slot(std::string_view name) const {
-    for (size_t i = 0; i < slots_.size(); ++i)
-        if (slots_[i].name == name) return SlotId(i);
-    return kNoSlot;
-}
+CullingToggles& CullingPlugin::toggles() { return impl_->toggles; }
+const CullingStats& CullingPlugin::stats() const { return impl_->kit.stats(); }
+uint32_t CullingPlugin::drawCapacity() const { return impl_->capacity; }
+const CullingConfig& CullingPlugin::config() const { return impl_->config; }
+std::span<const SlotDesc> CullingPlugin::slots() const { return impl_->slots.descs(); }
+std::span<const PassDesc> CullingPlugin::passes() const { return impl_->passes; }
+SlotId CullingPlugin::slot(std::string_view name) const { return impl_->slots.find(name); }
 
-void CullingPlugin::prepare(const FrameInfo& frame) {
+Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
+    clearError();
+    Impl& m = *impl_;
+    m.prepared = false;
+    Result<void> result;
+    FrameInfo info = frame;
+    if (frame.framesInFlight != m.config.framesInFlight || frame.frameSlot != frame.frameIndex % m.config.framesInFlight) {
+        // The frame still records, in the slot the configuration gives, so that nothing the GPU may still
+        // read is overwritten.
+        result = fail(error("FrameInfo: frame " + std::to_string(frame.frameIndex) + " in slot " +
+                            std::to_string(frame.frameSlot) + " of " + std::to_string(frame.framesInFlight) +
+                            " does not match the configured " + std::to_string(m.config.framesInFlight) +
+                            " frames in flight (slot = frameIndex % framesInFlight)"));
+        info.framesInFlight = m.config.framesInFlight;
+        info.frameSlot = uint32_t(frame.frameIndex % m.config.framesInFlight);
+    }
     // Toggles are sampled once per frame so that every pass of the frame agrees.
-    singlePhase_ = !toggles_.twoPhase;
-    frozen_ = toggles_.freeze;
-    stable_ = toggles_.stable;
-    singleDispatch_ = toggles_.singleDispatchHiZ && hiz_.singlePassSupported();
-    if (!frozen_) {
-        cullView_ = view_;
-        cullProj_ = proj_;
-    }
-    CullSettings settings;
-    settings.toggles = (toggles_.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) |
-                       (toggles_.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u) | (toggles_.lod ? gpu::SIEVE_CULL_LOD : 0u) |
-                       (toggles_.twoPhase ? gpu::SIEVE_CULL_TWO_PHASE : 0u);
-    settings.lodThreshold = toggles_.lodThreshold;
-    settings.viewportHeight = float(std::max(frame.viewport.height, 1u));
-    settings.lodBias = toggles_.lodBias;
-    const SlotDesc& pyramid = slots_[sPyramid_];
-    auto params = makeCullParams(cullView_, cullProj_, pyramid.extent, pyramid.mipLevels, instanceCount_, settings);
+    const CullingToggles& t = m.toggles;
+    FrameState& f = m.frame;
+    f.info = info;
+    f.instanceCount = m.instanceCount;
+    f.singlePhase = !t.twoPhase;
+    f.frozen = t.freeze;
+    f.stable = t.stable;
+    f.singleDispatchHiZ = t.singleDispatchHiZ;
+    f.initPersistent = m.persistentFresh;
+    f.pyramidEmpty = !m.pyramidBuilt;
+    if (!f.frozen) m.cullView = m.view;
+    uint32_t bits = (t.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) | (t.lod ? gpu::SIEVE_CULL_LOD : 0u) |
+                    (t.twoPhase ? gpu::SIEVE_CULL_TWO_PHASE : 0u);
+    // Occlusion tests against a pyramid only once one was built from this plugin's frames: the
+    // single-phase test and a frozen view read the previous one.
+    const bool pyramidThisFrame = !f.frozen;
+    if (t.occlusion && !(f.pyramidEmpty && (f.singlePhase || !pyramidThisFrame))) bits |= gpu::SIEVE_CULL_OCCLUSION;
+    auto params = m.params(m.cullView, bits);
     if (!params) {
-        lastError_ = params.error().message;
-        return;
+        // The frame still draws every instance (nothing culled), so the picture stays whole.
+        if (result) result = fail(params.error());
+        params = m.params(defaultView(m.slots[m.slots.find(kDepth)].extent), 0u);
+        if (!params) return fail(params.error());
     }
-    params_ = params.value();
+    f.params = params.value();
+    m.persistentFresh = false;
+    m.pyramidBuilt = m.pyramidBuilt || pyramidThisFrame;
+    m.prepared = true;
+    return result;
 }
 
-BufferRange CullingPlugin::range(const Bindings& b, SlotId s) const {
-    // Imported tables are as large as the host made them; the declared size is only a minimum.
-    return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots_[s].size};
-}
-
-BufferRange CullingPlugin::paramsRange(const Bindings& b, const FrameInfo& frame) const {
-    return {b[sParams_].buffer, b[sParams_].offset + paramsStride_ * frame.frameSlot, sizeof(gpu::CullParams)};
-}
-
-void CullingPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) {
-    switch (pass) {
-    case kEarlyFlag: recordFlags(false, cmd, b, frame); break;
-    case kEarlyCompact: recordCompact(false, cmd, b, frame); break;
-    case kHiZ: recordHiZ(cmd, b); break;
-    case kLateFlag: recordFlags(true, cmd, b, frame); break;
-    case kLateCompact: recordCompact(true, cmd, b, frame); break;
-    case kStats: recordStats(cmd, b, frame); break;
-    default: lastError_ = "CullingPlugin: no pass " + std::to_string(pass);
-    }
-}
-
-void CullingPlugin::recordFlags(bool late, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) {
-    const Phase& ph = late ? late_ : early_;
-    if (!late) {
-        // The readback slot of this frame slot was written framesInFlight frames ago and the host has
-        // waited for that frame's fence before recording this one.
-        if (const auto* rec = static_cast<const StatsRecord*>(b[sStats_].mapped)) {
-            const StatsRecord& r = rec[frame.frameSlot];
-            if (r.valid) {
-                stats_.valid = true;
-                stats_.frame = uint64_t(r.frameHi) << 32 | r.frameLo;
-                stats_.instances = r.instances;
-                stats_.frustumVisible = r.counters.frustumVisible;
-                stats_.earlyDrawn = r.counters.earlyDrawn;
-                stats_.lateVisible = r.counters.lateVisible;
-                stats_.lateDrawn = r.counters.lateDrawn;
-                stats_.early = r.early;
-                stats_.late = r.late;
-            }
-        }
-        if (auto* dst = static_cast<char*>(b[sParams_].mapped))
-            std::memcpy(dst + paramsStride_ * frame.frameSlot, &params_, sizeof(params_));
-        vkCmdFillBuffer(cmd, b[sCounters_].buffer, b[sCounters_].offset, sizeof(gpu::CullCounters), 0);
-        transferToCompute(cmd);
-    }
-    CullPhaseBuffers buffers{paramsRange(b, frame), range(b, sInstances_), range(b, sMeshes_), range(b, sPrimitives_),
-                             range(b, sVisibility_), range(b, ph.flags),   range(b, ph.drawCounts),
-                             range(b, ph.lods),      range(b, sCounters_)};
-    const VkImageView pyramid = b[sPyramid_].view;
-    const VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    if (!late) {
-        // Single phase: the full test against the previous frame's pyramid, in the early slot.
-        if (singlePhase_)
-            flags_.recordLate(cmd, buffers, range(b, late_.flags), pyramid, layout, instanceCount_);
-        else
-            flags_.recordEarly(cmd, buffers, instanceCount_);
-        return;
-    }
-    if (!singlePhase_) flags_.recordLate(cmd, buffers, range(b, early_.flags), pyramid, layout, instanceCount_);
-}
-
-void CullingPlugin::recordCompact(bool late, VkCommandBuffer cmd, const Bindings& b, const FrameInfo&) {
-    const Phase& ph = late ? late_ : early_;
-    // In single phase the late slot has no flags this frame: an empty list.
-    const uint32_t n = (late && singlePhase_) ? 0 : instanceCount_;
-    DrawListBuffers buffers{range(b, sInstances_), range(b, sMeshes_), range(b, sPrimitives_),
-                            range(b, ph.drawCounts), range(b, ph.lods),  range(b, ph.offsets),
-                            range(b, sScratch_),     range(b, ph.draws), range(b, ph.counts)};
-    auto r = drawList_.record(cmd, buffers, n, capacity_, config_.maxDrawsPerInstance,
-                              stable_ ? DrawOrder::Stable : DrawOrder::AtomicAppend);
-    if (!r) lastError_ = r.error().message;
-}
-
-void CullingPlugin::recordHiZ(VkCommandBuffer cmd, const Bindings& b) {
-    // Frozen: the pyramid of the frozen view stays (occlusion keeps testing against it).
-    if (frozen_) return;
-    // The graph leaves the pyramid in GENERAL for this pass (storage image write).
-    HiZSource src{b[sDepth_].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, slots_[sDepth_].extent};
-    HiZTarget dst{b[sPyramid_].image, b[sPyramid_].mipViews};
-    auto r = singleDispatch_ ? hiz_.recordSingle(cmd, src, dst, range(b, sHiZCounter_)) : hiz_.recordPerMip(cmd, src, dst);
-    if (!r) lastError_ = r.error().message;
-}
-
-void CullingPlugin::recordStats(VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) {
-    const VkDeviceSize base = b[sStats_].offset + sizeof(StatsRecord) * frame.frameSlot;
-    const uint32_t header[4] = {uint32_t(frame.frameIndex), uint32_t(frame.frameIndex >> 32), instanceCount_, 1u};
-    vkCmdUpdateBuffer(cmd, b[sStats_].buffer, base, sizeof(header), header);
-    VkBufferCopy counters{b[sCounters_].offset, base + offsetof(StatsRecord, counters), sizeof(gpu::CullCounters)};
-    VkBufferCopy early{b[early_.counts].offset, base + offsetof(StatsRecord, early), sizeof(gpu::DrawCounts)};
-    VkBufferCopy late{b[late_.counts].offset, base + offsetof(StatsRecord, late), sizeof(gpu::DrawCounts)};
-    vkCmdCopyBuffer(cmd, b[sCounters_].buffer, b[sStats_].buffer, 1, &counters);
-    vkCmdCopyBuffer(cmd, b[early_.counts].buffer, b[sStats_].buffer, 1, &early);
-    vkCmdCopyBuffer(cmd, b[late_.counts].buffer, b[sStats_].buffer, 1, &late);
-    // Make the copies visible to the host once the frame's fence is signalled.
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+Result<void> CullingPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) {
+    Impl& m = *impl_;
+    if (pass >= m.stages.size()) return fail(error("no pass " + std::to_string(pass)));
+    if (!m.prepared || frame.frameIndex != m.frame.info.frameIndex)
+        return fail(error("record() of frame " + std::to_string(frame.frameIndex) + " without its prepare()"));
+    if (auto r = m.checkBindings(pass, b); !r) return fail(r.error());
+    if (auto r = m.stages[pass]->record(cmd, b, m.frame); !r) return fail(r.error());
+    return {};
 }
 
 }  // namespace sieve

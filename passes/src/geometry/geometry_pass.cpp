@@ -1,3 +1,4 @@
+#include "core/vk.h"
 #include "sieve/geometry_pass.h"
 
 #include <cstring>

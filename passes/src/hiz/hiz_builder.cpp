@@ -2,6 +2,7 @@
 #include <bit>
 #include <string>
 
+#include "core/vk.h"
 #include "hiz/hiz_shared.h"
 #include "sieve/hiz.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // Internals shared by the primitives: tile geometry, chunking of large inputs, single-word outputs at
 // any 4-byte offset, and the compute -> compute barrier between internal dispatches.
-#include <volk.h>
+#include "core/vk.h"
 
 #include <array>
 #include <cstdint>

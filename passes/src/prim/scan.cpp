@@ -1,3 +1,4 @@
+#include "core/vk.h"
 #include "sieve/prim/scan.h"
 
 #include "prim/multilevel.h"

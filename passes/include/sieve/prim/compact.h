@@ -5,7 +5,7 @@
 // and an overflow word says how many were dropped. Records are either u32 (payload[i], or the item
 // index) or VkDrawIndexedIndirectCommand copied from a per-item template with firstInstance = i, ready
 // for vkCmdDrawIndexedIndirectCount(records, count).
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <memory>

@@ -2,7 +2,7 @@
 // Reduction of a u32 array (sum) or an f32 array (min, max) to one value on the GPU. Levels of one
 // workgroup per tile, repeated until one value is left; lanes past the end hold the identity (0, +inf,
 // -inf). Inputs are assumed finite and free of NaN.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 

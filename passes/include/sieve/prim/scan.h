@@ -4,7 +4,7 @@
 // ScanTier) with identical results. The plugin never allocates: the caller provides scratchBytes(n) of
 // scratch (offset aligned to minStorageBufferOffsetAlignment), which is also written, so consecutive
 // uses of one scratch range need the caller's barrier like any other write.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <memory>

@@ -1,0 +1,121 @@
+#pragma once
+// A stage of the culling plugin: one pass of the frame, in one file with its shaders. A stage declares
+// the slots it owns (SlotTable), then its pass (name, uses) beside its record(), so that adding a stage
+// touches its own file and one line of the plugin's list (culling_plugin.cpp).
+#include <memory>
+#include <string>
+#include <typeindex>
+#include <unordered_map>
+#include <vector>
+
+#include "shared/cull.h"
+#include "sieve/culling.h"
+
+namespace sieve::cull {
+
+enum class Phase : uint32_t { Early, Late };
+inline const char* phaseName(Phase p) { return p == Phase::Early ? "early" : "late"; }
+
+// The plugin's slots, found by name. Stages declare the slots they own and look up those of others.
+class SlotTable {
+public:
+    SlotId buffer(std::string name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
+                  Memory memory = Memory::Device);
+    SlotId image(std::string name, Lifetime life, VkFormat format, VkExtent2D extent, uint32_t mips,
+                 VkImageUsageFlags usage);
+    // kNoSlot when absent.
+    SlotId find(std::string_view name) const;
+    // A slot another stage must have declared (a programming error of the plugin otherwise: reported by
+    // the plugin's create()).
+    SlotId require(std::string_view name);
+    const SlotDesc& operator[](SlotId s) const { return descs_[s]; }
+    std::span<const SlotDesc> descs() const { return descs_; }
+    const std::string& missing() const { return missing_; }
+    void clear() {
+        descs_.clear();
+        missing_.clear();
+    }
+
+private:
+    std::vector<SlotDesc> descs_;
+    std::string missing_;
+};
+
+// What the plugin decided for this frame in prepare(); every stage reads the same.
+struct FrameState {
+    FrameInfo info;
+    gpu::CullParams params{};
+    VkDeviceSize paramsStride = 0;
+    uint32_t instanceCount = 0;
+    bool singlePhase = false;    // two-phase off: the early slot runs the full test, the late one nothing
+    bool frozen = false;         // culling camera and pyramid kept
+    bool stable = true;          // draw order by instance (false: atomic append)
+    bool singleDispatchHiZ = true;
+    // Persistent slots were (re)created and hold whatever memory the host gave: the first stage that
+    // uses each clears it this frame.
+    bool initPersistent = false;
+    // No pyramid was built since the persistent slots were created: occlusion tests nothing.
+    bool pyramidEmpty = true;
+};
+
+// Pipelines and helpers several stages share, created once per plugin on first request.
+class StageKit {
+public:
+    explicit StageKit(const DeviceInfo& dev, const CullingConfig& config) : dev_(dev), config_(config) {}
+    const DeviceInfo& dev() const { return dev_; }
+    const CullingConfig& config() const { return config_; }
+    CullingStats& stats() { return stats_; }
+    // One T per plugin: T::create(dev) (or T::create(dev, config) when it takes one) on first use.
+    template <typename T, typename Make>
+    Result<T*> shared(Make make) {
+        auto it = shared_.find(std::type_index(typeid(T)));
+        if (it != shared_.end()) return static_cast<T*>(it->second.get());
+        auto made = make();
+        if (!made) return made.error();
+        auto owned = std::shared_ptr<void>(new T(std::move(made).value()), [](void* p) { delete static_cast<T*>(p); });
+        T* raw = static_cast<T*>(owned.get());
+        shared_.emplace(std::type_index(typeid(T)), std::move(owned));
+        return raw;
+    }
+
+private:
+    DeviceInfo dev_;
+    CullingConfig config_;
+    CullingStats stats_;
+    std::unordered_map<std::type_index, std::shared_ptr<void>> shared_;
+};
+
+class Stage {
+public:
+    virtual ~Stage() = default;
+    // Compiles what the stage records (through kit.shared for what other stages use too).
+    virtual Result<void> create(StageKit& kit) = 0;
+    // Declares the slots this stage owns; called for every stage, in order, before describe().
+    virtual void declare(SlotTable& slots, const StageKit& kit) = 0;
+    // The stage's pass: its name and every use of every slot any of its recordings binds.
+    virtual PassDesc describe(SlotTable& slots) = 0;
+    virtual Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& frame) = 0;
+};
+
+// The range bound to slot s: imported tables are as large as the host made them, the declared size is
+// a minimum.
+inline BufferRange range(const Bindings& b, const SlotTable& slots, SlotId s) {
+    return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size};
+}
+
+// Bytes between the per-frame-slot copies of CullParams in cull.params.
+VkDeviceSize paramsStride(const DeviceInfo& dev);
+
+// Slot names shared between stages.
+inline constexpr const char* kParams = "cull.params";
+inline constexpr const char* kVisibility = "cull.visibility";
+inline constexpr const char* kCounters = "cull.counters";
+inline std::string phaseSlot(const char* base, Phase p) { return std::string(base) + "." + phaseName(p); }
+
+// The stages, in pass order (culling_plugin.cpp lists them).
+std::unique_ptr<Stage> makeFlagStage(Phase phase);
+std::unique_ptr<Stage> makeCompactStage(Phase phase);
+std::unique_ptr<Stage> makeHiZStage();
+std::unique_ptr<Stage> makeStatsStage();
+
+}  // namespace sieve::cull
