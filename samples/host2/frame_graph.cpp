@@ -388,7 +388,9 @@ void FrameGraph::recordClears(VkCommandBuffer cmd) {
                 vkCmdClearColorImage(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &b.subresourceRange);
             }
         }
-        p.state.writeStage = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+        // vkCmdFillBuffer runs in the copy stage (synchronization validation tracks it there), the image
+        // clears in the clear stage.
+        p.state.writeStage = e->image ? VK_PIPELINE_STAGE_2_CLEAR_BIT : VK_PIPELINE_STAGE_2_COPY_BIT;
         p.state.writeAccess = VK_ACCESS_2_TRANSFER_WRITE_BIT;
         p.state.readStages = VK_PIPELINE_STAGE_2_NONE;
         p.state.visible.clear();
