@@ -123,7 +123,8 @@ void CullingPlugin::describe() {
               buffer(kDrawsEarly, Lifetime::Transient, drawBytes, drawUsage),
               buffer(kCountsEarly, Lifetime::Transient, sizeof(gpu::DrawCounts),
                      drawUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT)};
-    late_ = {buffer("flags.late", Lifetime::Transient, perInstance, kStorage),
+    // Persistent: the early flag pass binds it in single phase (below), before this frame's late pass writes it.
+    late_ = {buffer("flags.late", Lifetime::Persistent, perInstance, kStorage),
              buffer("drawcounts.late", Lifetime::Transient, perInstance, kStorage),
              buffer("lods.late", Lifetime::Transient, perInstance, kStorage),
              buffer("offsets.late", Lifetime::Transient, perInstance, kStorage),
@@ -145,7 +146,8 @@ void CullingPlugin::describe() {
         // Both slots may run either shader (single phase runs the full test early): declare the union.
         d.uses.push_back(storageReadWrite(sVisibility_));
         d.uses.push_back(sampledImage(sPyramid_));
-        if (late) d.uses.push_back(storageRead(early_.flags));
+        // The late shader's early-flags input: in single phase the early slot binds the late flags there.
+        d.uses.push_back(storageRead(late ? early_.flags : late_.flags));
         d.uses.push_back(storageWrite(ph.flags));
         d.uses.push_back(storageWrite(ph.drawCounts));
         d.uses.push_back(storageWrite(ph.lods));
