@@ -4,10 +4,15 @@
 // The last workgroup to finish (atomic counter) then builds mips 7.. from mip 6 and resets the counter
 // to zero for the next build.
 //
-// Visibility between workgroups: every mip image is `coherent`; a group's mip-6 stores are made
-// available with memoryBarrierImage() (device scope) before thread 0 increments the counter, and the
-// last group reads them after observing the final count, again past memoryBarrierImage().
+// Hand-off between workgroups (memory scopes and semantics of GL_KHR_memory_scope_semantics; device
+// scope is the queue family's without the Vulkan memory model): every mip image is `coherent`. Each
+// group's mip-6 stores are released at device scope by a barrier of the whole group and by the counter
+// increment itself (release); the incrementing invocation of the last group acquires the other groups'
+// stores with the same atomic (acquire), and passes them on to the rest of its group with a
+// device-scope image barrier: a workgroup-scope barrier would order only what this group wrote.
+// Within the last group, mips 7.. pass between invocations through workgroup-scope image barriers.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_memory_scope_semantics : require
 #include "hiz/hiz_shared.h"
 #include "hiz/hiz_reduce.glsl"
 layout(local_size_x = 256) in;
@@ -101,13 +106,15 @@ void main() {
     }
     if (pc.mipCount <= SIEVE_HIZ_TILE_MIPS) return;  // one tile: it was the whole pyramid
 
-    // Publish this tile's mip-6 texel, then count the finished tiles.
-    memoryBarrierImage();
-    barrier();
-    if (t == 0) sLast = atomicAdd(counter, 1u) == pc.tileCount - 1u;
-    barrier();
+    // Publish this tile's mip-6 texel (whichever invocation stored it), then count the finished tiles.
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsImage | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
+    if (t == 0)
+        sLast = atomicAdd(counter, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
+                          gl_SemanticsAcquireRelease) == pc.tileCount - 1u;
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsImage | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);
     if (!sLast) return;
-    memoryBarrierImage();
     if (t == 0) atomicExchange(counter, 0u);
 
     for (uint k = SIEVE_HIZ_TILE_MIPS; k < pc.mipCount; ++k) {
@@ -119,7 +126,6 @@ void main() {
                 for (uint i = 0; i < 2; ++i) r = hizCombine(r, loadMip(k - 1u, 2u * p + uvec2(i, j)));
             storeMip(k, p, r);
         }
-        memoryBarrierImage();
-        barrier();
+        controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsImage, gl_SemanticsAcquireRelease);
     }
 }

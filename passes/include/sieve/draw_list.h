@@ -22,7 +22,7 @@ struct DrawListBuffers {
     BufferRange drawCounts;  // u32[n]: draws wanted per instance (0 = not visible)
     BufferRange lods;        // u32[n]: LOD per instance
     BufferRange offsets;     // u32[n]: written (exclusive scan of drawCounts); unused by the atomic mode
-    BufferRange scratch;     // scratchBytes(n); unused by the atomic mode
+    BufferRange scratch;     // scratchBytes(m) for some m >= n; unused by the atomic mode
     BufferRange draws;       // DrawCommand[capacity]
     BufferRange counts;      // gpu::DrawCounts (16 bytes)
 };
@@ -32,6 +32,7 @@ enum class DrawOrder : uint32_t { Stable = 0, AtomicAppend = 1 };
 class DrawListBuilder {
 public:
     static Result<DrawListBuilder> create(const DeviceInfo& dev, const prim::PrimOptions& scan = {});
+    // Enough for every instance count up to n: size it once for the largest count.
     VkDeviceSize scratchBytes(uint64_t n) const { return scan_.scratchBytes(n); }
     const prim::Scan& scan() const { return scan_; }
 

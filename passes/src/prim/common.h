@@ -3,6 +3,7 @@
 // any 4-byte offset, and the compute -> compute barrier between internal dispatches.
 #include "core/vk.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -10,6 +11,7 @@
 #include "sieve/gpu.h"
 #include "sieve/pipeline.h"
 #include "sieve/prim/config.h"
+#include "sieve/prim/scan.h"
 #include "sieve/result.h"
 
 namespace sieve::prim::detail {
@@ -31,6 +33,16 @@ inline uint64_t ceilDiv(uint64_t a, uint64_t b) {
 }
 inline uint64_t alignUp(uint64_t a, uint64_t b) {
     return ceilDiv(a, b) * b;
+}
+
+// Scan scratch that serves every count m <= n, whichever tier autoScanTier picks for m; needFor(m) is the
+// scratch of the tier that scans m. Scratch sized once for a maximum (the plugin's maxInstances) must
+// also serve the smaller counts of later frames. Within a tier the need grows with the count, and the
+// rule switches tiers only at kAutoSinglePassMaxElements, so the largest need is at n or at the
+// threshold.
+template <typename NeedFor>
+uint64_t scanScratchUpTo(uint64_t n, NeedFor needFor) {
+    return std::max<uint64_t>(needFor(n), needFor(std::min(n, kAutoSinglePassMaxElements)));
 }
 
 // Offsets of sub-ranges we carve from scratch must satisfy minStorageBufferOffsetAlignment.

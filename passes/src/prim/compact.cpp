@@ -45,13 +45,17 @@ struct Compact::Impl {
     std::unique_ptr<Clear> clear;
     ScanTier tier = ScanTier::Auto;  // resolved; Auto when nothing is scanned
     bool autoTier = false;           // scanned methods under ScanTier::Auto: tier per size (autoScanTier)
-    ScanTier tierFor(uint64_t n) const { return autoTier ? autoScanTier(dev, n) : tier; }
+    uint32_t autoVendor = 0;         // PrimOptions::autoTierVendor
+    ScanTier tierFor(uint64_t n) const { return autoTier ? autoScanTier(dev, n, autoVendor) : tier; }
 
     bool scanned(CompactMethod m) const { return m == CompactMethod::ScanScatter || m == CompactMethod::Gather; }
     uint64_t offsetsBytes(uint64_t n) const { return alignUp(n * 4, storageAlignment(dev)); }
     uint64_t totalBytes() const { return storageAlignment(dev); }
+    // Enough for every count up to n (the tier may differ per count; see scanScratchUpTo).
     uint64_t scanScratch(uint64_t n) const {
-        return tierFor(n) == ScanTier::SinglePass ? singlePass->scratchBytes(n) : multilevel->scratchBytes(n);
+        return scanScratchUpTo(n, [this](uint64_t m) {
+            return tierFor(m) == ScanTier::SinglePass ? singlePass->scratchBytes(m) : multilevel->scratchBytes(m);
+        });
     }
 };
 
@@ -68,7 +72,8 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     c.impl_ = std::make_unique<Impl>();
     Impl& impl = *c.impl_;
     impl.dev = dev;
-    ScanTier tier = o.prim.tier == ScanTier::Auto ? autoScanTier(dev, 1) : o.prim.tier;
+    impl.autoVendor = o.prim.autoTierVendor;
+    ScanTier tier = o.prim.tier == ScanTier::Auto ? autoScanTier(dev, 1, impl.autoVendor) : o.prim.tier;
     if (o.method == CompactMethod::Fused) tier = ScanTier::SinglePass;
     auto tiles = resolveTiles(dev, o.prim, tier != ScanTier::Multilevel);
     if (!tiles) return tiles.error();

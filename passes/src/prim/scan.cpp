@@ -12,12 +12,14 @@ namespace {
 constexpr uint32_t kVendorNvidia = 0x10DE;
 }
 
-ScanTier autoScanTier(const DeviceInfo& dev, uint64_t n) {
+ScanTier autoScanTier(const DeviceInfo& dev, uint64_t n, uint32_t vendorId) {
     if (!dev.subgroupBallot || !dev.subgroupArithmetic || dev.physical == VK_NULL_HANDLE) return ScanTier::Subgroup;
-    VkPhysicalDeviceProperties props;
-    vkGetPhysicalDeviceProperties(dev.physical, &props);
-    return props.vendorID == kVendorNvidia && n <= kAutoSinglePassMaxElements ? ScanTier::SinglePass
-                                                                              : ScanTier::Subgroup;
+    if (vendorId == 0) {
+        VkPhysicalDeviceProperties props;
+        vkGetPhysicalDeviceProperties(dev.physical, &props);
+        vendorId = props.vendorID;
+    }
+    return vendorId == kVendorNvidia && n <= kAutoSinglePassMaxElements ? ScanTier::SinglePass : ScanTier::Subgroup;
 }
 
 Scan::Scan() = default;
@@ -29,8 +31,9 @@ Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
     Scan s;
     s.dev_ = dev;
     s.auto_ = options.tier == ScanTier::Auto;
+    s.autoVendor_ = options.autoTierVendor;
     // Auto keeps tier b for large inputs and adds tier c where the device takes it for small ones.
-    s.tier_ = s.auto_ ? autoScanTier(dev, 1) : options.tier;
+    s.tier_ = s.auto_ ? autoScanTier(dev, 1, s.autoVendor_) : options.tier;
     auto tiles = resolveTiles(dev, options, s.tier_ != ScanTier::Multilevel);
     if (!tiles) return tiles.error();
     s.subgroups_ = tiles->subgroups;
@@ -56,11 +59,15 @@ bool Scan::packedLookbackStatus() const {
 }
 
 ScanTier Scan::tierFor(uint64_t n) const {
-    return auto_ ? autoScanTier(dev_, n) : tier_;
+    return auto_ ? autoScanTier(dev_, n, autoVendor_) : tier_;
+}
+
+VkDeviceSize Scan::tierScratchBytes(uint64_t n) const {
+    return tierFor(n) == ScanTier::SinglePass ? singlePass_->scratchBytes(n) : multilevel_->scratchBytes(n);
 }
 
 VkDeviceSize Scan::scratchBytes(uint64_t n) const {
-    return tierFor(n) == ScanTier::SinglePass ? singlePass_->scratchBytes(n) : multilevel_->scratchBytes(n);
+    return scanScratchUpTo(n, [this](uint64_t m) { return tierScratchBytes(m); });
 }
 
 Result<void> Scan::record(VkCommandBuffer cmd, const ScanBuffers& b, uint64_t n, SumBound bound) const {
@@ -78,7 +85,7 @@ Result<void> Scan::record(VkCommandBuffer cmd, const ScanBuffers& b, uint64_t n,
     }
     if (auto r = checkArray(dev_, b.input, n * 4, "scan input"); !r) return r;
     if (auto r = checkArray(dev_, b.output, n * 4, "scan output"); !r) return r;
-    if (uint64_t s = scratchBytes(n))
+    if (uint64_t s = tierScratchBytes(n))  // what this count's tier uses (scratchBytes(n) may be more)
         if (auto r = checkArray(dev_, b.scratch, s, "scan scratch"); !r) return r;
     if (tierFor(n) == ScanTier::SinglePass)
         singlePass_->record(cmd, b.input, {b.output, total, total, {}, 0}, b.scratch, n);

@@ -41,7 +41,7 @@ struct CompactBuffers {
     BufferRange records;   // capacity records (4 or 20 bytes each); same alignment
     BufferRange count;     // 4 bytes, any 4-aligned offset
     BufferRange overflow;  // 4 bytes, any 4-aligned offset
-    BufferRange scratch;   // scratchBytes(n), aligned
+    BufferRange scratch;   // scratchBytes(m) for some m >= n, aligned
 };
 
 class Compact {
@@ -58,7 +58,7 @@ public:
     ScanTier scanTier() const;
     bool packedLookbackStatus() const;  // the single-pass scan keeps one 64-bit status word per tile
     uint32_t recordBytes() const { return options_.record == RecordKind::DrawIndexed ? 20 : 4; }
-    VkDeviceSize scratchBytes(uint64_t n) const;
+    VkDeviceSize scratchBytes(uint64_t n) const;  // enough for every count up to n, under any tier choice
 
     // Records the compaction of n items, with its internal compute -> compute barriers and debug labels
     // ("compact", "scan", ...). Barriers before and after are the caller's. n == 0 writes count = 0 and

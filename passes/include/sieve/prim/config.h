@@ -41,6 +41,9 @@ struct PrimOptions {
     // this), 1..16. 1 is what was measured on the H200; wider windows walk back faster at the cost of
     // registers (not yet measured there, see bench/RESULTS.md).
     uint32_t lookbackPerLane = 1;
+    // ScanTier::Auto decides as if the device's vendor ID were this (0: the device's own). Lets tests run
+    // the NVIDIA rule, with its switch between tiers c and b, on any device that has tier c.
+    uint32_t autoTierVendor = 0;
 };
 
 // Test hook: pretend that storage-buffer bindings are limited to `bytes` (0 restores the device limit),

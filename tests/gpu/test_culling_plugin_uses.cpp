@@ -1,0 +1,183 @@
+// The host derives every barrier between the plugin's passes from the uses each pass declares, so a
+// buffer a pass binds without declaring it gets no barrier (issue 12: in single-phase mode the early
+// flag pass runs the late shader, which binds the late flags). Here each pass is recorded right after
+// compute writes to every device buffer of the plugin, with barriers for exactly the pass's declared
+// uses; synchronization validation then reports any buffer the pass binds beyond them. The writes are
+// compute work because the plugin's own transfer -> compute barrier (the counters' clear) would cover
+// transfer writes. Inside a pass, the plugin's compute -> compute barriers between its dispatches hide
+// the later dispatches from this check; the flag passes are single dispatches.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_fixture.h"
+#include "sieve/barriers.h"
+#include "sieve/cull_flags.h"
+#include "sieve/culling.h"
+#include "sieve/pipeline.h"
+
+using testing_gpu::GpuTest;
+
+namespace {
+
+constexpr VkDescriptorType kOneStorage[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+struct ClearPush {  // shaders/prim/clear.comp
+    uint32_t first, count, value;
+};
+
+engine::MemoryUsage memoryOf(sieve::Memory m) {
+    switch (m) {
+        case sieve::Memory::Upload: return engine::MemoryUsage::Upload;
+        case sieve::Memory::Readback: return engine::MemoryUsage::Readback;
+        default: return engine::MemoryUsage::DeviceLocal;
+    }
+}
+
+class CullingPluginUses : public GpuTest {
+protected:
+    void SetUp() override {
+        GpuTest::SetUp();
+        sieve::CullingConfig config;
+        config.maxInstances = 100;
+        config.maxDrawsPerInstance = 2;
+        config.viewport = {40, 24};
+        auto p = sieve::CullingPlugin::create(ctx().info(), config);
+        ASSERT_TRUE(p) << p.error().message;
+        plugin_ = std::move(p).value();
+        sieve::ViewDesc view;
+        view.projection = sieve::perspectiveReverseZ(1.0f, 40.0f / 24.0f, 0.1f);
+        view.viewport = {0.0f, 0.0f, 40.0f, 24.0f, 0.0f, 1.0f};
+        auto set = plugin_->setView(view);
+        ASSERT_TRUE(set) << set.error().message;
+        auto clear = sieve::ComputePipeline::create(ctx().info(), {"prim/clear.comp", kOneStorage, sizeof(ClearPush)});
+        ASSERT_TRUE(clear) << clear.error().message;
+        clear_ = std::move(clear).value();
+        allocate();
+    }
+    void TearDown() override {
+        plugin_.reset();
+        GpuTest::TearDown();
+    }
+
+    // One resource per slot, as a host would make it.
+    void allocate() {
+        const auto slots = plugin_->slots();
+        buffers_.resize(slots.size());
+        images_.resize(slots.size());
+        bindings_.resize(slots.size());
+        for (size_t s = 0; s < slots.size(); ++s) {
+            const sieve::SlotDesc& d = slots[s];
+            sieve::SlotBinding& b = bindings_[s];
+            if (d.kind == sieve::SlotKind::Buffer) {
+                const VkDeviceSize size = std::max<VkDeviceSize>(d.size, 16);
+                auto buf = engine::Buffer::create(ctx(), size, d.bufferUsage | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                  memoryOf(d.memory), d.name.c_str());
+                ASSERT_TRUE(buf) << d.name << ": " << buf.error().message;
+                buffers_[s] = std::move(buf).value();
+                b.buffer = buffers_[s].handle();
+                b.size = size;
+                b.mapped = buffers_[s].mapped();
+            } else {
+                auto img =
+                    engine::Image::create(ctx(), {d.format, d.extent, d.mipLevels, d.imageUsage, d.name.c_str()});
+                ASSERT_TRUE(img) << d.name << ": " << img.error().message;
+                images_[s] = std::move(img).value();
+                b.image = images_[s].handle();
+                b.view = images_[s].view();
+                b.extent = d.extent;
+                for (uint32_t m = 0; m < d.mipLevels; ++m) b.mipViews.push_back(images_[s].mipView(m));
+            }
+        }
+    }
+
+    // Zeroes every device buffer with a compute dispatch (zeros keep the scene tables' indices in range).
+    void writeEveryDeviceBuffer(VkCommandBuffer cmd) const {
+        const auto slots = plugin_->slots();
+        for (size_t s = 0; s < slots.size(); ++s) {
+            if (slots[s].kind != sieve::SlotKind::Buffer || slots[s].memory != sieve::Memory::Device) continue;
+            const uint32_t words = uint32_t(bindings_[s].size / 4);
+            clear_.dispatchLinear(cmd, {sieve::Binding::storage({bindings_[s].buffer, 0, bindings_[s].size})},
+                                  ClearPush{0, words, 0}, (words + 63) / 64);
+        }
+    }
+
+    // Barriers from those writes to exactly the declared uses of `pass`; images enter their declared
+    // layout from UNDEFINED.
+    void declaredBarriers(VkCommandBuffer cmd, const sieve::PassDesc& pass) const {
+        const auto slots = plugin_->slots();
+        std::vector<VkBufferMemoryBarrier2> buffers;
+        for (const sieve::ResourceUse& u : pass.uses) {
+            const sieve::SlotDesc& d = slots[u.slot];
+            if (d.kind == sieve::SlotKind::Image) {
+                sieve::imageBarrier(cmd, bindings_[u.slot].image, images_[u.slot].aspect(), VK_PIPELINE_STAGE_2_NONE,
+                                    VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED, u.stage, u.access, u.layout,
+                                    u.range.baseMipLevel, u.range.levelCount);
+                continue;
+            }
+            if (d.memory != sieve::Memory::Device) continue;  // host-written or host-read: not written above
+            VkBufferMemoryBarrier2 b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+            b.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+            b.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+            b.dstStageMask = u.stage;
+            b.dstAccessMask = u.access;
+            b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+            b.buffer = bindings_[u.slot].buffer;
+            b.size = VK_WHOLE_SIZE;
+            buffers.push_back(b);
+        }
+        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dep.bufferMemoryBarrierCount = uint32_t(buffers.size());
+        dep.pBufferMemoryBarriers = buffers.data();
+        vkCmdPipelineBarrier2(cmd, &dep);
+    }
+
+    // Records `pass` alone after the writes and the declared barriers, in one submission.
+    void recordAlone(uint32_t pass) {
+        SCOPED_TRACE(plugin_->passes()[pass].name);
+        const sieve::FrameInfo frame{0, 0, plugin_->config().framesInFlight};
+        auto prepared = plugin_->prepare(frame);
+        ASSERT_TRUE(prepared) << prepared.error().message;
+        const sieve::Bindings bindings{bindings_};
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+            writeEveryDeviceBuffer(cmd);
+            declaredBarriers(cmd, plugin_->passes()[pass]);
+            auto recorded = plugin_->record(pass, cmd, bindings, frame);
+            EXPECT_TRUE(recorded) << recorded.error().message;
+        });
+        ASSERT_TRUE(r) << r.error().message;
+        EXPECT_EQ(plugin_->lastError(), "");
+    }
+
+    std::unique_ptr<sieve::CullingPlugin> plugin_;
+    sieve::ComputePipeline clear_;
+    std::vector<engine::Buffer> buffers_;
+    std::vector<engine::Image> images_;
+    std::vector<sieve::SlotBinding> bindings_;
+};
+
+}  // namespace
+
+// The early flag pass runs the late shader in single phase (the full test against last frame's
+// pyramid), binding the late flags as its "early flags" input.
+TEST_F(CullingPluginUses, SinglePhaseEarlyFlagPassDeclaresWhatItBinds) {
+    plugin_->toggles().twoPhase = false;
+    recordAlone(sieve::CullingPlugin::kEarlyFlag);
+}
+
+TEST_F(CullingPluginUses, TwoPhaseFlagPassesDeclareWhatTheyBind) {
+    recordAlone(sieve::CullingPlugin::kEarlyFlag);
+    recordAlone(sieve::CullingPlugin::kLateFlag);
+}
+
+TEST_F(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
+    for (bool twoPhase : {true, false})
+        for (bool stable : {true, false})
+            for (bool singleDispatchHiZ : {true, false}) {
+                SCOPED_TRACE(std::string(twoPhase ? "two-phase" : "single-phase") + (stable ? ", stable" : ", atomic") +
+                             (singleDispatchHiZ ? ", single-dispatch Hi-Z" : ", per-mip Hi-Z"));
+                plugin_->toggles().twoPhase = twoPhase;
+                plugin_->toggles().stable = stable;
+                plugin_->toggles().singleDispatchHiZ = singleDispatchHiZ;
+                for (uint32_t pass = 0; pass < sieve::CullingPlugin::kPassCount; ++pass) recordAlone(pass);
+            }
+}
