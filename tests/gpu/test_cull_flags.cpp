@@ -119,12 +119,10 @@ protected:
         Frame f;
         f.depthExtent = depthExtent;
         f.depth = std::move(depth);
-        const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(depthExtent);
         sieve::CullSettings settings;
         settings.toggles = toggles;
         settings.lodThreshold = 2.0f;
-        settings.viewportHeight = float(depthExtent.height);
-        auto p = sieve::makeCullParams(cam.view, cam.proj, base, sieve::HiZBuilder::mipCount(base), n, settings);
+        auto p = testing_cull::makeParams(cam, depthExtent, n, settings);
         EXPECT_TRUE(p) << p.error().message;
         if (p) f.params = p.value();
         std::mt19937 rng(seed);
@@ -154,7 +152,7 @@ TEST_F(CullFlagsTest, RandomScenesMatchTheReferenceForEveryToggleSet) {
         const uint32_t n = 2000 + seed;  // not a multiple of the group or subgroup size
         auto scene = testing_cull::makeRandomScene(n, seed);
         auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
-        auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear,
+        auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
                                                  testing_cull::randomWalls(extent.width, extent.height, 5, rng));
         Frame frame = makeFrame(cam, extent, depth, n, toggles, seed);
         GpuResult g = run(scene, frame);
@@ -188,7 +186,7 @@ TEST_F(CullFlagsTest, FoldedDispatchCoversEveryInstance) {
 TEST_F(CullFlagsTest, WallSceneCullsWhatIsHiddenAndKeepsTheRest) {
     const VkExtent2D extent{200, 113};
     auto cam = testing_cull::makeCamera(float(extent.width) / extent.height);
-    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear, {{50, 28, 150, 85, 10.0f}});
+    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam, {{50, 28, 150, 85, 10.0f}});
     struct Case {
         vec4 sphere;
         uint32_t visible;
@@ -229,7 +227,7 @@ TEST_F(CullFlagsTest, OcclusionNeverCullsASphereWithAVisiblePixel) {
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
     const VkExtent2D extent{131, 77};
     auto cam = testing_cull::makeCamera(float(extent.width) / extent.height);
-    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear,
+    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
                                              testing_cull::randomWalls(extent.width, extent.height, 7, rng));
     testing_cull::RandomScene scene = testing_cull::makeRandomScene(0, 2);
     for (int i = 0; i < 3000; ++i) {

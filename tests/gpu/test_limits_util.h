@@ -62,12 +62,10 @@ protected:
         CullFrame f;
         f.depthExtent = depthExtent;
         f.depth = std::move(depth);
-        const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(depthExtent);
         sieve::CullSettings settings;
         settings.toggles = toggles;
         settings.lodThreshold = 2.0f;
-        settings.viewportHeight = float(depthExtent.height);
-        auto p = sieve::makeCullParams(cam.view, cam.proj, base, sieve::HiZBuilder::mipCount(base), n, settings);
+        auto p = testing_cull::makeParams(cam, depthExtent, n, settings);
         EXPECT_TRUE(p) << p.error().message;
         if (p) f.params = p.value();
         std::mt19937 rng(seed);

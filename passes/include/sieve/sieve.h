@@ -19,3 +19,4 @@
 #include "sieve/prim/scan.h"
 #include "sieve/result.h"
 #include "sieve/spirv.h"
+#include "sieve/view.h"

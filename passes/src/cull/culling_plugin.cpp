@@ -222,10 +222,12 @@ void CullingPlugin::prepare(const FrameInfo& frame) {
                        (toggles_.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u) | (toggles_.lod ? gpu::SIEVE_CULL_LOD : 0u) |
                        (toggles_.twoPhase ? gpu::SIEVE_CULL_TWO_PHASE : 0u);
     settings.lodThreshold = toggles_.lodThreshold;
-    settings.viewportHeight = float(std::max(frame.viewport.height, 1u));
     settings.lodBias = toggles_.lodBias;
     const SlotDesc& pyramid = slots_[sPyramid_];
-    auto params = makeCullParams(cullView_, cullProj_, pyramid.extent, pyramid.mipLevels, instanceCount_, settings);
+    // Until setView: the host draws with a positive viewport over the configured depth extent.
+    const VkExtent2D depth = config_.viewport.width ? config_.viewport : VkExtent2D{1, 1};
+    const ViewDesc viewDesc{cullView_, cullProj_, {0.0f, 0.0f, float(depth.width), float(depth.height), 0.0f, 1.0f}};
+    auto params = makeCullParams(viewDesc, pyramid.extent, pyramid.mipLevels, instanceCount_, settings);
     if (!params) {
         lastError_ = params.error().message;
         return;
