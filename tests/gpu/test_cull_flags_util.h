@@ -68,4 +68,14 @@ inline std::vector<Wall> randomWalls(uint32_t w, uint32_t h, uint32_t count, std
     return walls;
 }
 
+// Random walls at view distances from just past the near plane to 30 (or the far plane).
+inline std::vector<Wall> randomWallsInView(const Camera& cam, uint32_t w, uint32_t h, uint32_t count,
+                                           std::mt19937& rng) {
+    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+    auto walls = randomWalls(w, h, count, rng);
+    const float dmax = std::min(cam.zfar, 30.0f);
+    for (auto& wall : walls) wall.distance = cam.znear + 1.0f + (dmax - cam.znear - 1.0f) * u01(rng);
+    return walls;
+}
+
 }  // namespace testing_cull

@@ -25,12 +25,12 @@ struct Camera {
     std::string name = "reverse-Z infinite";
     glm::mat4 view{1.0f};
     glm::mat4 proj{1.0f};
-    float znear = 0.5f;            // view distance of the near plane
-    float zfar = kInfinity;        // and of the far plane
-    bool leftHanded = false;       // perspective with w = +z (the view looks down +Z)
-    bool flipY = false;            // negative-height viewport
+    float znear = 0.5f;       // view distance of the near plane
+    float zfar = kInfinity;   // and of the far plane
+    bool leftHanded = false;  // perspective with w = +z (the view looks down +Z)
+    bool flipY = false;       // negative-height viewport
     float minDepth = 0.0f, maxDepth = 1.0f;
-    bool reverse = true;           // the host's depth test: nearer = larger depth (GREATER_OR_EQUAL)
+    bool reverse = true;  // the host's depth test: nearer = larger depth (GREATER_OR_EQUAL)
 
     VkViewport viewport(VkExtent2D e) const {
         const float w = float(e.width), h = float(e.height);
@@ -119,11 +119,11 @@ inline std::vector<Camera> allCameras(float aspect, glm::vec3 eye = {1, 2, 3}, g
     lh.proj[2] = -lh.proj[2];
     const float hw = 30.0f, hh = hw / aspect;
     add("orthographic standard-Z", orthographic(-hw, hw, -hh, hh, n, f, false), false, f);
-    Camera& oc = add("orthographic reverse-Z off-centre", orthographic(-hw + 7, hw + 7, -hh - 3, hh - 3, -5, f, true),
-                     true, f);
+    Camera& oc =
+        add("orthographic reverse-Z off-centre", orthographic(-hw + 7, hw + 7, -hh - 3, hh - 3, -5, f, true), true, f);
     oc.znear = -5.0f;
-    Camera& of = add("orthographic flipped viewport, depth 0.2..0.9", orthographic(-hw, hw, -hh, hh, n, f, false),
-                     false, f);
+    Camera& of =
+        add("orthographic flipped viewport, depth 0.2..0.9", orthographic(-hw, hw, -hh, hh, n, f, false), false, f);
     of.proj[1][1] = -of.proj[1][1];
     of.flipY = true;
     of.minDepth = 0.2f;

@@ -7,11 +7,11 @@
 #include <cstring>
 #include <vector>
 
-#include "sieve/barriers.h"
 #include "gpu/gpu_fixture.h"
 #include "gpu/test_cull_flags_util.h"
 #include "gpu/test_hiz_util.h"
 #include "shared/draw.h"
+#include "sieve/barriers.h"
 #include "sieve/draw_list.h"
 
 namespace testing_limits {
@@ -39,7 +39,9 @@ struct FrameOutput {
     sieve::gpu::CullCounters counters{};
 };
 
-inline void computeBarrier(VkCommandBuffer cmd) { sieve::computeToComputeBarrier(cmd); }
+inline void computeBarrier(VkCommandBuffer cmd) {
+    sieve::computeToComputeBarrier(cmd);
+}
 
 class CullPathTest : public testing_gpu::GpuTest {
 protected:

@@ -9,25 +9,13 @@
 
 using testing_cull::vec4;
 
-namespace {
-
-std::vector<testing_cull::Wall> wallsInView(const testing_cull::Camera& cam, uint32_t w, uint32_t h, uint32_t count,
-                                            std::mt19937& rng) {
-    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
-    auto walls = testing_cull::randomWalls(w, h, count, rng);
-    const float dmax = std::min(cam.zfar, 30.0f);
-    for (auto& wall : walls) wall.distance = cam.znear + 1.0f + (dmax - cam.znear - 1.0f) * u01(rng);
-    return walls;
-}
-
-}  // namespace
-
 TEST(CullOcclusion, NeverCullsASphereWithAVisiblePixelForAnyView) {
     for (VkExtent2D e : {VkExtent2D{97, 61}, {64, 64}, {33, 70}}) {
         for (const testing_cull::Camera& cam : testing_cull::allCameras(float(e.width) / e.height)) {
             SCOPED_TRACE(cam.name + " at " + std::to_string(e.width) + "x" + std::to_string(e.height));
             std::mt19937 rng(11 + e.width);
-            auto depth = testing_cull::makeWallDepth(e.width, e.height, cam, wallsInView(cam, e.width, e.height, 10, rng));
+            auto depth = testing_cull::makeWallDepth(e.width, e.height, cam,
+                                                     testing_cull::randomWallsInView(cam, e.width, e.height, 10, rng));
             auto pyramid = sieve::hizReference(e, depth);
             auto p = testing_cull::makeParams(cam, e, 1);
             ASSERT_TRUE(p) << p.error().message;

@@ -32,7 +32,8 @@ TEST(CullParamsClassify, EverySupportedCamera) {
     for (const Camera& cam : testing_cull::allCameras(float(kExtent.width) / kExtent.height)) {
         SCOPED_TRACE(cam.name);
         const sieve::gpu::CullParams p = params(cam);
-        EXPECT_EQ(p.kind, cam.proj[2][3] == 0.0f ? sieve::gpu::SIEVE_PROJ_ORTHOGRAPHIC : sieve::gpu::SIEVE_PROJ_PERSPECTIVE);
+        EXPECT_EQ(p.kind,
+                  cam.proj[2][3] == 0.0f ? sieve::gpu::SIEVE_PROJ_ORTHOGRAPHIC : sieve::gpu::SIEVE_PROJ_PERSPECTIVE);
         EXPECT_EQ(p.reverseZ, cam.reverse ? 1u : 0u);
         EXPECT_NEAR(p.nearDist, cam.znear, 1e-4f);
         EXPECT_EQ(p.forward, cam.leftHanded ? 1.0f : -1.0f);
@@ -40,9 +41,8 @@ TEST(CullParamsClassify, EverySupportedCamera) {
         // The near plane's depth is the nearest value of the viewport range, the far plane's the clear value.
         const bool persp = p.kind == sieve::gpu::SIEVE_PROJ_PERSPECTIVE;
         auto depth = [&](double d) { return persp ? p.depthA + p.depthB / d : p.depthA + p.depthB * d; };
-        EXPECT_NEAR(depth(cam.znear), cam.reverse ? std::max(cam.minDepth, cam.maxDepth)
-                                                  : std::min(cam.minDepth, cam.maxDepth),
-                    1e-5);
+        EXPECT_NEAR(depth(cam.znear),
+                    cam.reverse ? std::max(cam.minDepth, cam.maxDepth) : std::min(cam.minDepth, cam.maxDepth), 1e-5);
         if (std::isfinite(cam.zfar)) {
             EXPECT_NEAR(depth(cam.zfar), cam.clearDepth(), 1e-5);
             EXPECT_FALSE(sieve::gpu::sieveInFrustum(onAxis(cam, cam.zfar * 1.1f, 1.0f), p)) << "beyond the far plane";

@@ -21,7 +21,9 @@ gpu::mat4 perspectiveReverseZ(float fovY, float aspect, float znear) {
 
 namespace {
 
-Error refuse(const std::string& why) { return makeError(VK_ERROR_INITIALIZATION_FAILED, "makeCullParams: " + why); }
+Error refuse(const std::string& why) {
+    return makeError(VK_ERROR_INITIALIZATION_FAILED, "makeCullParams: " + why);
+}
 
 std::string at(const char* m, int c, int r) {
     return std::string(m) + "[" + std::to_string(c) + "][" + std::to_string(r) + "]";
@@ -48,8 +50,9 @@ Result<Canonical> classify(const gpu::mat4& P) {
     Canonical k;
     if (P[3][3] == 0.0f && (P[2][3] == 1.0f || P[2][3] == -1.0f)) {
         if (P[3][0] != 0.0f || P[3][1] != 0.0f)
-            return refuse("perspective with P[3][0] or P[3][1] non-zero (an eye shifted off the view origin); "
-                          "off-centre terms belong in P[2][0], P[2][1]");
+            return refuse(
+                "perspective with P[3][0] or P[3][1] non-zero (an eye shifted off the view origin); "
+                "off-centre terms belong in P[2][0], P[2][1]");
         k.forward = P[2][3];  // w = P[2][3] * z = d
         k.offsetX = P[2][0] * k.forward;
         k.offsetY = P[2][1] * k.forward;
@@ -67,8 +70,9 @@ Result<Canonical> classify(const gpu::mat4& P) {
         k.ndcB = double(P[2][2]) * k.forward;
         if (k.ndcB == 0.0) return refuse("orthographic depth does not vary with distance (P[2][2] = 0)");
     } else {
-        return refuse("the projection is neither perspective (P[2][3] = +-1, P[3][3] = 0) nor orthographic "
-                      "(P[2][3] = 0, P[3][3] = 1)");
+        return refuse(
+            "the projection is neither perspective (P[2][3] = +-1, P[3][3] = 0) nor orthographic "
+            "(P[2][3] = 0, P[3][3] = 1)");
     }
     k.scaleX = P[0][0];
     k.scaleY = P[1][1];
@@ -99,8 +103,9 @@ Result<void> checkViewport(const VkViewport& vp, VkExtent2D pyramidExtent, uint3
         if (!std::isfinite(v)) return refuse("the viewport has a non-finite field");
     const float h = std::abs(vp.height);
     if (vp.x != 0.0f || !(vp.width > 0.0f) || h == 0.0f || vp.y != (vp.height > 0.0f ? 0.0f : h))
-        return refuse("the viewport must cover the depth attachment: x = 0, width > 0, and y = 0 with a positive "
-                      "height or y = -height with a negative one");
+        return refuse(
+            "the viewport must cover the depth attachment: x = 0, width > 0, and y = 0 with a positive "
+            "height or y = -height with a negative one");
     if (vp.width != std::floor(vp.width) || h != std::floor(h) || vp.width > 65536.0f || h > 65536.0f)
         return refuse("the viewport extent must be whole pixels, at most 65536");
     const VkExtent2D e{uint32_t(vp.width), uint32_t(h)};
