@@ -86,7 +86,7 @@ public:
 
     // The number of instances to cull this frame (at most maxInstances).
     Result<void> setInstanceCount(uint32_t n);
-    // view: world -> view; proj: infinite reverse-Z perspective (see makeCullParams).
+    // view: world -> view; proj: any projection makeCullParams accepts, drawn with a positive viewport.
     void setCamera(const gpu::mat4& view, const gpu::mat4& proj);
     CullingToggles& toggles() { return toggles_; }
     const CullingStats& stats() const { return stats_; }
