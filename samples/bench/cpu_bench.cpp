@@ -133,7 +133,7 @@ int cpuMain(int argc, char** argv) {
         auto gpuRun = h.run(10, uint32_t(*gpuFrames));
         if (!gpuRun) return fail(kName, gpuRun.error().message);
 
-        auto params = sieve::makeCullParams(h.view(), h.proj(), {1, 1}, 1, uint32_t(n), {});
+        auto params = sieve::makeCullParams({h.view(), h.proj(), {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(n), {});
         if (!params) return fail(kName, params.error().message);
         Push push{};
         const glm::mat4 viewProj = h.proj() * h.view();

@@ -101,7 +101,8 @@ void addRun(Json& j, const SceneRun& run) {
 }
 
 uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj) {
-    auto params = sieve::makeCullParams(view, proj, {1, 1}, 1, uint32_t(scene.instances.size()), {});
+    auto params =
+        sieve::makeCullParams({view, proj, {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(scene.instances.size()), {});
     if (!params) return UINT64_MAX;
     uint64_t n = 0;
     for (const sieve::gpu::Instance& inst : scene.instances)

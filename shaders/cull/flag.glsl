@@ -30,7 +30,7 @@ layout(set = 0, binding = 7, std430) writeonly buffer Lods { uint lods[]; };
 layout(set = 0, binding = 8, std430) buffer Counters { CullCounters counters; };
 #if CULL_LATE
 layout(set = 0, binding = 9, std430) readonly buffer FlagsEarly { uint flagsEarly[]; };
-layout(set = 0, binding = 10) uniform sampler2D pyramid;  // Hi-Z, r = min (farthest) depth
+layout(set = 0, binding = 10) uniform sampler2D pyramid;  // Hi-Z, r = min, g = max depth
 #endif
 
 // LOD of an instance whose mesh index is valid (shared/cull.h sieveApplyLodBias); non-finite bounds
@@ -66,10 +66,11 @@ void countSubgroup(bool b, uint which) {
 bool occluded(vec4 sphere) {
     CullOcclusionQuery q;
     if (!sieveOcclusionQuery(sphere, params, q)) return false;
-    float farthest = 1.0 / 0.0;
+    bool behind = true;
     for (uint y = q.y0; y <= q.y1; ++y)
-        for (uint x = q.x0; x <= q.x1; ++x) farthest = min(farthest, texelFetch(pyramid, ivec2(x, y), int(q.mip)).r);
-    return sieveOccluded(q, farthest);
+        for (uint x = q.x0; x <= q.x1; ++x)
+            behind = behind && sieveOccludedByTexel(q, texelFetch(pyramid, ivec2(x, y), int(q.mip)).rg, params);
+    return behind;
 }
 #endif
 

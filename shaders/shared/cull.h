@@ -5,18 +5,25 @@
 // contraction into FMAs (`precise` in GLSL; see SIEVE_CULL_MATH_BEGIN for C++), so GPU flags can be
 // compared with the reference exactly.
 //
-// Conventions
-// - World space: any right-handed space. View space: right-handed, the camera looks down -Z
-//   (glm::lookAt); d = -z_view is the distance along the view axis.
-// - Projection: symmetric perspective, reverse-Z, infinite far plane: clip = (P00*x, P11*y, znear, d),
-//   so depth = znear / d (near plane 1.0, infinity 0.0). P11 may be negative (y flipped so that the
-//   image is upright with a positive Vulkan viewport). ndc -> screen: u = ndc.x*0.5+0.5, v =
-//   ndc.y*0.5+0.5, (u, v) = (0, 0) at pixel (0, 0).
+// Conventions (makeCullParams, passes/src/cull/cull_params.cpp, canonicalises the host's matrices
+// and viewport into these fields; sieve/view.h says what it accepts)
+// - View space: the host's (CullParams::view, rigid). d = forward * z_view is the distance along the
+//   view axis (forward = -1: right-handed, looking down -Z; +1: left-handed perspective).
+// - Screen: (u, v) in [0, 1]^2 over the depth attachment, (0, 0) at pixel (0, 0), v down the rows.
+//   Perspective: u = (scaleX * x/d + offsetX) * 0.5 + 0.5, v likewise with scaleY, offsetY.
+//   Orthographic: u = (scaleX * x + offsetX) * 0.5 + 0.5, v likewise. scaleY and offsetY include the
+//   viewport's y orientation (negated for a negative-height viewport), so a flipped viewport with
+//   P11 > 0 and a positive one with P11 < 0 give the same fields.
+// - Depth as written to the attachment (after the viewport depth range): perspective
+//   depth = depthA + depthB / d, orthographic depth = depthA + depthB * d. reverseZ = 1 when depth
+//   decreases with d (nearer = larger: a GREATER test, the pyramid's min channel is the farthest),
+//   0 when it increases (nearer = smaller: a LESS test, the max channel is the farthest).
+//   nearDist: d of the near clip plane (> 0 for perspective; any value for orthographic).
 // - Frustum planes: world space, xyz = unit normal pointing inside, w = offset; a point p is inside
 //   when dot(xyz, p) + w >= 0; a sphere is in the frustum when dot(xyz, c) + w >= -r for all six.
-//   Spheres crossing the near plane therefore pass it. With an infinite far plane the sixth plane is
-//   (0, 0, 0, 1): always passes.
-// - Hi-Z pyramid: sieve/hiz.h (r = min = farthest depth per texel).
+//   Spheres crossing the near plane therefore pass it. An infinite far plane is (0, 0, 0, 1): always
+//   passes.
+// - Hi-Z pyramid: sieve/hiz.h (r = min, g = max depth per texel).
 #include "shared/common.h"
 #include "shared/scene.h"
 
@@ -29,28 +36,43 @@ SIEVE_CONST(uint, SIEVE_CULL_LOD, 4u)
 SIEVE_CONST(uint, SIEVE_CULL_TWO_PHASE, 8u)
 SIEVE_CONST(uint, SIEVE_CULL_ALL, 15u)
 
-// The occlusion test inflates the radius to absorb float rounding of the view transform and of the
-// projection: r' = r * (1 + REL) + ABS * (|c_world|_1 + |c_view|_1).
-SIEVE_CONST(float, SIEVE_CULL_RADIUS_REL_EPS, 0.0009765625)  // 2^-10
-SIEVE_CONST(float, SIEVE_CULL_RADIUS_ABS_EPS, 0.00000095367431640625)  // 2^-20
+// CullParams::kind
+SIEVE_CONST(uint, SIEVE_PROJ_PERSPECTIVE, 0u)
+SIEVE_CONST(uint, SIEVE_PROJ_ORTHOGRAPHIC, 1u)
 
-// Per-frame parameters: a uniform buffer, std140 (every member sits at its C++ offset; 272 bytes).
+// The occlusion test inflates the radius to absorb float rounding of the view transform and of the
+// projection: r' = r * (1 + REL) + ABS * (|c_world|_1 + |c_view|_1). The screen rectangle is widened
+// by ABS * |offset| for the rounding of adding the off-centre offset, and the sphere's nearest depth
+// is moved nearer by DEPTH * (|depthA| + |depthB term|) for the rounding of the depth mapping (standard
+// Z cancels: depth = 1 - small), which also covers the rasterizer's own depth rounding.
+SIEVE_CONST(float, SIEVE_CULL_RADIUS_REL_EPS, 0.0009765625)            // 2^-10
+SIEVE_CONST(float, SIEVE_CULL_RADIUS_ABS_EPS, 0.00000095367431640625)  // 2^-20
+SIEVE_CONST(float, SIEVE_CULL_DEPTH_EPS, 0.00000095367431640625)       // 2^-20
+
+// Per-frame parameters: a uniform buffer, std140 (every member sits at its C++ offset; 240 bytes).
 struct CullParams {
-    mat4 viewProj;        //   0 world -> clip (for hosts and debugging; the tests below use view/P00/P11)
-    mat4 view;            //  64 world -> view
-    vec4 planes[6];       // 128 world-space frustum planes, see above
-    float P00;            // 224 projection[0][0]
-    float P11;            // 228 projection[1][1]
-    float znear;          // 232
-    float lodThreshold;   // 236 screen-space error threshold, pixels
-    uint pyramidWidth;    // 240 Hi-Z mip 0 extent
-    uint pyramidHeight;   // 244
-    uint pyramidMips;     // 248
-    uint instanceCount;   // 252
-    uint toggles;         // 256 SIEVE_CULL_* bits
-    float viewportHeight; // 260 pixels (LOD projection)
-    int lodBias;          // 264 levels added to the selected LOD (positive: coarser), then clamped
-    uint pad0;            // 268
+    mat4 view;             //   0 world -> view (rigid)
+    vec4 planes[6];        //  64 world-space frustum planes, see above
+    float scaleX;          // 160 ndc x per unit of x/d (perspective) or x (orthographic)
+    float scaleY;          // 164 the same for y, times the viewport's y sign
+    float offsetX;         // 168 ndc x offset (off-centre, jitter)
+    float offsetY;         // 172 ndc y offset, times the viewport's y sign
+    float depthA;          // 176 depth mapping, see above
+    float depthB;          // 180
+    float nearDist;        // 184 d of the near plane
+    float forward;         // 188 d = forward * z_view (+-1)
+    uint kind;             // 192 SIEVE_PROJ_*
+    uint reverseZ;         // 196 1: nearer = larger depth (farthest = min channel); 0: the opposite
+    float lodThreshold;    // 200 screen-space error threshold, pixels
+    float viewportHeight;  // 204 pixels (LOD projection)
+    uint pyramidWidth;     // 208 Hi-Z mip 0 extent
+    uint pyramidHeight;    // 212
+    uint pyramidMips;      // 216
+    uint instanceCount;    // 220
+    uint toggles;          // 224 SIEVE_CULL_* bits
+    int lodBias;           // 228 levels added to the selected LOD (positive: coarser), then clamped
+    uint pad0;             // 232
+    uint pad1;             // 236
 };
 
 // Per-frame statistics, accumulated with atomics (the host zeroes the buffer before the early pass).
@@ -68,10 +90,19 @@ struct CullOcclusionQuery {
     uint y0;
     uint x1;
     uint y1;
-    float depth;  // nearest depth of the (inflated) sphere: znear / (d - r')
+    float depth;  // nearest depth of the (inflated) sphere, moved nearer by the depth margin
 };
 
 SIEVE_NS_END
+
+#ifdef __cplusplus
+#include <cstddef>
+static_assert(offsetof(sieve::gpu::CullParams, planes) == 64 && offsetof(sieve::gpu::CullParams, scaleX) == 160 &&
+                  offsetof(sieve::gpu::CullParams, kind) == 192 && offsetof(sieve::gpu::CullParams, lodBias) == 228 &&
+                  sizeof(sieve::gpu::CullParams) == 240,
+              "CullParams must match its std140 layout");
+static_assert(sizeof(sieve::gpu::CullOcclusionQuery) == 24);
+#endif
 
 #ifdef __cplusplus
 #define SIEVE_FN inline
@@ -125,15 +156,59 @@ SIEVE_FN vec3 sieveViewCentre(vec4 s, SIEVE_IN(CullParams) p) {
     return vec3(x, y, z);
 }
 
+// ndc interval [lo, hi] of a perspective sphere along one screen axis: the two planes through the eye
+// that contain the other screen axis and touch the sphere (exact bound of its projection), at slopes
+// e/d; `e` is the sphere centre's coordinate along the axis, `d` its distance, `r` the inflated
+// radius. Returns false when the planes degenerate (the caller treats the sphere as visible).
+SIEVE_FN bool sievePerspectiveInterval(float e, float d, float r, float scale, float offset, SIEVE_OUT(float) lo,
+                                       SIEVE_OUT(float) hi) {
+    lo = 0.0f;
+    hi = 0.0f;
+    SIEVE_PRECISE float czr2 = d * d - r * r;
+    SIEVE_PRECISE float t = sqrt(e * e + czr2);
+    SIEVE_PRECISE float d0 = t * d + r * e;
+    SIEVE_PRECISE float d1 = t * d - r * e;
+    if (!(d0 > 0.0f && d1 > 0.0f)) return false;
+    SIEVE_PRECISE float a = ((t * e - r * d) / d0) * scale + offset;
+    SIEVE_PRECISE float b = ((t * e + r * d) / d1) * scale + offset;
+    SIEVE_PRECISE float margin = abs(offset) * SIEVE_CULL_RADIUS_ABS_EPS;
+    SIEVE_PRECISE float l = min(a, b) - margin;
+    SIEVE_PRECISE float h = max(a, b) + margin;
+    lo = l;
+    hi = h;
+    return true;
+}
+
+// The same for an orthographic view: centre +- r * |scale|.
+SIEVE_FN void sieveOrthographicInterval(float e, float r, float scale, float offset, SIEVE_OUT(float) lo,
+                                        SIEVE_OUT(float) hi) {
+    SIEVE_PRECISE float centre = e * scale + offset;
+    SIEVE_PRECISE float extent = r * abs(scale) + abs(offset) * SIEVE_CULL_RADIUS_ABS_EPS;
+    SIEVE_PRECISE float l = centre - extent;
+    SIEVE_PRECISE float h = centre + extent;
+    lo = l;
+    hi = h;
+}
+
+// Attachment depth at view distance `gap`, moved nearer by the depth margin (see the constants).
+SIEVE_FN float sieveNearestDepth(float gap, SIEVE_IN(CullParams) p) {
+    SIEVE_PRECISE float term = p.kind == SIEVE_PROJ_ORTHOGRAPHIC ? p.depthB * gap : p.depthB / gap;
+    SIEVE_PRECISE float depth = p.depthA + term;
+    SIEVE_PRECISE float margin = (abs(p.depthA) + abs(term)) * SIEVE_CULL_DEPTH_EPS;
+    SIEVE_PRECISE float nearer = p.reverseZ != 0u ? depth + margin : depth - margin;
+    return nearer;
+}
+
 // Prepares the occlusion test of a world-space sphere. Returns false when the sphere is visible
 // without looking at the pyramid: non-finite bounds, crossing or in front of the near plane, projected
 // rectangle off screen (the frustum test's business) or degenerate. Otherwise fills q: the sphere is
-// occluded iff q.depth < min over q's texels of the pyramid's min channel (sieveOccluded).
+// occluded iff it lies behind the farthest depth of every texel of q (sieveOccludedByTexel).
 //
-// The screen rectangle bounds the sphere's projection exactly (tangent planes through the eye
-// containing the x or the y axis), is computed with the inflated radius, clamped to the screen and
-// mapped to mip-0 texels by floor(u * width); the mip is the finest one where it spans at most 2x2
-// texels (integer shifts of the mip-0 texel range, so every covered texel is read).
+// The screen rectangle bounds the sphere's projection (perspective: tangent planes; orthographic:
+// centre +- radius), is computed with the inflated radius, clamped to the screen and mapped to mip-0
+// texels by floor(u * width); the mip is the finest one where it spans at most 2x2 texels (integer
+// shifts of the mip-0 texel range, so every covered texel is read). The nearest depth is that of the
+// sphere's nearest distance d - r': depth depends on d only, for both kinds.
 SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(CullOcclusionQuery) q) {
     q.mip = 0u;
     q.x0 = 0u;
@@ -145,27 +220,25 @@ SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(Cull
     vec3 c = sieveViewCentre(s, p);
     SIEVE_PRECISE float mag = (((abs(c.x) + abs(c.y)) + abs(c.z)) + ((abs(s.x) + abs(s.y)) + abs(s.z)));
     SIEVE_PRECISE float r = s.w * (1.0f + SIEVE_CULL_RADIUS_REL_EPS) + mag * SIEVE_CULL_RADIUS_ABS_EPS;
-    SIEVE_PRECISE float d = -c.z;
+    SIEVE_PRECISE float d = p.forward * c.z;
     SIEVE_PRECISE float gap = d - r;
-    if (!(gap > p.znear)) return false;
+    if (!(gap > p.nearDist)) return false;
 
-    SIEVE_PRECISE float czr2 = d * d - r * r;
-    SIEVE_PRECISE float tx = sqrt(c.x * c.x + czr2);
-    SIEVE_PRECISE float ty = sqrt(c.y * c.y + czr2);
-    SIEVE_PRECISE float dx0 = tx * d + r * c.x;
-    SIEVE_PRECISE float dx1 = tx * d - r * c.x;
-    SIEVE_PRECISE float dy0 = ty * d + r * c.y;
-    SIEVE_PRECISE float dy1 = ty * d - r * c.y;
-    if (!(dx0 > 0.0f && dx1 > 0.0f && dy0 > 0.0f && dy1 > 0.0f)) return false;
-    // Slopes x/d (y/d) of the two tangent planes, then ndc.
-    SIEVE_PRECISE float ax = ((tx * c.x - r * d) / dx0) * p.P00;
-    SIEVE_PRECISE float bx = ((tx * c.x + r * d) / dx1) * p.P00;
-    SIEVE_PRECISE float ay = ((ty * c.y - r * d) / dy0) * p.P11;
-    SIEVE_PRECISE float by = ((ty * c.y + r * d) / dy1) * p.P11;
-    SIEVE_PRECISE float u0 = min(ax, bx) * 0.5f + 0.5f;
-    SIEVE_PRECISE float u1 = max(ax, bx) * 0.5f + 0.5f;
-    SIEVE_PRECISE float v0 = min(ay, by) * 0.5f + 0.5f;
-    SIEVE_PRECISE float v1 = max(ay, by) * 0.5f + 0.5f;
+    float x0n = 0.0f;
+    float x1n = 0.0f;
+    float y0n = 0.0f;
+    float y1n = 0.0f;
+    if (p.kind == SIEVE_PROJ_ORTHOGRAPHIC) {
+        sieveOrthographicInterval(c.x, r, p.scaleX, p.offsetX, x0n, x1n);
+        sieveOrthographicInterval(c.y, r, p.scaleY, p.offsetY, y0n, y1n);
+    } else {
+        if (!sievePerspectiveInterval(c.x, d, r, p.scaleX, p.offsetX, x0n, x1n)) return false;
+        if (!sievePerspectiveInterval(c.y, d, r, p.scaleY, p.offsetY, y0n, y1n)) return false;
+    }
+    SIEVE_PRECISE float u0 = x0n * 0.5f + 0.5f;
+    SIEVE_PRECISE float u1 = x1n * 0.5f + 0.5f;
+    SIEVE_PRECISE float v0 = y0n * 0.5f + 0.5f;
+    SIEVE_PRECISE float v1 = y1n * 0.5f + 0.5f;
     if (!(sieveFinite(u0) && sieveFinite(u1) && sieveFinite(v0) && sieveFinite(v1))) return false;
     if (u1 < 0.0f || u0 > 1.0f || v1 < 0.0f || v0 > 1.0f) return false;
 
@@ -183,26 +256,33 @@ SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(Cull
     q.y0 = y0 >> m;
     q.x1 = x1 >> m;
     q.y1 = y1 >> m;
-    SIEVE_PRECISE float depth = p.znear / gap;
-    q.depth = depth;
+    q.depth = sieveNearestDepth(gap, p);
+    if (!sieveFinite(q.depth)) return false;
     return true;
 }
 
-// `farthest`: min over the query's texels of the pyramid's min channel.
-SIEVE_FN bool sieveOccluded(SIEVE_IN(CullOcclusionQuery) q, float farthest) { return q.depth < farthest; }
+// Whether the query's sphere lies strictly behind the farthest depth of one pyramid texel (minMax =
+// its (min, max) channels): reverse Z compares with the min, standard Z with the max. A sphere is
+// occluded when this holds for every texel of its query (NaN texels never occlude).
+SIEVE_FN bool sieveOccludedByTexel(SIEVE_IN(CullOcclusionQuery) q, vec2 minMax, SIEVE_IN(CullParams) p) {
+    return p.reverseZ != 0u ? q.depth < minMax.x : q.depth > minMax.y;
+}
 
-// Distance used for LOD selection: from the eye to the sphere's nearest point, at least znear.
+// Distance used for LOD selection: from the eye to the sphere's nearest point, at least the near
+// distance. Orthographic: 1 (the projected size does not depend on distance).
 SIEVE_FN float sieveLodDistance(vec4 s, SIEVE_IN(CullParams) p) {
+    if (p.kind == SIEVE_PROJ_ORTHOGRAPHIC) return 1.0f;
     vec3 c = sieveViewCentre(s, p);
     SIEVE_PRECISE float len = sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
     SIEVE_PRECISE float dist = len - s.w;
-    return max(dist, p.znear);
+    return max(dist, p.nearDist);
 }
 
 // Whether an object-space error, scaled by the instance's scale, projects to at most lodThreshold
-// pixels at distance `dist`: error*scale*|P11|*viewportHeight/2 / dist <= threshold, without division.
+// pixels at distance `dist`: error*scale*|scaleY|*viewportHeight/2 / dist <= threshold, without
+// division (dist = 1 for orthographic views).
 SIEVE_FN bool sieveLodAcceptable(float error, float scale, float dist, SIEVE_IN(CullParams) p) {
-    SIEVE_PRECISE float pixelsAtUnit = (abs(p.P11) * p.viewportHeight) * 0.5f;
+    SIEVE_PRECISE float pixelsAtUnit = (abs(p.scaleY) * p.viewportHeight) * 0.5f;
     SIEVE_PRECISE float projected = (error * scale) * pixelsAtUnit;
     SIEVE_PRECISE float limit = p.lodThreshold * dist;
     return projected <= limit;

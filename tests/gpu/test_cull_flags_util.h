@@ -1,33 +1,17 @@
 #pragma once
-// Header-only helpers for the culling tests (CPU and GPU): a camera, random scenes, synthetic depth
-// images, and a brute-force visibility check of a sphere against a depth image (double precision, ray
-// through every pixel centre), the ground truth an occlusion test must respect.
+// Header-only helpers for the culling tests (CPU and GPU): random scenes and random walls; host views,
+// depth images and the brute-force visibility check are in gpu/test_cull_views.h.
 #include <cmath>
 #include <cstdint>
-#include <glm/gtc/matrix_transform.hpp>
 #include <random>
 #include <vector>
 
+#include "gpu/test_cull_views.h"
 #include "sieve/cull_flags.h"
-#include "assets/glm_interop.h"
 
 namespace testing_cull {
 
 using sieve::gpu::vec4;
-
-struct Camera {
-    glm::mat4 view;
-    glm::mat4 proj;
-    float znear = 0.5f;
-};
-
-// Eye at the origin looking down -Z (view = identity) or through lookAt.
-inline Camera makeCamera(float aspect, glm::vec3 eye = {0, 0, 0}, glm::vec3 target = {0, 0, -1}) {
-    Camera c;
-    c.view = glm::lookAt(eye, target, glm::vec3(0, 1, 0));
-    c.proj = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), aspect, c.znear));
-    return c;
-}
 
 struct RandomScene {
     std::vector<sieve::gpu::Instance> instances;
@@ -72,22 +56,6 @@ inline RandomScene makeRandomScene(uint32_t n, uint32_t seed, float extent = 60.
     return s;
 }
 
-// Depth image: background `background`, then axis-aligned screen rectangles ("walls" facing the camera
-// at distance d: depth znear / d everywhere on them), nearest wins.
-struct Wall {
-    uint32_t x0, y0, x1, y1;  // pixels, half-open
-    float distance;
-};
-inline std::vector<float> makeWallDepth(uint32_t w, uint32_t h, float znear, const std::vector<Wall>& walls,
-                                        float background = 0.0f) {
-    std::vector<float> d(size_t(w) * h, background);
-    for (const Wall& wall : walls)
-        for (uint32_t y = wall.y0; y < std::min(wall.y1, h); ++y)
-            for (uint32_t x = wall.x0; x < std::min(wall.x1, w); ++x)
-                d[size_t(y) * w + x] = std::max(d[size_t(y) * w + x], znear / wall.distance);
-    return d;
-}
-
 inline std::vector<Wall> randomWalls(uint32_t w, uint32_t h, uint32_t count, std::mt19937& rng) {
     std::vector<Wall> walls;
     std::uniform_real_distribution<float> u01(0.0f, 1.0f);
@@ -100,27 +68,14 @@ inline std::vector<Wall> randomWalls(uint32_t w, uint32_t h, uint32_t count, std
     return walls;
 }
 
-// True when some pixel centre's ray hits the sphere at a depth >= the stored depth there (reverse-Z:
-// the sphere would pass a GREATER_OR_EQUAL depth test at that pixel), i.e. the sphere may be visible.
-inline bool sphereMayBeVisible(const vec4& worldSphere, const Camera& cam, const std::vector<float>& depth, uint32_t w,
-                               uint32_t h) {
-    const glm::dvec4 c4 = glm::dmat4(cam.view) * glm::dvec4(worldSphere.x, worldSphere.y, worldSphere.z, 1.0);
-    const glm::dvec3 c(c4);
-    const double r = worldSphere.w;
-    const double P00 = cam.proj[0][0], P11 = cam.proj[1][1];
-    for (uint32_t py = 0; py < h; ++py)
-        for (uint32_t px = 0; px < w; ++px) {
-            const double nx = 2.0 * (px + 0.5) / w - 1.0, ny = 2.0 * (py + 0.5) / h - 1.0;
-            const glm::dvec3 dir(nx / P00, ny / P11, -1.0);  // the point at view distance t is t * dir
-            // |t dir - c|^2 = r^2
-            const double a = glm::dot(dir, dir), b = -2.0 * glm::dot(dir, c), cc = glm::dot(c, c) - r * r;
-            const double disc = b * b - 4 * a * cc;
-            if (disc < 0) continue;
-            const double t = (-b - std::sqrt(disc)) / (2 * a);
-            if (t <= cam.znear) return true;  // reaches the near plane: never cullable
-            if (cam.znear / t >= depth[size_t(py) * w + px]) return true;
-        }
-    return false;
+// Random walls at view distances from just past the near plane to 30 (or the far plane).
+inline std::vector<Wall> randomWallsInView(const Camera& cam, uint32_t w, uint32_t h, uint32_t count,
+                                           std::mt19937& rng) {
+    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
+    auto walls = randomWalls(w, h, count, rng);
+    const float dmax = std::min(cam.zfar, 30.0f);
+    for (auto& wall : walls) wall.distance = cam.znear + 1.0f + (dmax - cam.znear - 1.0f) * u01(rng);
+    return walls;
 }
 
 }  // namespace testing_cull

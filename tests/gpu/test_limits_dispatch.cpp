@@ -36,7 +36,7 @@ TEST_F(DispatchLimitTest, LoweredGroupLimitGivesIdenticalCullingAndDrawLists) {
     auto scene = testing_cull::makeRandomScene(n, 21);
     std::mt19937 rng(21);
     auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
-    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear,
+    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
                                              testing_cull::randomWalls(extent.width, extent.height, 4, rng));
     CullFrame frame = makeFrame(cam, extent, depth, n, sieve::gpu::SIEVE_CULL_ALL, 21);
     using sieve::prim::ScanTier;

@@ -21,7 +21,7 @@ TEST_F(NonFiniteBoundsTest, NonFiniteSpheresAreFlaggedVisibleAndDrawn) {
     const VkExtent2D extent{96, 64};
     auto cam = testing_cull::makeCamera(float(extent.width) / extent.height);
     // A wall at distance 5 over the whole screen: every finite sphere behind it is occluded.
-    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam.znear,
+    auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
                                              {{0, 0, extent.width, extent.height, 5.0f}});
     struct Case {
         vec4 sphere;

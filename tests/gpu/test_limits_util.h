@@ -7,11 +7,11 @@
 #include <cstring>
 #include <vector>
 
-#include "sieve/barriers.h"
 #include "gpu/gpu_fixture.h"
 #include "gpu/test_cull_flags_util.h"
 #include "gpu/test_hiz_util.h"
 #include "shared/draw.h"
+#include "sieve/barriers.h"
 #include "sieve/draw_list.h"
 
 namespace testing_limits {
@@ -39,7 +39,9 @@ struct FrameOutput {
     sieve::gpu::CullCounters counters{};
 };
 
-inline void computeBarrier(VkCommandBuffer cmd) { sieve::computeToComputeBarrier(cmd); }
+inline void computeBarrier(VkCommandBuffer cmd) {
+    sieve::computeToComputeBarrier(cmd);
+}
 
 class CullPathTest : public testing_gpu::GpuTest {
 protected:
@@ -62,12 +64,10 @@ protected:
         CullFrame f;
         f.depthExtent = depthExtent;
         f.depth = std::move(depth);
-        const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(depthExtent);
         sieve::CullSettings settings;
         settings.toggles = toggles;
         settings.lodThreshold = 2.0f;
-        settings.viewportHeight = float(depthExtent.height);
-        auto p = sieve::makeCullParams(cam.view, cam.proj, base, sieve::HiZBuilder::mipCount(base), n, settings);
+        auto p = testing_cull::makeParams(cam, depthExtent, n, settings);
         EXPECT_TRUE(p) << p.error().message;
         if (p) f.params = p.value();
         std::mt19937 rng(seed);

@@ -3,7 +3,7 @@
 // two phases (shaders/cull/flag.glsl), with CPU references that are their exact specification.
 //
 // Layouts (shaders/shared/cull.h, shared/scene.h; std430 buffers, u32 = one uint per instance):
-//   params       uniform buffer, gpu::CullParams (std140, 272 bytes)
+//   params       uniform buffer, gpu::CullParams (std140, 240 bytes), from makeCullParams
 //   instances    gpu::Instance[instanceCount]   meshes gpu::Mesh[]   primitives gpu::MeshPrimitive[]
 //   visibleLast  u32[instanceCount], persistent across frames (0/1): early reads, late writes
 //   flags        u32[instanceCount] out (0/1): this phase's "draw it" flags
@@ -11,8 +11,9 @@
 //   lods         u32[instanceCount] out: LOD of each flagged instance, 0 for the others
 //   counters     gpu::CullCounters (16 bytes), atomically incremented: zero it once per frame
 //   late only: flagsEarly u32[instanceCount] (the early phase's flags; ignored when two-phase is off)
-//              and the Hi-Z pyramid (sieve/hiz.h) sampled with texelFetch, r = min depth.
-#include <vulkan/vulkan.h>
+//              and the Hi-Z pyramid (sieve/hiz.h) sampled with texelFetch: the min channel is the
+//              farthest depth for reverse Z, the max channel for standard Z.
+#include <volk.h>
 
 #include <cstdint>
 #include <span>
@@ -68,18 +69,18 @@ gpu::mat4 perspectiveReverseZ(float fovY, float aspect, float znear);
 
 struct CullSettings {
     uint32_t toggles = gpu::SIEVE_CULL_ALL;
-    float lodThreshold = 1.0f;  // pixels
-    float viewportHeight = 1.0f;
+    float lodThreshold = 1.0f;  // pixels (the viewport height comes from ViewDesc::viewport)
     int lodBias = 0;
 };
 
-// Fills CullParams: frustum planes from proj * view (normalized, the far plane of an infinite
-// projection becomes (0,0,0,1)), P00/P11/znear from `proj`, which must be an infinite reverse-Z
-// symmetric perspective (an error otherwise).
-Result<gpu::CullParams> makeCullParams(const gpu::mat4& view, const gpu::mat4& proj, VkExtent2D pyramidExtent,
-                                       uint32_t pyramidMips, uint32_t instanceCount, const CullSettings& settings);
-
-// The same from a view as the host draws it (sieve/view.h).
+// Fills CullParams from the host's view as it draws it (sieve/view.h): classifies the projection
+// (perspective or orthographic; standard or reverse Z, also through the viewport depth range; finite
+// or infinite far; off-centre/jittered; left-handed perspective folded by d = z), canonicalises it into
+// the fields of shared/cull.h, and derives normalized world-space frustum planes from projection * view
+// (an infinite far plane becomes (0,0,0,1)). pyramidExtent/pyramidMips describe the Hi-Z pyramid of the
+// depth attachment the viewport covers (HiZBuilder::pyramidExtent of it, 1..mipCount mips). Anything it
+// cannot cull correctly (x/y mixing, oblique depth rows, a non-rigid view, non-finite terms, zero scales,
+// no near plane in front of the eye, a viewport not covering the attachment, ...) is an error naming it.
 Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidExtent, uint32_t pyramidMips,
                                        uint32_t instanceCount, const CullSettings& settings);
 

@@ -1,6 +1,7 @@
 #pragma once
-// A view as the host draws it: its matrices and the viewport it sets. The culling derives the frustum
-// planes, the depth convention and the screen mapping from these; what it cannot serve it refuses.
+// What a host tells the culling about one view: its matrices and viewport exactly as it draws with them.
+// makeCullParams (sieve/cull_flags.h) derives everything else (projection kind, depth convention,
+// frustum planes, y orientation) and refuses what it cannot cull correctly.
 #include <vulkan/vulkan.h>
 
 #include "shared/common.h"
@@ -8,11 +9,21 @@
 namespace sieve {
 
 struct ViewDesc {
-    gpu::mat4 view{1.0f};        // world -> view space, column-major
-    gpu::mat4 projection{1.0f};  // view -> Vulkan clip space (z in [0, w]), column-major: perspective or
-                                 // orthographic, finite or infinite far, standard or reverse Z, jittered
-    VkViewport viewport{};       // as passed to vkCmdSetViewport when drawing the view: covers the depth
-                                 // attachment; height may be negative (flipped y); minDepth/maxDepth any order
+    // World -> view space, column-major (view[c][r], as in shaders/shared). A rigid transform (rotation,
+    // optionally a mirror, and translation): bounding spheres keep their radius in view space.
+    gpu::mat4 view{1.0f};
+    // View space -> Vulkan clip space (x, y in [-w, w], z in [0, w]), column-major. Supported:
+    // - perspective: w = -z (right-handed, looking down -Z) or w = +z (left-handed), depth row
+    //   (0, 0, P[2][2], P[3][2]) giving standard Z, reverse Z, finite or infinite far; off-centre or
+    //   jitter terms in P[2][0], P[2][1];
+    // - orthographic: w = 1, looking down -Z; off-centre terms in P[3][0], P[3][1].
+    // P[1][1] may have either sign. Refused: x/y mixing, oblique depth rows, any other non-zero term.
+    gpu::mat4 projection{1.0f};
+    // The viewport the host draws this view with: it must cover the whole depth attachment the Hi-Z
+    // pyramid is built from (x = 0, width = attachment width; y = 0, height = attachment height, or
+    // y = height, height = -attachment height for a y-flipped viewport). minDepth/maxDepth in [0, 1],
+    // different (minDepth 1, maxDepth 0 turns a standard-Z projection into reverse Z).
+    VkViewport viewport{};
 };
 
 }  // namespace sieve

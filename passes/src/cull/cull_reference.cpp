@@ -1,7 +1,6 @@
 // CPU references of the flag shaders: the shared math of shared/cull.h, driven the way
 // shaders/cull/flag.glsl drives it.
 #include <algorithm>
-#include <limits>
 
 #include "sieve/cull_flags.h"
 
@@ -11,12 +10,14 @@ bool occludedReference(const gpu::vec4& sphere, const gpu::CullParams& params, c
     gpu::CullOcclusionQuery q;
     if (!gpu::sieveOcclusionQuery(sphere, params, q)) return false;
     if (q.mip >= pyramid.mipCount()) return false;  // a mismatched pyramid: visible, never a wrong cull
-    const VkExtent2D e = pyramid.levels[q.mip].extent;
-    float farthest = std::numeric_limits<float>::infinity();
-    for (uint32_t y = q.y0; y <= std::min(q.y1, e.height - 1); ++y)
-        for (uint32_t x = q.x0; x <= std::min(q.x1, e.width - 1); ++x)
-            farthest = std::min(farthest, pyramid.minAt(q.mip, x, y));
-    return gpu::sieveOccluded(q, farthest);
+    const HiZLevel& level = pyramid.levels[q.mip];
+    bool behind = true;
+    for (uint32_t y = q.y0; y <= std::min(q.y1, level.extent.height - 1); ++y)
+        for (uint32_t x = q.x0; x <= std::min(q.x1, level.extent.width - 1); ++x) {
+            const size_t t = size_t(y) * level.extent.width + x;
+            behind = behind && gpu::sieveOccludedByTexel(q, gpu::vec2(level.min[t], level.max[t]), params);
+        }
+    return behind;
 }
 
 uint32_t lodReference(const gpu::Instance& inst, const gpu::CullParams& params, const CullScene& scene) {

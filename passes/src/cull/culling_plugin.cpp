@@ -27,6 +27,7 @@ struct CullingPlugin::Impl {
     bool prepared = false;
     bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
     bool pyramidBuilt = false;
+    int pyramidConvention = -1;  // reverseZ of the view the pyramid was last built for
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
     void makeStages() {
@@ -80,7 +81,6 @@ Result<gpu::CullParams> CullingPlugin::Impl::params(const ViewDesc& v, uint32_t 
     CullSettings settings;
     settings.toggles = toggleBits;
     settings.lodThreshold = toggles.lodThreshold;
-    settings.viewportHeight = std::abs(v.viewport.height) > 0 ? std::abs(v.viewport.height) : 1.0f;
     settings.lodBias = toggles.lodBias;
     const SlotDesc& p = slots[pyramid];
     return makeCullParams(v, p.extent, p.mipLevels, instanceCount, settings);
@@ -197,11 +197,7 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.pyramidEmpty = !m.pyramidBuilt;
     if (!f.frozen) m.cullView = m.view;
     uint32_t bits = (t.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) | (t.lod ? gpu::SIEVE_CULL_LOD : 0u) |
-                    (t.twoPhase ? gpu::SIEVE_CULL_TWO_PHASE : 0u);
-    // Occlusion tests against a pyramid only once one was built from this plugin's frames: the
-    // single-phase test and a frozen view read the previous one.
-    const bool pyramidThisFrame = !f.frozen;
-    if (t.occlusion && !(f.pyramidEmpty && (f.singlePhase || !pyramidThisFrame))) bits |= gpu::SIEVE_CULL_OCCLUSION;
+                    (t.twoPhase ? gpu::SIEVE_CULL_TWO_PHASE : 0u) | (t.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u);
     auto params = m.params(m.cullView, bits);
     if (!params) {
         // The frame still draws every instance (nothing culled), so the picture stays whole.
@@ -210,8 +206,19 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
         if (!params) return fail(params.error());
     }
     f.params = params.value();
+    // The single-phase test and a frozen view read an earlier frame's pyramid: only one this plugin built
+    // from its own frames, under the same depth convention, means anything (host memory starts as
+    // anything, and a zero max channel would read as "nearest" under standard Z).
+    const bool pyramidThisFrame = !f.frozen;
+    const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
+    const int convention = int(f.params.reverseZ);
+    if (readsOldPyramid && (f.pyramidEmpty || m.pyramidConvention != convention))
+        f.params.toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
     m.persistentFresh = false;
-    m.pyramidBuilt = m.pyramidBuilt || pyramidThisFrame;
+    if (pyramidThisFrame) {
+        m.pyramidBuilt = true;
+        m.pyramidConvention = convention;
+    }
     m.prepared = true;
     return result;
 }
