@@ -98,7 +98,6 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
     ASSERT_EQ(vkCreateSampler(ctx().device(), &si, nullptr, &sampler), VK_SUCCESS);
 
     // The ImGui shaders: pixel-space positions, vertex colour times a texture (white here).
-    const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
     const VkVertexInputBindingDescription vertexBinding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
     const VkVertexInputAttributeDescription attributes[] = {
         {0, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(Vertex, x)},
@@ -108,7 +107,6 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
     sieve::GraphicsPipelineDesc pd;
     pd.vertexShader = "ui/imgui.vert";
     pd.fragmentShader = "ui/imgui.frag";
-    pd.bindings = bindings;
     pd.pushConstantBytes = sizeof(Push);
     pd.vertexBindings = {&vertexBinding, 1};
     pd.vertexAttributes = attributes;
