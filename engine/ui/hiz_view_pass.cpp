@@ -94,7 +94,8 @@ void HiZViewPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
     push.channel = showMax_ ? 1u : 0u;
     push.logRange = 16.0f;
     // A sampled image without a sampler: the shader's binding is a texture2D (reflected).
-    const auto pyramid = sieve::Binding::sampled(b[pyramidSlot_].view, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    const auto pyramid =
+        sieve::Binding::sampled(b[pyramidSlot_].view, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     pipeline_.dispatch(cmd, {pyramid, sieve::Binding::storageImage(b[displaySlot_].view)}, push,
                        pipeline_.groupsFor(e.width, 0), pipeline_.groupsFor(e.height, 1));
 }

@@ -194,7 +194,6 @@ void fullBarrier(VkCommandBuffer cmd) {
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-
 sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs,
                                            const std::function<sieve::Result<void>(VkCommandBuffer)>& body) {
     auto pairs = TimestampPairs::create(ctx, runs);

@@ -35,17 +35,17 @@ struct ScanTilePush {
 
 // prim/scan_single.comp and scan_single_packed.comp (decoupled look-back).
 struct ScanSinglePush {
-    uint n;            // elements in this chunk
-    uint firstTile;    // global id of this chunk's first tile
-    uint lastTile;     // global id of the last tile of the whole scan
-    uint firstItem;    // global index of this chunk's element 0
+    uint n;          // elements in this chunk
+    uint firstTile;  // global id of this chunk's first tile
+    uint lastTile;   // global id of the last tile of the whole scan
+    uint firstItem;  // global index of this chunk's element 0
     uint counterWord;
-    uint flagsWord;    // packed: index of tile 0's 64-bit status word
-    uint aggWord;      // two words only
-    uint inclWord;     // two words only
+    uint flagsWord;  // packed: index of tile 0's 64-bit status word
+    uint aggWord;    // two words only
+    uint inclWord;   // two words only
     uint totalWord;
     uint overflowWord;
-    uint capacity;     // records (MODE 1, 2)
+    uint capacity;  // records (MODE 1, 2)
 };
 
 // prim/compact_scatter.comp.

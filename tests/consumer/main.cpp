@@ -59,7 +59,8 @@ int main() {
         struct {
             uint32_t count, value;
         } push{kCount, 0};
-        fill->dispatchLinear(cmd, {sieve::Binding::storage({input.handle(), 0, kCount * 4})}, push, fill->groupsFor(kCount));
+        fill->dispatchLinear(cmd, {sieve::Binding::storage({input.handle(), 0, kCount * 4})}, push,
+                             fill->groupsFor(kCount));
         barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
         const sieve::prim::ScanBuffers buffers{.input = {input.handle(), 0, kCount * 4},
                                                .output = {output.handle(), 0, kCount * 4},

@@ -72,11 +72,11 @@ protected:
         SlotId b = g.addSlot(bufferSlot("b", Lifetime::Transient,
                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT));
         SlotId out = g.addSlot(bufferSlot("host", Lifetime::Imported, 0), readByHost());
-        g.addPass({"fill", {use::storageWrite(a)}}, [this, a, &base](VkCommandBuffer cmd, const sieve::Bindings& s,
-                                                                     const sieve::FrameInfo&) {
-            fill.dispatchLinear(cmd, {sieve::Binding::storage(range(s[a]))}, sieve::gpu::FillPush{kCount, base},
-                                fill.groupsFor(kCount));
-        });
+        g.addPass({"fill", {use::storageWrite(a)}},
+                  [this, a, &base](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
+                      fill.dispatchLinear(cmd, {sieve::Binding::storage(range(s[a]))},
+                                          sieve::gpu::FillPush{kCount, base}, fill.groupsFor(kCount));
+                  });
         g.addPass({"add", {use::storageRead(a), use::storageWrite(b)}},
                   [this, a, b](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
                       add.dispatchLinear(cmd,

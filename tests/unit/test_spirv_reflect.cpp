@@ -42,7 +42,9 @@ constexpr VkDescriptorType kCis = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 constexpr VkDescriptorType kSi = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
 
-std::array<uint32_t, 3> literalSize(const ShaderInfo& s) { return s.resolveLocalSize({}); }
+std::array<uint32_t, 3> literalSize(const ShaderInfo& s) {
+    return s.resolveLocalSize({});
+}
 
 TEST(SpirvReflect, FlagShadersBindUniformStorageAndPyramid) {
     const ShaderInfo early = reflectEmbedded("cull/flag_early.comp");
@@ -215,14 +217,14 @@ TEST(SpirvReflect, RejectsCyclicTypes) {
     // OpTypeArray %1 of element %1 (itself), behind a storage-buffer variable: a cycle bad input can
     // build; the depth limit ends it.
     const uint32_t words[] = {
-        0x07230203u, 0x00010500u, 0, 8, 0,
-        (3u << 16) | 15u, 5, 7,                // OpEntryPoint GLCompute %7 (name omitted: not read)
-        (4u << 16) | 43u, 2, 3, 1,             // %3 = OpConstant %2 1
-        (4u << 16) | 28u, 1, 1, 3,             // %1 = OpTypeArray %1 %3
-        (4u << 16) | 32u, 4, 12, 1,            // %4 = OpTypePointer StorageBuffer %1
-        (4u << 16) | 59u, 4, 5, 12,            // %5 = OpVariable %4 StorageBuffer
-        (4u << 16) | 71u, 5, 34, 0,            // OpDecorate %5 DescriptorSet 0
-        (4u << 16) | 71u, 5, 33, 0,            // OpDecorate %5 Binding 0
+        0x07230203u,      0x00010500u, 0,  8,  0,
+        (3u << 16) | 15u, 5,           7,       // OpEntryPoint GLCompute %7 (name omitted: not read)
+        (4u << 16) | 43u, 2,           3,  1,   // %3 = OpConstant %2 1
+        (4u << 16) | 28u, 1,           1,  3,   // %1 = OpTypeArray %1 %3
+        (4u << 16) | 32u, 4,           12, 1,   // %4 = OpTypePointer StorageBuffer %1
+        (4u << 16) | 59u, 4,           5,  12,  // %5 = OpVariable %4 StorageBuffer
+        (4u << 16) | 71u, 5,           34, 0,   // OpDecorate %5 DescriptorSet 0
+        (4u << 16) | 71u, 5,           33, 0,   // OpDecorate %5 Binding 0
     };
     expectError(words, "too deeply");
 }

@@ -16,9 +16,9 @@
 namespace sieve {
 
 struct GraphicsPipelineDesc {
-    std::string_view vertexShader;    // embedded names
+    std::string_view vertexShader;  // embedded names
     std::string_view fragmentShader;
-    uint32_t pushConstantBytes = 0;   // sizeof the C++ push struct: must equal the larger stage's push block
+    uint32_t pushConstantBytes = 0;  // sizeof the C++ push struct: must equal the larger stage's push block
     std::span<const VkVertexInputBindingDescription> vertexBindings;
     std::span<const VkVertexInputAttributeDescription> vertexAttributes;
     VkFormat colorFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no colour attachment

@@ -34,8 +34,12 @@ struct Binding {
     VkDescriptorBufferInfo buffer{};
     VkDescriptorImageInfo image{};
 
-    static Binding storage(BufferRange r) { return {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {r.buffer, r.offset, r.size}, {}}; }
-    static Binding uniform(BufferRange r) { return {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {r.buffer, r.offset, r.size}, {}}; }
+    static Binding storage(BufferRange r) {
+        return {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {r.buffer, r.offset, r.size}, {}};
+    }
+    static Binding uniform(BufferRange r) {
+        return {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {r.buffer, r.offset, r.size}, {}};
+    }
     static Binding storageImage(VkImageView view) {
         return {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {}, {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL}};
     }
@@ -59,7 +63,8 @@ public:
     PipelineHandles() = default;
     // The push-descriptor set layout of `bindings` (set 0, from reflection) and the pipeline layout with
     // `pushBytes` of push constants for `pushStages`; the pipeline itself is the caller's to create.
-    static Result<PipelineHandles> createLayouts(VkDevice device, std::span<const VkDescriptorSetLayoutBinding> bindings,
+    static Result<PipelineHandles> createLayouts(VkDevice device,
+                                                 std::span<const VkDescriptorSetLayoutBinding> bindings,
                                                  VkShaderStageFlags pushStages, uint32_t pushBytes);
     ~PipelineHandles();
     PipelineHandles(PipelineHandles&& o) noexcept { *this = std::move(o); }
@@ -75,7 +80,8 @@ public:
 
     // Pushes `bindings` (binding i = position i) for this layout. Bindings the layout lacks (declared
     // in GLSL but unused, so the compiler removed them) are skipped.
-    void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, std::initializer_list<Binding> bindings) const;
+    void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint,
+                         std::initializer_list<Binding> bindings) const;
 
 private:
     void reset();
@@ -93,17 +99,16 @@ public:
     void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes,
                   uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
     template <typename Push>
-        requires(!std::is_pointer_v<Push>)  // a pointer here would push the pointer's own bytes
-    void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push, uint32_t x,
-                  uint32_t y = 1, uint32_t z = 1) const {
+    requires(!std::is_pointer_v<Push>)  // a pointer here would push the pointer's own bytes
+        void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push, uint32_t x,
+                      uint32_t y = 1, uint32_t z = 1) const {
         dispatch(cmd, bindings, &push, sizeof(Push), x, y, z);
     }
     // Dispatches `groups` workgroups in one dimension, folded into y when x would exceed the device limit.
     // Shaders recover the linear group index with sieve_group_index() (shared/dispatch.h).
     template <typename Push>
-        requires(!std::is_pointer_v<Push>)
-    void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push,
-                        uint32_t groups) const {
+    requires(!std::is_pointer_v<Push>) void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings,
+                                                           const Push& push, uint32_t groups) const {
         dispatchLinear(cmd, bindings, &push, sizeof(Push), groups);
     }
     void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,

@@ -13,7 +13,9 @@ namespace {
 std::atomic<uint32_t> g_maxGroupsOverride{0};
 }
 
-void overrideMaxGroupsX(uint32_t limit) { g_maxGroupsOverride = limit; }
+void overrideMaxGroupsX(uint32_t limit) {
+    g_maxGroupsOverride = limit;
+}
 
 Result<ComputePipeline> ComputePipeline::create(const DeviceInfo& dev, const ComputePipelineDesc& desc) {
     std::span<const uint32_t> spirv = embeddedSpirv(desc.shader);
@@ -31,8 +33,7 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     if (!reflected) return makeError(reflected.error().code, name + ": " + reflected.error().message);
     if (reflected->stage != VK_SHADER_STAGE_COMPUTE_BIT)
         return makeError(VK_ERROR_INITIALIZATION_FAILED, name + ": not a compute shader");
-    if (auto r = spirv::checkPushSize(reflected->pushConstantBytes, desc.pushConstantBytes, name); !r)
-        return r.error();
+    if (auto r = spirv::checkPushSize(reflected->pushConstantBytes, desc.pushConstantBytes, name); !r) return r.error();
     p.localSize_ = reflected->resolveLocalSize(desc.specialization);
     auto bindings = spirv::setLayoutBindings(reflected->bindings, name);
     if (!bindings) return bindings.error();
@@ -67,16 +68,15 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     info.layout = p.h_.layout;
     VkResult r = vkCreateComputePipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.h_.pipeline);
     vkDestroyShaderModule(dev.device, module, nullptr);
-    if (r != VK_SUCCESS)
-        return makeError(r, "vkCreateComputePipelines(" + name + ") failed: " + vkResultName(r));
+    if (r != VK_SUCCESS) return makeError(r, "vkCreateComputePipelines(" + name + ") failed: " + vkResultName(r));
     setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.h_.pipeline, name.c_str());
     setDebugName(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, p.h_.layout, name.c_str());
     return p;
 }
 
 Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
-                                                      std::span<const VkDescriptorSetLayoutBinding> bindings,
-                                                      VkShaderStageFlags pushStages, uint32_t pushBytes) {
+                                                       std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                                       VkShaderStageFlags pushStages, uint32_t pushBytes) {
     PipelineHandles h;
     h.device = device;
     for (const VkDescriptorSetLayoutBinding& b : bindings) {
@@ -110,7 +110,9 @@ PipelineHandles& PipelineHandles::operator=(PipelineHandles&& o) noexcept {
     return *this;
 }
 
-PipelineHandles::~PipelineHandles() { reset(); }
+PipelineHandles::~PipelineHandles() {
+    reset();
+}
 
 void PipelineHandles::reset() {
     if (!device) return;

@@ -75,7 +75,9 @@ struct Id {
     std::vector<Member> members;
 };
 
-Error fail(const std::string& what) { return makeError(VK_ERROR_INVALID_SHADER_NV, "SPIR-V: " + what); }
+Error fail(const std::string& what) {
+    return makeError(VK_ERROR_INVALID_SHADER_NV, "SPIR-V: " + what);
+}
 
 class Reader {
 public:
@@ -111,7 +113,8 @@ private:
         for (size_t at = 5; at < words_.size();) {
             const uint32_t count = words_[at] >> 16, op = words_[at] & 0xffff;
             if (count == 0) return fail("zero-length instruction at word " + std::to_string(at));
-            if (count > words_.size() - at) return fail("instruction at word " + std::to_string(at) + " runs past the end");
+            if (count > words_.size() - at)
+                return fail("instruction at word " + std::to_string(at) + " runs past the end");
             const std::span<const uint32_t> inst = words_.subspan(at, count);
             at += count;
             if (auto r = record(op, inst); !r) return r;
@@ -327,9 +330,11 @@ private:
                 if (!dim || !sampled) return fail("OpTypeImage is missing operands");
                 if (*dim == kDimSubpassData) return VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
                 if (*sampled == 1)
-                    return *dim == kDimBuffer ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
+                    return *dim == kDimBuffer ? VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER
+                                              : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
                 if (*sampled == 2)
-                    return *dim == kDimBuffer ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+                    return *dim == kDimBuffer ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER
+                                              : VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
                 return fail("an image whose use (sampled or storage) is known only at run time");
             }
             default: return fail("a type (opcode " + std::to_string(d.op) + ") that maps to no descriptor");
@@ -412,7 +417,9 @@ std::array<uint32_t, 3> ShaderInfo::resolveLocalSize(std::span<const uint32_t> s
     return size;
 }
 
-Result<ShaderInfo> reflect(std::span<const uint32_t> words) { return Reader(words).run(); }
+Result<ShaderInfo> reflect(std::span<const uint32_t> words) {
+    return Reader(words).run();
+}
 
 Result<std::vector<DescriptorBinding>> mergeBindings(std::span<const ShaderInfo* const> stages) {
     std::vector<DescriptorBinding> all;
@@ -449,9 +456,9 @@ Result<std::vector<VkDescriptorSetLayoutBinding>> setLayoutBindings(std::span<co
 
 Result<void> checkPushSize(uint32_t shaderBytes, uint32_t cppBytes, std::string_view shader) {
     if (shaderBytes == cppBytes) return {};
-    return makeError(VK_ERROR_INITIALIZATION_FAILED,
-                     std::string(shader) + ": the shader's push-constant block is " + std::to_string(shaderBytes) +
-                         " bytes, the C++ side pushes " + std::to_string(cppBytes));
+    return makeError(VK_ERROR_INITIALIZATION_FAILED, std::string(shader) + ": the shader's push-constant block is " +
+                                                         std::to_string(shaderBytes) + " bytes, the C++ side pushes " +
+                                                         std::to_string(cppBytes));
 }
 
 }  // namespace sieve::spirv

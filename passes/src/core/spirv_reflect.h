@@ -25,8 +25,8 @@ struct DescriptorBinding {
 
 // One workgroup dimension: a literal, or a specialization constant with its default.
 struct LocalSizeDim {
-    uint32_t value = 1;     // the literal, or the constant's default
-    int32_t specId = -1;    // >= 0: SpecId of the constant that overrides `value`
+    uint32_t value = 1;   // the literal, or the constant's default
+    int32_t specId = -1;  // >= 0: SpecId of the constant that overrides `value`
 };
 
 struct ShaderInfo {

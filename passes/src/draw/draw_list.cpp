@@ -1,9 +1,9 @@
 #include "sieve/draw_list.h"
 
 #include "prim/common.h"
-#include "sieve/barriers.h"
 #include "shared/draw.h"
 #include "shared/draw_push.h"
+#include "sieve/barriers.h"
 
 namespace sieve {
 
@@ -31,8 +31,8 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     const gpu::DrawExpandPush push{n, capacity};
     // At least one group: group 0 writes the clamped count even when there are no instances.
     const uint32_t groups = n ? stable_.groupsFor(n) : 1;
-    const auto bindings = {Binding::storage(b.instances), Binding::storage(b.meshes), Binding::storage(b.primitives),
-                           Binding::storage(b.drawCounts), Binding::storage(b.lods),  Binding::storage(b.offsets),
+    const auto bindings = {Binding::storage(b.instances),  Binding::storage(b.meshes), Binding::storage(b.primitives),
+                           Binding::storage(b.drawCounts), Binding::storage(b.lods),   Binding::storage(b.offsets),
                            Binding::storage(b.draws),      Binding::storage(b.counts)};
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");

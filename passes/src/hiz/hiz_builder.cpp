@@ -94,9 +94,10 @@ Result<void> HiZBuilder::recordPerMip(VkCommandBuffer cmd, const HiZSource& dept
     const VkExtent2D base = pyramidExtent(depth.extent);
     const uint32_t mips = mipCount(base);
     gpu::HiZReducePush push{depth.extent.width, depth.extent.height, base.width, base.height};
-    toMip0_.dispatch(cmd,
-                     {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storageImage(pyramid.mipViews[0])},
-                     push, toMip0_.groupsFor(base.width, 0), toMip0_.groupsFor(base.height, 1));
+    toMip0_.dispatch(
+        cmd,
+        {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storageImage(pyramid.mipViews[0])},
+        push, toMip0_.groupsFor(base.width, 0), toMip0_.groupsFor(base.height, 1));
     for (uint32_t m = 1; m < mips; ++m) {
         mipWrittenToRead(cmd, pyramid.image, m - 1);
         const VkExtent2D src = mipExtent(base, m - 1), dst = mipExtent(base, m);
@@ -128,11 +129,11 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
     // Mips past the pyramid's top are never accessed; their bindings repeat the top mip's view so that
     // every declared binding holds a valid descriptor.
     auto mip = [&](uint32_t m) { return Binding::storageImage(pyramid.mipViews[std::min(m, mips - 1)]); };
-    singlePass_.dispatch(
-        cmd,
-        {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter), mip(0), mip(1), mip(2),
-         mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10), mip(11), mip(12), mip(13), mip(14), mip(15)},
-        push, tilesX, tilesY);
+    singlePass_.dispatch(cmd,
+                         {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter),
+                          mip(0), mip(1), mip(2), mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10),
+                          mip(11), mip(12), mip(13), mip(14), mip(15)},
+                         push, tilesX, tilesY);
     return {};
 }
 

@@ -1,11 +1,11 @@
 #include "prim/common.h"
 
-#include "sieve/barriers.h"
-
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <vector>
+
+#include "sieve/barriers.h"
 
 namespace sieve::prim {
 
@@ -85,7 +85,9 @@ Result<void> checkWord(const BufferRange& r, const char* what) {
     return {};
 }
 
-void computeBarrier(VkCommandBuffer cmd) { computeToComputeBarrier(cmd); }
+void computeBarrier(VkCommandBuffer cmd) {
+    computeToComputeBarrier(cmd);
+}
 
 Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t pushBytes, const Tiles& tiles,
                                      std::initializer_list<uint32_t> extra) {

@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <string>
 
+#include "shared/prim_push.h"
 #include "sieve/gpu.h"
 #include "sieve/pipeline.h"
 #include "sieve/prim/config.h"
 #include "sieve/result.h"
-#include "shared/prim_push.h"
 
 namespace sieve::prim::detail {
 
