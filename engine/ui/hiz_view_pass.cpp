@@ -3,16 +3,11 @@
 #include <algorithm>
 
 #include "engine/vk/context.h"
+#include "shared/ui_push.h"
 
 namespace engine::ui {
 
 namespace {
-struct Push {
-    uint32_t outSize[2];
-    int32_t mip;
-    uint32_t channel;
-    float logRange;
-};
 // Wider pyramids are shown at half size and less: the overlay is 400 pixels wide.
 constexpr uint32_t kMaxDisplayWidth = 512;
 constexpr VkFormat kDisplayFormat = VK_FORMAT_R8G8B8A8_UNORM;
@@ -27,11 +22,9 @@ sieve::Result<std::unique_ptr<HiZViewPass>> HiZViewPass::create(Context& ctx) {
 }
 
 sieve::Result<sieve::ComputePipeline> HiZViewPass::createPipeline() const {
-    static const VkDescriptorType kBindings[] = {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
     sieve::ComputePipelineDesc d;
     d.shader = "ui/hiz_view.comp";
-    d.bindings = kBindings;
-    d.pushConstantBytes = sizeof(Push);
+    d.pushConstantBytes = sizeof(sieve::gpu::HiZViewPush);
     return sieve::ComputePipeline::create(ctx_.info(), d);
 }
 
@@ -94,12 +87,17 @@ void HiZViewPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
     written_ = show_;
     if (!show_) return;
     const VkExtent2D e = display_.extent();
-    Push push{{e.width, e.height}, mip_, showMax_ ? 1u : 0u, 16.0f};
-    sieve::Binding pyramid{VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE,
-                           {},
-                           {VK_NULL_HANDLE, b[pyramidSlot_].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}};
-    pipeline_.dispatch(cmd, {pyramid, sieve::Binding::storageImage(b[displaySlot_].view)}, push, (e.width + 7) / 8,
-                       (e.height + 7) / 8);
+    sieve::gpu::HiZViewPush push{};
+    push.outSize.x = e.width;
+    push.outSize.y = e.height;
+    push.mip = mip_;
+    push.channel = showMax_ ? 1u : 0u;
+    push.logRange = 16.0f;
+    // A sampled image without a sampler: the shader's binding is a texture2D (reflected).
+    const auto pyramid =
+        sieve::Binding::sampled(b[pyramidSlot_].view, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    pipeline_.dispatch(cmd, {pyramid, sieve::Binding::storageImage(b[displaySlot_].view)}, push,
+                       pipeline_.groupsFor(e.width, 0), pipeline_.groupsFor(e.height, 1));
 }
 
 }  // namespace engine::ui

@@ -4,14 +4,11 @@
 #include <cstring>
 
 #include "engine/vk/context.h"
+#include "shared/ui_push.h"
 
 namespace engine::ui {
 
 namespace {
-struct Push {
-    float scale[2];
-    float translate[2];
-};
 static_assert(sizeof(ImDrawIdx) == 2, "the index type below assumes 16-bit ImGui indices");
 }  // namespace
 
@@ -38,7 +35,6 @@ sieve::Result<std::unique_ptr<ImGuiRenderer>> ImGuiRenderer::create(Context& ctx
 }
 
 sieve::Result<sieve::GraphicsPipeline> ImGuiRenderer::createPipeline() const {
-    static const VkDescriptorType kBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
     static const VkVertexInputBindingDescription kVertexBinding = {0, sizeof(ImDrawVert), VK_VERTEX_INPUT_RATE_VERTEX};
     static const VkVertexInputAttributeDescription kAttributes[] = {
         {0, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(ImDrawVert, pos)},
@@ -48,8 +44,7 @@ sieve::Result<sieve::GraphicsPipeline> ImGuiRenderer::createPipeline() const {
     sieve::GraphicsPipelineDesc p;
     p.vertexShader = "ui/imgui.vert";
     p.fragmentShader = "ui/imgui.frag";
-    p.bindings = kBindings;
-    p.pushConstantBytes = sizeof(Push);
+    p.pushConstantBytes = sizeof(sieve::gpu::ImGuiPush);
     p.vertexBindings = {&kVertexBinding, 1};
     p.vertexAttributes = kAttributes;
     p.colorFormat = desc_.colorFormat;
@@ -164,11 +159,11 @@ sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData*
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     const ImVec2 pos = data->DisplayPos;
     const ImVec2 fbScale = data->FramebufferScale;
-    Push push{};
-    push.scale[0] = 2.0f / data->DisplaySize.x;
-    push.scale[1] = 2.0f / data->DisplaySize.y;
-    push.translate[0] = -1.0f - pos.x * push.scale[0];
-    push.translate[1] = -1.0f - pos.y * push.scale[1];
+    sieve::gpu::ImGuiPush push{};
+    push.scale.x = 2.0f / data->DisplaySize.x;
+    push.scale.y = 2.0f / data->DisplaySize.y;
+    push.translate.x = -1.0f - pos.x * push.scale.x;
+    push.translate.y = -1.0f - pos.y * push.scale.y;
 
     ImTextureID bound = nullptr;
     VkBuffer vb = s.vertices.handle();

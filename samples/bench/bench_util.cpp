@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "gpu_timer.h"
+#include "shared/test_push.h"
 #include "sieve/prim/reduce.h"
 
 namespace bench {
@@ -193,7 +194,6 @@ void fullBarrier(VkCommandBuffer cmd) {
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-
 sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs,
                                            const std::function<sieve::Result<void>(VkCommandBuffer)>& body) {
     auto pairs = TimestampPairs::create(ctx, runs);
@@ -272,11 +272,9 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
 
     // The transfer path can be far from DRAM speed (NVIDIA's vkCmdCopyBuffer on the graphics queue): a
     // shader that reads and writes every word is the second peer; the faster of the two is the peak.
-    const VkDescriptorType addBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     sieve::ComputePipelineDesc addDesc;
     addDesc.shader = "test/add.comp";
-    addDesc.bindings = addBindings;
-    addDesc.pushConstantBytes = 4;
+    addDesc.pushConstantBytes = sizeof(sieve::gpu::AddPush);
     auto add = sieve::ComputePipeline::create(ctx.info(), addDesc);
     if (!add) return add.error();
     const uint64_t words = std::min<uint64_t>(copyBytes, ctx.info().limits.maxStorageBufferRange) / 4;
@@ -285,7 +283,7 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
         add->dispatchLinear(cmd,
                             {sieve::Binding::storage(src->range(0, uint64_t(count) * 4)),
                              sieve::Binding::storage(dst->range(0, uint64_t(count) * 4))},
-                            count, (count + 63) / 64);
+                            sieve::gpu::AddPush{count}, add->groupsFor(count));
         return {};
     });
     if (!shader) return shader.error();
@@ -313,16 +311,12 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
     p.emptyPairUs = stat(pair.value()).median;
 
     // Zero-work dispatch: test/fill.comp with count 0 writes nothing.
-    const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     sieve::ComputePipelineDesc desc;
     desc.shader = "test/fill.comp";
-    desc.bindings = bindings;
-    desc.pushConstantBytes = 8;
+    desc.pushConstantBytes = sizeof(sieve::gpu::FillPush);
     auto fill = sieve::ComputePipeline::create(ctx.info(), desc);
     if (!fill) return fill.error();
-    struct Push {
-        uint32_t count, value;
-    } push{0, 0};
+    const sieve::gpu::FillPush push{0, 0};
     auto one = timeGpu(ctx, 3, runs, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
         fill->dispatch(cmd, {sieve::Binding::storage(dst->range())}, push, 1);
         return {};

@@ -2,13 +2,14 @@
 
 #include <algorithm>
 
+#include "shared/prim_push.h"
+
 namespace bench {
 
 sieve::Result<ComputeCopy> ComputeCopy::create(const sieve::DeviceInfo& dev) {
     ComputeCopy c;
-    const VkDescriptorType types[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     const uint32_t spec[] = {kWorkgroup, kVectors, 0};  // shaders/prim/config.glsl: WG, ROUNDS, SUBGROUPS
-    auto p = sieve::ComputePipeline::create(dev, {"prim/copy.comp", types, sizeof(uint32_t), spec});
+    auto p = sieve::ComputePipeline::create(dev, {"prim/copy.comp", sizeof(sieve::gpu::CopyPush), spec});
     if (!p) return p.error();
     c.pipe_ = std::move(p).value();
     const uint64_t tileBytes = uint64_t(kTileWords) * 4;
@@ -23,7 +24,7 @@ void ComputeCopy::record(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, uint64
         const uint64_t size = std::min(chunkBytes_, bytes - at);
         const uint32_t words = uint32_t(size / 4);
         pipe_.dispatchLinear(cmd, {sieve::Binding::storage({src, at, size}), sieve::Binding::storage({dst, at, size})},
-                             words, uint32_t((words + kTileWords - 1) / kTileWords));
+                             sieve::gpu::CopyPush{words}, uint32_t((words + kTileWords - 1) / kTileWords));
     }
 }
 

@@ -13,6 +13,7 @@
 #include "gpu_timer.h"
 #include "scene_harness.h"
 #include "shared/draw.h"
+#include "shared/geometry_push.h"
 #include "sieve/cull_flags.h"
 #include "sieve/graphics_pipeline.h"
 #include "subcommands.h"
@@ -55,11 +56,6 @@ void cullOnHost(const sieve::assets::SceneData& scene, const sieve::gpu::CullPar
     for (auto& th : pool) th.join();
 }
 
-struct Push {
-    float viewProj[16];
-    float lightDir[4];
-};
-
 }  // namespace
 
 int cpuMain(int argc, char** argv) {
@@ -98,12 +94,10 @@ int cpuMain(int argc, char** argv) {
     const VkVertexInputAttributeDescription attributes[] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(sieve::gpu::Vertex, px)},
         {1, 0, VK_FORMAT_R32_UINT, offsetof(sieve::gpu::Vertex, normal)}};
-    const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     sieve::GraphicsPipelineDesc desc;
     desc.vertexShader = "geometry/mesh.vert";
     desc.fragmentShader = "geometry/mesh.frag";
-    desc.bindings = bindings;
-    desc.pushConstantBytes = sizeof(Push);
+    desc.pushConstantBytes = sizeof(sieve::gpu::GeometryPush);
     desc.vertexBindings = {&binding, 1};
     desc.vertexAttributes = attributes;
     desc.colorFormat = VK_FORMAT_R8G8B8A8_UNORM;
@@ -135,10 +129,11 @@ int cpuMain(int argc, char** argv) {
 
         auto params = sieve::makeCullParams({h.view(), h.proj(), {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(n), {});
         if (!params) return fail(kName, params.error().message);
-        Push push{};
+        sieve::gpu::GeometryPush push{};
         const glm::mat4 viewProj = h.proj() * h.view();
-        std::memcpy(push.viewProj, &viewProj[0][0], sizeof push.viewProj);
-        push.lightDir[0] = 0.4f, push.lightDir[1] = 0.8f, push.lightDir[2] = 0.45f;
+        for (int c = 0; c < 4; ++c)
+            for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c][r];
+        push.lightDir = sieve::gpu::vec4(0.4f, 0.8f, 0.45f, 0.0f);
 
         const uint32_t total = uint32_t(*warmup + *frames);
         auto pairs = TimestampPairs::create(ctx, total);

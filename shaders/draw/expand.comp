@@ -6,6 +6,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared/dispatch.h"
 #include "shared/draw.h"
+#include "shared/draw_push.h"
 #include "shared/scene.h"
 
 layout(constant_id = 0) const uint ATOMIC = 0;
@@ -21,13 +22,10 @@ layout(set = 0, binding = 6, std430) writeonly buffer Draws { DrawCommand draws[
 // Stable: the scan wrote the total into counts.total. Atomic: counts starts zeroed, total is the counter.
 layout(set = 0, binding = 7, std430) buffer Counts { DrawCounts counts; };
 
-layout(push_constant) uniform Push {
-    uint instanceCount;
-    uint capacity;
-} pc;
+layout(push_constant) uniform Push { DrawExpandPush pc; };
 
 void main() {
-    uint i = sieve_group_index() * 256 + gl_LocalInvocationID.x;
+    uint i = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
     if (ATOMIC == 0 && i == 0) {
         uint total = counts.total;
         uint written = min(total, pc.capacity);

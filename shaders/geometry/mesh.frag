@@ -1,12 +1,11 @@
 #version 460
 // Flat-coloured Lambert shading; the material picks a base colour, the instance a small variation.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/geometry_push.h"
 layout(location = 0) in vec3 inNormal;
 layout(location = 1) flat in uint inMaterial;
 layout(location = 2) flat in uint inInstance;
-layout(push_constant) uniform Push {
-    mat4 viewProj;
-    vec4 lightDir;
-} pc;
+layout(push_constant) uniform Push { GeometryPush pc; };
 layout(location = 0) out vec4 outColor;
 
 const vec3 kPalette[8] = vec3[8](vec3(0.55, 0.55, 0.58), vec3(0.70, 0.45, 0.35), vec3(0.35, 0.55, 0.30),

@@ -3,6 +3,7 @@
 // index (firstInstance of the draw record); gl_DrawID picks the draw record for its material.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/draw.h"
+#include "shared/geometry_push.h"
 #include "shared/scene.h"
 
 layout(location = 0) in vec3 inPosition;
@@ -11,10 +12,7 @@ layout(location = 1) in uint inNormal;
 layout(set = 0, binding = 0, std430) readonly buffer Instances { Instance instances[]; };
 layout(set = 0, binding = 1, std430) readonly buffer Draws { DrawCommand draws[]; };
 
-layout(push_constant) uniform Push {
-    mat4 viewProj;
-    vec4 lightDir;
-} pc;
+layout(push_constant) uniform Push { GeometryPush pc; };
 
 layout(location = 0) out vec3 outNormal;
 layout(location = 1) flat out uint outMaterial;

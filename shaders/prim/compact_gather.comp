@@ -4,6 +4,7 @@
 // source of slot j is the last i with offsets[i] <= j (the offsets rise by one exactly after each kept
 // item). Invocation 0 of group 0 writes count and overflow.
 #include "prim/config.glsl"
+#include "shared/prim_push.h"
 
 layout(constant_id = 3) const uint MODE = 1;
 layout(constant_id = 4) const bool HAS_PAYLOAD = false;
@@ -14,13 +15,7 @@ layout(set = 0, binding = 2) readonly buffer Payload { uint v[]; } payload;
 layout(set = 0, binding = 3) readonly buffer Total { uint v[]; } total;
 layout(set = 0, binding = 4) writeonly buffer Count { uint v[]; } count;
 layout(set = 0, binding = 5) writeonly buffer Overflow { uint v[]; } overflow;
-layout(push_constant) uniform Push {
-    uint n;
-    uint capacity;
-    uint totalWord;
-    uint countWord;
-    uint overflowWord;
-} pc;
+layout(push_constant) uniform Push { CompactGatherPush pc; };
 
 #include "prim/record.glsl"
 

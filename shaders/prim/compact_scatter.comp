@@ -3,6 +3,7 @@
 // that slot is below the capacity. Invocation 0 of group 0 also writes count = min(total, capacity) and
 // overflow = total - count (the records that did not fit).
 #include "prim/config.glsl"
+#include "shared/prim_push.h"
 
 layout(constant_id = 3) const uint MODE = 1;  // see record.glsl
 layout(constant_id = 4) const bool HAS_PAYLOAD = false;
@@ -14,15 +15,7 @@ layout(set = 0, binding = 3) readonly buffer Payload { uint v[]; } payload;
 layout(set = 0, binding = 4) readonly buffer Total { uint v[]; } total;
 layout(set = 0, binding = 5) writeonly buffer Count { uint v[]; } count;
 layout(set = 0, binding = 6) writeonly buffer Overflow { uint v[]; } overflow;
-layout(push_constant) uniform Push {
-    uint n;          // items in this chunk
-    uint firstItem;  // global index of the chunk's item 0
-    uint capacity;
-    uint totalWord;
-    uint countWord;
-    uint overflowWord;
-    uint writeCount;
-} pc;
+layout(push_constant) uniform Push { CompactScatterPush pc; };
 
 #include "prim/record.glsl"
 

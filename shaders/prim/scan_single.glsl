@@ -22,6 +22,7 @@
 // Polls are relaxed atomics everywhere: acquire semantics on the polling atomic itself make Mesa lavapipe
 // (LLVM 15) abandon the workgroup; a relaxed poll followed by a fence is the portable form.
 #include "prim/config.glsl"
+#include "shared/prim_push.h"
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -48,19 +49,7 @@ layout(set = 0, binding = 2) coherent buffer Status64 { uint64_t v[]; } status64
 layout(set = 0, binding = 3) writeonly buffer Total { uint v[]; } total;  // total, or count
 layout(set = 0, binding = 4) writeonly buffer Overflow { uint v[]; } overflow;
 layout(set = 0, binding = 5) readonly buffer Payload { uint v[]; } payload;
-layout(push_constant) uniform Push {
-    uint n;            // elements in this chunk
-    uint firstTile;    // global id of this chunk's first tile
-    uint lastTile;     // global id of the last tile of the whole scan
-    uint firstItem;    // global index of this chunk's element 0
-    uint counterWord;
-    uint flagsWord;    // packed: index of tile 0's 64-bit status word
-    uint aggWord;      // two words only
-    uint inclWord;     // two words only
-    uint totalWord;
-    uint overflowWord;
-    uint capacity;     // records (MODE 1, 2)
-} pc;
+layout(push_constant) uniform Push { ScanSinglePush pc; };
 
 #define recOut dst1
 #include "prim/tile_load.glsl"

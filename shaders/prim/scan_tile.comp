@@ -4,6 +4,7 @@
 // writes the total. `dst` may alias `src` (block sums are scanned in place): every invocation reads its
 // own elements before the first barrier and writes only those.
 #include "prim/config.glsl"
+#include "shared/prim_push.h"
 
 layout(constant_id = 3) const bool BINARIZE = false;  // scan (value != 0) instead of the value
 layout(constant_id = 4) const bool HAS_BASE = false;  // add base.v[firstBlock + group]
@@ -14,7 +15,7 @@ layout(set = 0, binding = 1) writeonly buffer Dst1 { uint v[]; } dst1;
 layout(set = 0, binding = 1) writeonly buffer Dst4 { uvec4 v[]; } dst4;
 layout(set = 0, binding = 2) readonly buffer Base { uint v[]; } base;
 layout(set = 0, binding = 3) writeonly buffer Total { uint v[]; } total;
-layout(push_constant) uniform Push { uint n; uint firstBlock; uint totalWord; uint writeTotal; } pc;
+layout(push_constant) uniform Push { ScanTilePush pc; };
 
 #include "prim/tile_load.glsl"
 #include "prim/workgroup_scan.glsl"

@@ -3,17 +3,14 @@
 // The overlay's Hi-Z view: one mip of the min/max depth pyramid (RG32F, r = min, g = max; reverse-Z, so 1
 // is the near plane and 0 infinitely far) as grey levels in an RGBA8 image ImGui can show. Depth falls
 // off as 1/distance, so a log scale keeps far buildings apart; texels with nothing (depth 0) are dark blue.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/ui_push.h"
 layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(set = 0, binding = 0) uniform texture2D pyramid;
 layout(set = 0, binding = 1, rgba8) uniform writeonly image2D outImage;
 
-layout(push_constant) uniform Push {
-    uvec2 outSize;
-    int mip;
-    uint channel;    // 0: min, 1: max
-    float logRange;  // depths below 2^-logRange are black
-} pc;
+layout(push_constant) uniform Push { HiZViewPush pc; };
 
 void main() {
     const uvec2 p = gl_GlobalInvocationID.xy;

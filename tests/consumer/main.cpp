@@ -40,9 +40,7 @@ int main() {
     if (sieve::embeddedSpirv("prim/scan_tile.comp").empty()) return fails("no embedded SPIR-V in libsieve");
 
     // in[i] = i, written by the plugin's test shader through the public ComputePipeline API.
-    const VkDescriptorType fillBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-    auto fill = sieve::ComputePipeline::create(
-        info, {.shader = "test/fill.comp", .bindings = fillBindings, .pushConstantBytes = 8});
+    auto fill = sieve::ComputePipeline::create(info, {.shader = "test/fill.comp", .pushConstantBytes = 8});
     if (!fill) return fails(fill.error().message.c_str());
     auto scan = sieve::prim::Scan::create(info);
     if (!scan) return fails(scan.error().message.c_str());
@@ -61,7 +59,8 @@ int main() {
         struct {
             uint32_t count, value;
         } push{kCount, 0};
-        fill->dispatchLinear(cmd, {sieve::Binding::storage({input.handle(), 0, kCount * 4})}, push, (kCount + 63) / 64);
+        fill->dispatchLinear(cmd, {sieve::Binding::storage({input.handle(), 0, kCount * 4})}, push,
+                             fill->groupsFor(kCount));
         barrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
         const sieve::prim::ScanBuffers buffers{.input = {input.handle(), 0, kCount * 4},
                                                .output = {output.handle(), 0, kCount * 4},

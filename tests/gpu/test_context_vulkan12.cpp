@@ -13,6 +13,7 @@
 #include <string>
 
 #include "gpu/gpu_fixture.h"
+#include "shared/test_push.h"
 #include "sieve/pipeline.h"
 
 namespace {
@@ -24,10 +25,7 @@ bool forcedVulkan12() {
     return v && *v && std::string(v) != "0";
 }
 
-struct FillPush {
-    uint32_t count, value;
-};
-const VkDescriptorType kOneStorage[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+using sieve::gpu::FillPush;
 
 void barrier(VkCommandBuffer cmd, const VkMemoryBarrier2* memory, const VkImageMemoryBarrier2* image) {
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
@@ -59,7 +57,7 @@ TEST_F(GpuTest, Vulkan13FunctionalityComputeClearAndTimestamps) {
         EXPECT_NE(vkCmdBeginRenderingKHR, nullptr);
     }
 
-    auto pipe = sieve::ComputePipeline::create(ctx().info(), {"test/fill.comp", kOneStorage, sizeof(FillPush)});
+    auto pipe = sieve::ComputePipeline::create(ctx().info(), {"test/fill.comp", sizeof(FillPush)});
     ASSERT_TRUE(pipe) << pipe.error().message;
     const uint32_t n = 333;
     engine::Buffer filled = makeEmpty(n * 4, 0, "vk12 fill");
@@ -80,7 +78,7 @@ TEST_F(GpuTest, Vulkan13FunctionalityComputeClearAndTimestamps) {
 
     auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, queries, 0);
-        pipe->dispatchLinear(cmd, {sieve::Binding::storage(filled.range())}, FillPush{n, 40}, (n + 63) / 64);
+        pipe->dispatchLinear(cmd, {sieve::Binding::storage(filled.range())}, FillPush{n, 40}, pipe->groupsFor(n));
 
         VkImageMemoryBarrier2 toAttachment = testing_gpu::colorLayoutBarrier(
             image->handle(), VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT,

@@ -14,16 +14,14 @@
 #include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
 #include "sieve/culling.h"
+#include "shared/prim_push.h"
 #include "sieve/pipeline.h"
 
 using testing_gpu::GpuTest;
 
 namespace {
 
-constexpr VkDescriptorType kOneStorage[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-struct ClearPush {  // shaders/prim/clear.comp
-    uint32_t first, count, value;
-};
+using sieve::gpu::ClearPush;
 
 engine::MemoryUsage memoryOf(sieve::Memory m) {
     switch (m) {
@@ -49,7 +47,7 @@ protected:
         view.viewport = {0.0f, 0.0f, 40.0f, 24.0f, 0.0f, 1.0f};
         auto set = plugin_->setView(view);
         ASSERT_TRUE(set) << set.error().message;
-        auto clear = sieve::ComputePipeline::create(ctx().info(), {"prim/clear.comp", kOneStorage, sizeof(ClearPush)});
+        auto clear = sieve::ComputePipeline::create(ctx().info(), {"prim/clear.comp", sizeof(ClearPush)});
         ASSERT_TRUE(clear) << clear.error().message;
         clear_ = std::move(clear).value();
         allocate();
@@ -97,7 +95,7 @@ protected:
             if (slots[s].kind != sieve::SlotKind::Buffer || slots[s].memory != sieve::Memory::Device) continue;
             const uint32_t words = uint32_t(bindings_[s].size / 4);
             clear_.dispatchLinear(cmd, {sieve::Binding::storage({bindings_[s].buffer, 0, bindings_[s].size})},
-                                  ClearPush{0, words, 0}, (words + 63) / 64);
+                                  ClearPush{0, words, 0}, clear_.groupsFor(words));
         }
     }
 

@@ -5,6 +5,7 @@
 #include "engine/graph/compile.h"
 #include "engine/graph/executor.h"
 #include "gpu/gpu_fixture.h"
+#include "shared/test_push.h"
 #include "sieve/pipeline.h"
 
 using namespace engine::graph;
@@ -16,8 +17,6 @@ namespace {
 
 constexpr uint32_t kCount = 1000;
 constexpr VkDeviceSize kBytes = kCount * sizeof(uint32_t);
-const VkDescriptorType kOneStorage[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-const VkDescriptorType kTwoStorage[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
 
 sieve::SlotDesc bufferSlot(const char* name, Lifetime life, VkBufferUsageFlags usage) {
     sieve::SlotDesc d;
@@ -54,8 +53,8 @@ class GraphGpuTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto f = sieve::ComputePipeline::create(ctx().info(), {"test/fill.comp", kOneStorage, 2 * sizeof(uint32_t)});
-        auto a = sieve::ComputePipeline::create(ctx().info(), {"test/add.comp", kTwoStorage, sizeof(uint32_t)});
+        auto f = sieve::ComputePipeline::create(ctx().info(), {"test/fill.comp", sizeof(sieve::gpu::FillPush)});
+        auto a = sieve::ComputePipeline::create(ctx().info(), {"test/add.comp", sizeof(sieve::gpu::AddPush)});
         ASSERT_TRUE(f) << f.error().message;
         ASSERT_TRUE(a) << a.error().message;
         fill = std::move(f).value();
@@ -73,16 +72,16 @@ protected:
         SlotId b = g.addSlot(bufferSlot("b", Lifetime::Transient,
                                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT));
         SlotId out = g.addSlot(bufferSlot("host", Lifetime::Imported, 0), readByHost());
-        g.addPass({"fill", {use::storageWrite(a)}}, [this, a, &base](VkCommandBuffer cmd, const sieve::Bindings& s,
-                                                                     const sieve::FrameInfo&) {
-            const uint32_t push[2] = {kCount, base};
-            fill.dispatchLinear(cmd, {sieve::Binding::storage(range(s[a]))}, push, sizeof push, (kCount + 63) / 64);
-        });
+        g.addPass({"fill", {use::storageWrite(a)}},
+                  [this, a, &base](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
+                      fill.dispatchLinear(cmd, {sieve::Binding::storage(range(s[a]))},
+                                          sieve::gpu::FillPush{kCount, base}, fill.groupsFor(kCount));
+                  });
         g.addPass({"add", {use::storageRead(a), use::storageWrite(b)}},
                   [this, a, b](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
                       add.dispatchLinear(cmd,
                                          {sieve::Binding::storage(range(s[a])), sieve::Binding::storage(range(s[b]))},
-                                         kCount, (kCount + 63) / 64);
+                                         sieve::gpu::AddPush{kCount}, add.groupsFor(kCount));
                   });
         g.addPass({"readback", {use::transferRead(b), use::transferWrite(out)}},
                   [b, out](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
@@ -198,7 +197,7 @@ TEST_F(GraphGpuTest, PersistentBufferKeepsItsContentsAcrossFrames) {
               [&](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
                   add.dispatchLinear(
                       cmd, {sieve::Binding::storage(range(s[counter])), sieve::Binding::storage(range(s[next]))},
-                      kCount, (kCount + 63) / 64);
+                      sieve::gpu::AddPush{kCount}, add.groupsFor(kCount));
               });
     g.addPass({"store", {use::transferRead(next), use::transferWrite(counter)}},
               [&](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {

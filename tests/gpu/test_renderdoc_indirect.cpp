@@ -14,6 +14,7 @@
 
 #include "engine/capture/renderdoc.h"
 #include "gpu/gpu_fixture.h"
+#include "shared/ui_push.h"
 #include "sieve/barriers.h"
 #include "sieve/graphics_pipeline.h"
 
@@ -24,9 +25,6 @@ using testing_gpu::GpuTest;
 struct Vertex {
     float x, y, u, v;
     uint32_t rgba;  // R8G8B8A8_UNORM, little-endian
-};
-struct Push {
-    float scale[2], translate[2];
 };
 
 constexpr uint32_t kQuads = 4, kDrawn = 2, kQuadSize = 8;
@@ -98,7 +96,6 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
     ASSERT_EQ(vkCreateSampler(ctx().device(), &si, nullptr, &sampler), VK_SUCCESS);
 
     // The ImGui shaders: pixel-space positions, vertex colour times a texture (white here).
-    const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
     const VkVertexInputBindingDescription vertexBinding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
     const VkVertexInputAttributeDescription attributes[] = {
         {0, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(Vertex, x)},
@@ -108,8 +105,7 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
     sieve::GraphicsPipelineDesc pd;
     pd.vertexShader = "ui/imgui.vert";
     pd.fragmentShader = "ui/imgui.frag";
-    pd.bindings = bindings;
-    pd.pushConstantBytes = sizeof(Push);
+    pd.pushConstantBytes = sizeof(sieve::gpu::ImGuiPush);
     pd.vertexBindings = {&vertexBinding, 1};
     pd.vertexAttributes = attributes;
     pd.colorFormat = VK_FORMAT_R8G8B8A8_UNORM;
@@ -174,7 +170,9 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
             ri.colorAttachmentCount = 1;
             ri.pColorAttachments = &color;
             vkCmdBeginRendering(cmd, &ri);
-            const Push push{{2.0f / kExtent.width, 2.0f / kExtent.height}, {-1.0f, -1.0f}};
+            sieve::gpu::ImGuiPush push{};
+            push.scale.x = 2.0f / kExtent.width, push.scale.y = 2.0f / kExtent.height;
+            push.translate.x = -1.0f, push.translate.y = -1.0f;
             pipeline->bind(cmd,
                            {sieve::Binding::sampled(white->view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)},
                            &push, sizeof(push));

@@ -13,7 +13,7 @@
 //   late only: flagsEarly u32[instanceCount] (the early phase's flags; ignored when two-phase is off)
 //              and the Hi-Z pyramid (sieve/hiz.h) sampled with texelFetch: the min channel is the
 //              farthest depth for reverse Z, the max channel for standard Z.
-#include <volk.h>
+#include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <span>

@@ -1,6 +1,6 @@
 #pragma once
 // Graphics pipelines for dynamic rendering from embedded SPIR-V, with a push-descriptor set and push
-// constants. Viewport and scissor are dynamic.
+// constants, both reflected from the two stages' SPIR-V. Viewport and scissor are dynamic.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -16,10 +16,9 @@
 namespace sieve {
 
 struct GraphicsPipelineDesc {
-    std::string_view vertexShader;    // embedded names
+    std::string_view vertexShader;  // embedded names
     std::string_view fragmentShader;
-    std::span<const VkDescriptorType> bindings;  // binding i has type bindings[i], visible to both stages
-    uint32_t pushConstantBytes = 0;
+    uint32_t pushConstantBytes = 0;  // sizeof the C++ push struct: must equal the larger stage's push block
     std::span<const VkVertexInputBindingDescription> vertexBindings;
     std::span<const VkVertexInputAttributeDescription> vertexAttributes;
     VkFormat colorFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no colour attachment
@@ -48,9 +47,5 @@ private:
     PipelineHandles h_;
     VkShaderStageFlags pushStages_ = 0;
 };
-
-// Pushes descriptors for a bound pipeline layout (shared by compute and graphics pipelines).
-void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, VkPipelineLayout layout,
-                     std::initializer_list<Binding> bindings);
 
 }  // namespace sieve

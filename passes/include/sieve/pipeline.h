@@ -1,13 +1,17 @@
 #pragma once
 // Compute pipelines from embedded SPIR-V with push descriptors (no descriptor pools) and push constants.
+// A binding is declared once, in GLSL: the set layout, the push-constant size and the workgroup size
+// are read from the SPIR-V when the pipeline is created.
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <cstdint>
 #include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include "sieve/gpu.h"
 #include "sieve/plugin.h"
@@ -15,14 +19,21 @@
 
 namespace sieve {
 
-// One descriptor, bound at the binding number equal to its position in the list.
+// One descriptor, bound at the binding number equal to its position in the list. The descriptor type
+// written is the shader's (reflected): storage() and uniform() both give a buffer, storageImage() and
+// sampled() an image; a buffer given for an image binding (or the reverse) is written with its own
+// type, which the validation layer reports against the reflected layout.
 struct Binding {
     VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     VkDescriptorBufferInfo buffer{};
     VkDescriptorImageInfo image{};
 
-    static Binding storage(BufferRange r) { return {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {r.buffer, r.offset, r.size}, {}}; }
-    static Binding uniform(BufferRange r) { return {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {r.buffer, r.offset, r.size}, {}}; }
+    static Binding storage(BufferRange r) {
+        return {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {r.buffer, r.offset, r.size}, {}};
+    }
+    static Binding uniform(BufferRange r) {
+        return {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {r.buffer, r.offset, r.size}, {}};
+    }
     static Binding storageImage(VkImageView view) {
         return {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {}, {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL}};
     }
@@ -32,11 +43,11 @@ struct Binding {
 };
 
 struct ComputePipelineDesc {
-    std::string_view shader;                       // embedded SPIR-V name, e.g. "prim/scan_block.comp"
-    std::span<const VkDescriptorType> bindings;    // binding i has type bindings[i]
-    uint32_t pushConstantBytes = 0;
-    std::span<const uint32_t> specialization;      // constant_id i = specialization[i]
-    uint32_t requiredSubgroupSize = 0;             // 0: driver's choice
+    std::string_view shader;                   // embedded SPIR-V name, e.g. "prim/scan_block.comp"
+    uint32_t pushConstantBytes = 0;            // sizeof the C++ push struct; create() fails unless it
+                                               // equals the shader's push block (0: the shader has none)
+    std::span<const uint32_t> specialization;  // constant_id i = specialization[i]
+    uint32_t requiredSubgroupSize = 0;         // 0: driver's choice
 };
 
 // What every pipeline of the plugin owns: a push-descriptor set layout, the pipeline layout and the
@@ -44,10 +55,11 @@ struct ComputePipelineDesc {
 class PipelineHandles {
 public:
     PipelineHandles() = default;
-    // The set layout (binding i has type types[i], visible to `stages`) and the pipeline layout with
-    // `pushBytes` of push constants for `stages`; the pipeline itself is the caller's to create.
-    static Result<PipelineHandles> createLayouts(VkDevice device, std::span<const VkDescriptorType> types,
-                                                 VkShaderStageFlags stages, uint32_t pushBytes);
+    // The push-descriptor set layout of `bindings` (set 0, from reflection) and the pipeline layout with
+    // `pushBytes` of push constants for `pushStages`; the pipeline itself is the caller's to create.
+    static Result<PipelineHandles> createLayouts(VkDevice device,
+                                                 std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                                 VkShaderStageFlags pushStages, uint32_t pushBytes);
     ~PipelineHandles();
     PipelineHandles(PipelineHandles&& o) noexcept { *this = std::move(o); }
     PipelineHandles& operator=(PipelineHandles&& o) noexcept;
@@ -58,6 +70,12 @@ public:
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;
+    std::vector<VkDescriptorType> types;  // by binding number; VK_DESCRIPTOR_TYPE_MAX_ENUM: not in the layout
+
+    // Pushes `bindings` (binding i = position i) for this layout. Bindings the layout lacks (declared
+    // in GLSL but unused, so the compiler removed them) are skipped.
+    void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint,
+                         std::initializer_list<Binding> bindings) const;
 
 private:
     void reset();
@@ -75,21 +93,27 @@ public:
     void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes,
                   uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
     template <typename Push>
-        requires(!std::is_pointer_v<Push>)  // a pointer here would push the pointer's own bytes
-    void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push, uint32_t x,
-                  uint32_t y = 1, uint32_t z = 1) const {
+    requires(!std::is_pointer_v<Push>)  // a pointer here would push the pointer's own bytes
+        void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push, uint32_t x,
+                      uint32_t y = 1, uint32_t z = 1) const {
         dispatch(cmd, bindings, &push, sizeof(Push), x, y, z);
     }
     // Dispatches `groups` workgroups in one dimension, folded into y when x would exceed the device limit.
     // Shaders recover the linear group index with sieve_group_index() (shared/dispatch.h).
     template <typename Push>
-        requires(!std::is_pointer_v<Push>)
-    void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push,
-                        uint32_t groups) const {
+    requires(!std::is_pointer_v<Push>) void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings,
+                                                           const Push& push, uint32_t groups) const {
         dispatchLinear(cmd, bindings, &push, sizeof(Push), groups);
     }
     void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                         uint32_t pushBytes, uint32_t groups) const;
+
+    // The shader's workgroup size (local_size_x/y/z, specialization constants applied).
+    const std::array<uint32_t, 3>& localSize() const { return localSize_; }
+    // Workgroups that cover `items` invocations along dimension `dim` of the workgroup.
+    uint32_t groupsFor(uint64_t items, uint32_t dim = 0) const {
+        return uint32_t((items + localSize_[dim] - 1) / localSize_[dim]);
+    }
 
     VkPipeline handle() const { return h_.pipeline; }
     VkPipelineLayout layout() const { return h_.layout; }
@@ -98,6 +122,7 @@ public:
 private:
     PipelineHandles h_;
     uint32_t maxGroupsX_ = 65535;
+    std::array<uint32_t, 3> localSize_{1, 1, 1};
 };
 
 // Test hook: lower the x-dimension group limit used by dispatchLinear (0 restores the device limit).

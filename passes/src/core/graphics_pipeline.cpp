@@ -1,17 +1,34 @@
 #include "core/vk.h"
 #include "sieve/graphics_pipeline.h"
 
+#include <algorithm>
 #include <string>
 
+#include "core/spirv_reflect.h"
 #include "sieve/spirv.h"
 
 namespace sieve {
 
 namespace {
-Result<VkShaderModule> makeModule(VkDevice device, std::string_view name) {
-    std::span<const uint32_t> spirv = embeddedSpirv(name);
-    if (spirv.empty())
+struct Stage {
+    std::span<const uint32_t> spirv;
+    spirv::ShaderInfo info;
+};
+
+Result<Stage> loadStage(std::string_view name, VkShaderStageFlagBits expected) {
+    Stage s;
+    s.spirv = embeddedSpirv(name);
+    if (s.spirv.empty())
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "no embedded shader named '" + std::string(name) + "'");
+    auto info = spirv::reflect(s.spirv);
+    if (!info) return makeError(info.error().code, std::string(name) + ": " + info.error().message);
+    if (info->stage != expected)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, std::string(name) + ": wrong shader stage");
+    s.info = std::move(info).value();
+    return s;
+}
+
+Result<VkShaderModule> makeModule(VkDevice device, std::span<const uint32_t> spirv) {
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     info.codeSize = spirv.size_bytes();
     info.pCode = spirv.data();
@@ -19,42 +36,39 @@ Result<VkShaderModule> makeModule(VkDevice device, std::string_view name) {
     SIEVE_VK_TRY(vkCreateShaderModule(device, &info, nullptr, &module));
     return module;
 }
-}  // namespace
 
-void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, VkPipelineLayout layout,
-                     std::initializer_list<Binding> bindings) {
-    if (!bindings.size()) return;
-    constexpr uint32_t kMax = 32;  // the minimum maxPushDescriptors Vulkan guarantees
-    VkWriteDescriptorSet writes[kMax];
-    uint32_t i = 0;
-    for (const Binding& b : bindings) {
-        if (i == kMax) break;
-        VkWriteDescriptorSet& w = writes[i];
-        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstBinding = i;
-        w.descriptorCount = 1;
-        w.descriptorType = b.type;
-        const bool isBuffer = b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || b.type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        if (isBuffer)
-            w.pBufferInfo = &b.buffer;
-        else
-            w.pImageInfo = &b.image;
-        ++i;
-    }
-    vkCmdPushDescriptorSetKHR(cmd, bindPoint, layout, 0, i, writes);
+// The one push range both stages share: the stages that declare a block, sized by the larger one,
+// which must be the C++ struct's size.
+Result<void> pushRange(const Stage& vs, const Stage& fs, const GraphicsPipelineDesc& desc, VkShaderStageFlags& stages) {
+    const std::string name = std::string(desc.vertexShader) + " + " + std::string(desc.fragmentShader);
+    const uint32_t bytes = std::max(vs.info.pushConstantBytes, fs.info.pushConstantBytes);
+    if (auto r = spirv::checkPushSize(bytes, desc.pushConstantBytes, name); !r) return r;
+    stages = 0;
+    for (const Stage* s : {&vs, &fs})
+        if (s->info.pushConstantBytes) stages |= s->info.stage;
+    return {};
 }
+}  // namespace
 
 Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc) {
     GraphicsPipeline p;
-    const VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
-    p.pushStages_ = stages;
-    auto handles = PipelineHandles::createLayouts(dev.device, desc.bindings, stages, desc.pushConstantBytes);
+    auto vsStage = loadStage(desc.vertexShader, VK_SHADER_STAGE_VERTEX_BIT);
+    if (!vsStage) return vsStage.error();
+    auto fsStage = loadStage(desc.fragmentShader, VK_SHADER_STAGE_FRAGMENT_BIT);
+    if (!fsStage) return fsStage.error();
+    if (auto r = pushRange(*vsStage, *fsStage, desc, p.pushStages_); !r) return r.error();
+    const spirv::ShaderInfo* infos[] = {&vsStage->info, &fsStage->info};
+    auto merged = spirv::mergeBindings(infos);
+    if (!merged) return makeError(merged.error().code, std::string(desc.vertexShader) + ": " + merged.error().message);
+    auto bindings = spirv::setLayoutBindings(*merged, desc.vertexShader);
+    if (!bindings) return bindings.error();
+    auto handles = PipelineHandles::createLayouts(dev.device, *bindings, p.pushStages_, desc.pushConstantBytes);
     if (!handles) return handles.error();
     p.h_ = std::move(handles).value();
 
-    auto vs = makeModule(dev.device, desc.vertexShader);
+    auto vs = makeModule(dev.device, vsStage->spirv);
     if (!vs) return vs.error();
-    auto fs = makeModule(dev.device, desc.fragmentShader);
+    auto fs = makeModule(dev.device, fsStage->spirv);
     if (!fs) {
         vkDestroyShaderModule(dev.device, *vs, nullptr);
         return fs.error();
@@ -85,8 +99,8 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     depth.depthWriteEnable = desc.depthWrite;
     depth.depthCompareOp = desc.depthCompare;
     VkPipelineColorBlendAttachmentState blendAttachment{};
-    blendAttachment.colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                                     VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    blendAttachment.colorWriteMask =
+        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
     if (desc.alphaBlend) {
         blendAttachment.blendEnable = VK_TRUE;
         blendAttachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
@@ -133,7 +147,7 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
 void GraphicsPipeline::bind(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                             uint32_t pushBytes) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, h_.pipeline);
-    pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, h_.layout, bindings);
+    h_.pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bindings);
     if (pushBytes) vkCmdPushConstants(cmd, h_.layout, pushStages_, 0, pushBytes, push);
 }
 

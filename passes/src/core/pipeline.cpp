@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "sieve/graphics_pipeline.h"
+#include "core/spirv_reflect.h"
 #include "sieve/spirv.h"
 
 namespace sieve {
@@ -14,7 +14,9 @@ namespace {
 std::atomic<uint32_t> g_maxGroupsOverride{0};
 }
 
-void overrideMaxGroupsX(uint32_t limit) { g_maxGroupsOverride = limit; }
+void overrideMaxGroupsX(uint32_t limit) {
+    g_maxGroupsOverride = limit;
+}
 
 Result<ComputePipeline> ComputePipeline::create(const DeviceInfo& dev, const ComputePipelineDesc& desc) {
     std::span<const uint32_t> spirv = embeddedSpirv(desc.shader);
@@ -28,8 +30,16 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     ComputePipeline p;
     p.maxGroupsX_ = dev.maxComputeWorkGroupCount[0];
     const std::string name(desc.shader);
-    auto handles = PipelineHandles::createLayouts(dev.device, desc.bindings, VK_SHADER_STAGE_COMPUTE_BIT,
-                                                  desc.pushConstantBytes);
+    auto reflected = spirv::reflect(spirv);
+    if (!reflected) return makeError(reflected.error().code, name + ": " + reflected.error().message);
+    if (reflected->stage != VK_SHADER_STAGE_COMPUTE_BIT)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, name + ": not a compute shader");
+    if (auto r = spirv::checkPushSize(reflected->pushConstantBytes, desc.pushConstantBytes, name); !r) return r.error();
+    p.localSize_ = reflected->resolveLocalSize(desc.specialization);
+    auto bindings = spirv::setLayoutBindings(reflected->bindings, name);
+    if (!bindings) return bindings.error();
+    auto handles =
+        PipelineHandles::createLayouts(dev.device, *bindings, VK_SHADER_STAGE_COMPUTE_BIT, desc.pushConstantBytes);
     if (!handles) return handles.error();
     p.h_ = std::move(handles).value();
 
@@ -59,25 +69,27 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     info.layout = p.h_.layout;
     VkResult r = vkCreateComputePipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.h_.pipeline);
     vkDestroyShaderModule(dev.device, module, nullptr);
-    if (r != VK_SUCCESS)
-        return makeError(r, "vkCreateComputePipelines(" + name + ") failed: " + vkResultName(r));
+    if (r != VK_SUCCESS) return makeError(r, "vkCreateComputePipelines(" + name + ") failed: " + vkResultName(r));
     setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.h_.pipeline, name.c_str());
     setDebugName(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, p.h_.layout, name.c_str());
     return p;
 }
 
-Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device, std::span<const VkDescriptorType> types,
-                                                      VkShaderStageFlags stages, uint32_t pushBytes) {
+Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
+                                                       std::span<const VkDescriptorSetLayoutBinding> bindings,
+                                                       VkShaderStageFlags pushStages, uint32_t pushBytes) {
     PipelineHandles h;
     h.device = device;
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t i = 0; i < types.size(); ++i) bindings.push_back({i, types[i], 1, stages, nullptr});
+    for (const VkDescriptorSetLayoutBinding& b : bindings) {
+        if (h.types.size() <= b.binding) h.types.resize(b.binding + 1, VK_DESCRIPTOR_TYPE_MAX_ENUM);
+        h.types[b.binding] = b.descriptorType;
+    }
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     setInfo.bindingCount = uint32_t(bindings.size());
     setInfo.pBindings = bindings.data();
     SIEVE_VK_TRY(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &h.setLayout));
-    VkPushConstantRange range{stages, 0, pushBytes};
+    VkPushConstantRange range{pushStages, 0, pushBytes};
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layoutInfo.setLayoutCount = 1;
     layoutInfo.pSetLayouts = &h.setLayout;
@@ -94,11 +106,14 @@ PipelineHandles& PipelineHandles::operator=(PipelineHandles&& o) noexcept {
         setLayout = std::exchange(o.setLayout, VK_NULL_HANDLE);
         layout = std::exchange(o.layout, VK_NULL_HANDLE);
         pipeline = std::exchange(o.pipeline, VK_NULL_HANDLE);
+        types = std::move(o.types);
     }
     return *this;
 }
 
-PipelineHandles::~PipelineHandles() { reset(); }
+PipelineHandles::~PipelineHandles() {
+    reset();
+}
 
 void PipelineHandles::reset() {
     if (!device) return;
@@ -108,10 +123,37 @@ void PipelineHandles::reset() {
     device = VK_NULL_HANDLE;
 }
 
+void PipelineHandles::pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint,
+                                      std::initializer_list<Binding> bindings) const {
+    constexpr uint32_t kMax = 32;  // the minimum maxPushDescriptors Vulkan guarantees
+    VkWriteDescriptorSet writes[kMax];
+    uint32_t count = 0, binding = 0;
+    for (const Binding& b : bindings) {
+        const uint32_t at = binding++;
+        if (count == kMax) break;
+        auto isBuffer = [](VkDescriptorType t) {
+            return t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER || t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        };
+        const VkDescriptorType declared = at < types.size() ? types[at] : VK_DESCRIPTOR_TYPE_MAX_ENUM;
+        if (declared == VK_DESCRIPTOR_TYPE_MAX_ENUM) continue;
+        VkWriteDescriptorSet& w = writes[count++];
+        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstBinding = at;
+        w.descriptorCount = 1;
+        // The shader's type when the caller gave the same kind of resource, else the caller's (reported).
+        w.descriptorType = isBuffer(declared) == isBuffer(b.type) ? declared : b.type;
+        if (isBuffer(w.descriptorType))
+            w.pBufferInfo = &b.buffer;
+        else
+            w.pImageInfo = &b.image;
+    }
+    if (count) vkCmdPushDescriptorSetKHR(cmd, bindPoint, layout, 0, count, writes);
+}
+
 void ComputePipeline::dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                                uint32_t pushBytes, uint32_t x, uint32_t y, uint32_t z) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, h_.pipeline);
-    pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, h_.layout, bindings);
+    h_.pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bindings);
     if (pushBytes) vkCmdPushConstants(cmd, h_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
     vkCmdDispatch(cmd, x, y, z);
 }

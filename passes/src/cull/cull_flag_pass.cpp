@@ -3,19 +3,6 @@
 
 namespace sieve {
 
-namespace {
-constexpr VkDescriptorType kEarlyBindings[] = {
-    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-constexpr VkDescriptorType kLateBindings[] = {
-    VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-    VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
-constexpr uint32_t kGroupSize = 64;  // local_size_x of flag.glsl
-}  // namespace
-
 Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     if (!dev.subgroupBallot)
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "CullFlagPass: needs subgroup ballot in compute shaders");
@@ -23,10 +10,10 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     auto sampler = NearestSampler::create(dev, "cull pyramid nearest");
     if (!sampler) return sampler.error();
     p.sampler_ = std::move(sampler).value();
-    auto early = ComputePipeline::create(dev, {"cull/flag_early.comp", kEarlyBindings, 0});
+    auto early = ComputePipeline::create(dev, {"cull/flag_early.comp"});
     if (!early) return early.error();
     p.early_ = std::move(early).value();
-    auto late = ComputePipeline::create(dev, {"cull/flag_late.comp", kLateBindings, 0});
+    auto late = ComputePipeline::create(dev, {"cull/flag_late.comp"});
     if (!late) return late.error();
     p.late_ = std::move(late).value();
     return p;
@@ -39,7 +26,7 @@ void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, u
                           {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
                            Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
                            Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters)},
-                          nullptr, 0, (instanceCount + kGroupSize - 1) / kGroupSize);
+                          nullptr, 0, early_.groupsFor(instanceCount));
 }
 
 void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, BufferRange flagsEarly,
@@ -51,7 +38,7 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, Bu
                           Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
                           Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
                           Binding::storage(flagsEarly), Binding::sampled(pyramid, sampler_.handle(), pyramidLayout)},
-                         nullptr, 0, (instanceCount + kGroupSize - 1) / kGroupSize);
+                         nullptr, 0, late_.groupsFor(instanceCount));
 }
 
 }  // namespace sieve

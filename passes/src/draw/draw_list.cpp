@@ -1,21 +1,11 @@
 #include "sieve/draw_list.h"
 
 #include "prim/common.h"
-#include "sieve/barriers.h"
 #include "shared/draw.h"
+#include "shared/draw_push.h"
+#include "sieve/barriers.h"
 
 namespace sieve {
-
-namespace {
-constexpr VkDescriptorType S = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-constexpr VkDescriptorType kExpandBindings[] = {S, S, S, S, S, S, S, S};
-constexpr VkDescriptorType kFinishBindings[] = {S};
-constexpr uint32_t kGroup = 256;  // local_size_x of draw/expand.comp
-struct ExpandPush {
-    uint32_t instanceCount;
-    uint32_t capacity;
-};
-}  // namespace
 
 Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const prim::PrimOptions& scanOptions) {
     DrawListBuilder b;
@@ -24,11 +14,11 @@ Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const pri
     if (!scan) return scan.error();
     b.scan_ = std::move(scan).value();
     const uint32_t stable[] = {0}, atomic[] = {1};
-    auto s = ComputePipeline::create(dev, {"draw/expand.comp", kExpandBindings, sizeof(ExpandPush), stable});
+    auto s = ComputePipeline::create(dev, {"draw/expand.comp", sizeof(gpu::DrawExpandPush), stable});
     if (!s) return s.error();
-    auto a = ComputePipeline::create(dev, {"draw/expand.comp", kExpandBindings, sizeof(ExpandPush), atomic});
+    auto a = ComputePipeline::create(dev, {"draw/expand.comp", sizeof(gpu::DrawExpandPush), atomic});
     if (!a) return a.error();
-    auto f = ComputePipeline::create(dev, {"draw/finish_atomic.comp", kFinishBindings, sizeof(uint32_t)});
+    auto f = ComputePipeline::create(dev, {"draw/finish_atomic.comp", sizeof(gpu::DrawFinishPush)});
     if (!f) return f.error();
     b.stable_ = std::move(s).value();
     b.atomic_ = std::move(a).value();
@@ -38,11 +28,11 @@ Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const pri
 
 Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers& b, uint32_t n, uint32_t capacity,
                                      uint32_t maxDrawsPerInstance, DrawOrder order) const {
-    const ExpandPush push{n, capacity};
+    const gpu::DrawExpandPush push{n, capacity};
     // At least one group: group 0 writes the clamped count even when there are no instances.
-    const uint32_t groups = n ? (n + kGroup - 1) / kGroup : 1;
-    const auto bindings = {Binding::storage(b.instances), Binding::storage(b.meshes), Binding::storage(b.primitives),
-                           Binding::storage(b.drawCounts), Binding::storage(b.lods),  Binding::storage(b.offsets),
+    const uint32_t groups = n ? stable_.groupsFor(n) : 1;
+    const auto bindings = {Binding::storage(b.instances),  Binding::storage(b.meshes), Binding::storage(b.primitives),
+                           Binding::storage(b.drawCounts), Binding::storage(b.lods),   Binding::storage(b.offsets),
                            Binding::storage(b.draws),      Binding::storage(b.counts)};
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");
@@ -50,7 +40,7 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
         if (auto r = scan_.record(cmd, scan, n, prim::SumBound::perValue(n, maxDrawsPerInstance)); !r) return r;
         prim::detail::computeBarrier(cmd);
         ScopedLabel expand(cmd, "expand");
-        stable_.dispatchLinear(cmd, bindings, &push, sizeof(push), groups);
+        stable_.dispatchLinear(cmd, bindings, push, groups);
         return {};
     }
     ScopedLabel label(cmd, "draw list (atomic append)");
@@ -58,12 +48,9 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                   VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-    atomic_.dispatchLinear(cmd, bindings, &push, sizeof(push), groups);
+    atomic_.dispatchLinear(cmd, bindings, push, groups);
     prim::detail::computeBarrier(cmd);
-    const struct {
-        uint32_t capacity;
-    } finish{capacity};
-    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts)}, finish, 1);
+    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts)}, gpu::DrawFinishPush{capacity}, 1);
     return {};
 }
 

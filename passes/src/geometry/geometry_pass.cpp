@@ -1,20 +1,11 @@
 #include "core/vk.h"
 #include "sieve/geometry_pass.h"
 
-#include <cstring>
-
 #include "shared/draw.h"
+#include "shared/geometry_push.h"
 #include "shared/scene.h"
 
 namespace sieve {
-
-namespace {
-struct Push {
-    float viewProj[16];
-    float lightDir[4];
-};
-const VkDescriptorType kBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-}  // namespace
 
 Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat) {
     const VkVertexInputBindingDescription binding{0, sizeof(gpu::Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
@@ -24,8 +15,7 @@ Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorF
     GraphicsPipelineDesc desc;
     desc.vertexShader = "geometry/mesh.vert";
     desc.fragmentShader = "geometry/mesh.frag";
-    desc.bindings = kBindings;
-    desc.pushConstantBytes = sizeof(Push);
+    desc.pushConstantBytes = sizeof(gpu::GeometryPush);
     desc.vertexBindings = {&binding, 1};
     desc.vertexAttributes = attributes;
     desc.colorFormat = colorFormat;
@@ -48,9 +38,10 @@ Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorF
 void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExtent2D extent, const float viewProj[16],
                           const float lightDir[3]) const {
     if (!in.maxDraws) return;
-    Push push{};
-    std::memcpy(push.viewProj, viewProj, sizeof(push.viewProj));
-    std::memcpy(push.lightDir, lightDir, 3 * sizeof(float));
+    gpu::GeometryPush push{};
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c * 4 + r];
+    push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
     pipeline_.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
     // A plain viewport: the projection flips Y (P11 < 0), as the culling passes assume (shared/cull.h).
     VkViewport viewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};

@@ -3,29 +3,14 @@
 #include <string>
 
 #include "core/vk.h"
+#include "core/spirv_reflect.h"
 #include "hiz/hiz_shared.h"
 #include "sieve/hiz.h"
+#include "sieve/spirv.h"
 
 namespace sieve {
 
 namespace {
-
-constexpr VkDescriptorType kToMip0Bindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                                VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
-constexpr VkDescriptorType kReduceBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
-constexpr uint32_t kSingleBindingCount = 2 + gpu::SIEVE_HIZ_MAX_MIPS;
-
-std::array<VkDescriptorType, kSingleBindingCount> singleBindings() {
-    std::array<VkDescriptorType, kSingleBindingCount> b{};
-    b[0] = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    b[1] = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    for (uint32_t i = 2; i < kSingleBindingCount; ++i) b[i] = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-    return b;
-}
-
-uint32_t groups(uint32_t n, uint32_t size) {
-    return (n + size - 1) / size;
-}
 
 // Mip `mip` written by compute storage stores -> read by the next dispatch's storage loads.
 void mipWrittenToRead(VkCommandBuffer cmd, VkImage image, uint32_t mip) {
@@ -68,21 +53,22 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev) {
     if (!sampler) return sampler.error();
     h.sampler_ = std::move(sampler).value();
 
-    auto toMip0 = ComputePipeline::create(dev, {"hiz/depth_to_mip0.comp", kToMip0Bindings, sizeof(gpu::HiZReducePush)});
+    auto toMip0 = ComputePipeline::create(dev, {"hiz/depth_to_mip0.comp", sizeof(gpu::HiZReducePush)});
     if (!toMip0) return toMip0.error();
     h.toMip0_ = std::move(toMip0).value();
-    auto reduce = ComputePipeline::create(dev, {"hiz/reduce_mip.comp", kReduceBindings, sizeof(gpu::HiZReducePush)});
+    auto reduce = ComputePipeline::create(dev, {"hiz/reduce_mip.comp", sizeof(gpu::HiZReducePush)});
     if (!reduce) return reduce.error();
     h.reduce_ = std::move(reduce).value();
 
-    // The single-pass builder needs every mip bound at once.
+    // The single-pass builder needs every mip bound at once: as many push descriptors as it declares.
+    auto singleInfo = spirv::reflect(embeddedSpirv("hiz/single_pass.comp"));
+    if (!singleInfo) return makeError(singleInfo.error().code, "hiz/single_pass.comp: " + singleInfo.error().message);
     VkPhysicalDevicePushDescriptorPropertiesKHR push{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &push};
     vkGetPhysicalDeviceProperties2(dev.physical, &props);
-    if (push.maxPushDescriptors >= kSingleBindingCount &&
+    if (push.maxPushDescriptors >= singleInfo->bindings.size() &&
         dev.limits.maxPerStageDescriptorStorageImages >= gpu::SIEVE_HIZ_MAX_MIPS) {
-        const auto bindings = singleBindings();
-        auto single = ComputePipeline::create(dev, {"hiz/single_pass.comp", bindings, sizeof(gpu::HiZSinglePush)});
+        auto single = ComputePipeline::create(dev, {"hiz/single_pass.comp", sizeof(gpu::HiZSinglePush)});
         if (!single) return single.error();
         h.singlePass_ = std::move(single).value();
     }
@@ -109,16 +95,17 @@ Result<void> HiZBuilder::recordPerMip(VkCommandBuffer cmd, const HiZSource& dept
     const VkExtent2D base = pyramidExtent(depth.extent);
     const uint32_t mips = mipCount(base);
     gpu::HiZReducePush push{depth.extent.width, depth.extent.height, base.width, base.height};
-    toMip0_.dispatch(cmd,
-                     {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storageImage(pyramid.mipViews[0])},
-                     push, groups(base.width, 8), groups(base.height, 8));
+    toMip0_.dispatch(
+        cmd,
+        {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storageImage(pyramid.mipViews[0])},
+        push, toMip0_.groupsFor(base.width, 0), toMip0_.groupsFor(base.height, 1));
     for (uint32_t m = 1; m < mips; ++m) {
         mipWrittenToRead(cmd, pyramid.image, m - 1);
         const VkExtent2D src = mipExtent(base, m - 1), dst = mipExtent(base, m);
         push = {src.width, src.height, dst.width, dst.height};
         reduce_.dispatch(cmd,
                          {Binding::storageImage(pyramid.mipViews[m - 1]), Binding::storageImage(pyramid.mipViews[m])},
-                         push, groups(dst.width, 8), groups(dst.height, 8));
+                         push, reduce_.groupsFor(dst.width, 0), reduce_.groupsFor(dst.height, 1));
     }
     return {};
 }
@@ -136,17 +123,18 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
     if (!counter.buffer || (counter.size != VK_WHOLE_SIZE && counter.size < counterBytes()))
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: counter buffer range too small");
     ScopedLabel label(cmd, "hiz single-pass");
-    const uint32_t tilesX = groups(base.width, gpu::SIEVE_HIZ_TILE), tilesY = groups(base.height, gpu::SIEVE_HIZ_TILE);
+    const uint32_t tilesX = (base.width + gpu::SIEVE_HIZ_TILE - 1) / gpu::SIEVE_HIZ_TILE;
+    const uint32_t tilesY = (base.height + gpu::SIEVE_HIZ_TILE - 1) / gpu::SIEVE_HIZ_TILE;
     const gpu::HiZSinglePush push{
         depth.extent.width, depth.extent.height, base.width, base.height, mips, tilesX * tilesY, 0, 0};
     // Mips past the pyramid's top are never accessed; their bindings repeat the top mip's view so that
     // every declared binding holds a valid descriptor.
     auto mip = [&](uint32_t m) { return Binding::storageImage(pyramid.mipViews[std::min(m, mips - 1)]); };
-    singlePass_.dispatch(
-        cmd,
-        {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter), mip(0), mip(1), mip(2),
-         mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10), mip(11), mip(12), mip(13), mip(14), mip(15)},
-        push, tilesX, tilesY);
+    singlePass_.dispatch(cmd,
+                         {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter),
+                          mip(0), mip(1), mip(2), mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10),
+                          mip(11), mip(12), mip(13), mip(14), mip(15)},
+                         push, tilesX, tilesY);
     return {};
 }
 

@@ -1,11 +1,11 @@
 #include "prim/common.h"
 
-#include "sieve/barriers.h"
-
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <vector>
+
+#include "sieve/barriers.h"
 
 namespace sieve::prim {
 
@@ -85,39 +85,32 @@ Result<void> checkWord(const BufferRange& r, const char* what) {
     return {};
 }
 
-void computeBarrier(VkCommandBuffer cmd) { computeToComputeBarrier(cmd); }
+void computeBarrier(VkCommandBuffer cmd) {
+    computeToComputeBarrier(cmd);
+}
 
-Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t bindings, uint32_t pushBytes,
-                                     const Tiles& tiles, std::initializer_list<uint32_t> extra) {
-    std::vector<VkDescriptorType> types(bindings, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t pushBytes, const Tiles& tiles,
+                                     std::initializer_list<uint32_t> extra) {
     std::vector<uint32_t> spec;
     for (uint32_t v : tiles.spec()) spec.push_back(v);
     spec.insert(spec.end(), extra.begin(), extra.end());
     ComputePipelineDesc desc;
     desc.shader = shader;
-    desc.bindings = types;
     desc.pushConstantBytes = pushBytes;
     desc.specialization = spec;
     return ComputePipeline::create(dev, desc);
 }
 
-namespace {
-struct ClearPush {
-    uint32_t first, count, value;
-};
-const VkDescriptorType kOneStorage[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-}  // namespace
-
 Result<Clear> Clear::create(const DeviceInfo& dev) {
     Clear c;
-    auto p = ComputePipeline::create(dev, {"prim/clear.comp", kOneStorage, sizeof(ClearPush)});
+    auto p = ComputePipeline::create(dev, {"prim/clear.comp", sizeof(gpu::ClearPush)});
     if (!p) return p.error();
     c.pipe_ = std::move(p).value();
     return c;
 }
 
 void Clear::record(VkCommandBuffer cmd, Binding dst, uint32_t first, uint32_t count, uint32_t value) const {
-    pipe_.dispatchLinear(cmd, {dst}, ClearPush{first, count, value}, uint32_t(ceilDiv(count, 64)));
+    pipe_.dispatchLinear(cmd, {dst}, gpu::ClearPush{first, count, value}, pipe_.groupsFor(count));
 }
 
 }  // namespace detail

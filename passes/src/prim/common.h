@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "shared/prim_push.h"
 #include "sieve/gpu.h"
 #include "sieve/pipeline.h"
 #include "sieve/prim/config.h"
@@ -70,8 +71,8 @@ inline BufferRange sub(const BufferRange& r, uint64_t offset, uint64_t size) {
 void computeBarrier(VkCommandBuffer cmd);
 
 // ComputePipeline::create with the tile constants followed by `extra`.
-Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t bindings, uint32_t pushBytes,
-                                     const Tiles& tiles, std::initializer_list<uint32_t> extra);
+Result<ComputePipeline> makePipeline(const DeviceInfo& dev, const char* shader, uint32_t pushBytes, const Tiles& tiles,
+                                     std::initializer_list<uint32_t> extra);
 
 // Records dst[first .. first + count) = value (prim/clear.comp).
 class Clear {

@@ -20,20 +20,10 @@ const char* methodName(CompactMethod m) {
     return "?";
 }
 
-namespace {
-struct ScatterPush {
-    uint32_t n, firstItem, capacity, totalWord, countWord, overflowWord, writeCount;
-};
-struct GatherPush {
-    uint32_t n, capacity, totalWord, countWord, overflowWord;
-};
-struct AppendPush {
-    uint32_t n, firstItem, capacity, counterWord;
-};
-struct FinishPush {
-    uint32_t counterWord, countWord, overflowWord, capacity;
-};
-}  // namespace
+using ScatterPush = gpu::CompactScatterPush;
+using GatherPush = gpu::CompactGatherPush;
+using AppendPush = gpu::CompactAppendPush;
+using FinishPush = gpu::CompactFinishPush;
 
 struct Compact::Impl {
     DeviceInfo dev;
@@ -108,16 +98,14 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     Result<ComputePipeline> second = makeError(VK_ERROR_UNKNOWN, "compact: unknown method");
     switch (o.method) {
         case CompactMethod::ScanScatter:
-            second = makePipeline(dev, "prim/compact_scatter.comp", 7, sizeof(ScatterPush), *tiles, {mode, payload});
+            second = makePipeline(dev, "prim/compact_scatter.comp", sizeof(ScatterPush), *tiles, {mode, payload});
             break;
         case CompactMethod::Gather:
-            second = makePipeline(dev, "prim/compact_gather.comp", 6, sizeof(GatherPush), *tiles, {mode, payload});
+            second = makePipeline(dev, "prim/compact_gather.comp", sizeof(GatherPush), *tiles, {mode, payload});
             break;
         case CompactMethod::AtomicAppend: {
-            second = makePipeline(dev, "prim/compact_append.comp", 4, sizeof(AppendPush), *tiles, {mode, payload});
-            const VkDescriptorType three[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
-            auto f = ComputePipeline::create(dev, {"prim/compact_finish.comp", three, sizeof(FinishPush)});
+            second = makePipeline(dev, "prim/compact_append.comp", sizeof(AppendPush), *tiles, {mode, payload});
+            auto f = ComputePipeline::create(dev, {"prim/compact_finish.comp", sizeof(FinishPush)});
             if (!f) return f.error();
             impl.finish = std::move(f).value();
             break;

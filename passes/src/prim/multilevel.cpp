@@ -5,12 +5,8 @@
 namespace sieve::prim::detail {
 
 namespace {
-struct ReducePush {
-    uint32_t n, firstOut;
-};
-struct TilePush {
-    uint32_t n, firstBlock, totalWord, writeTotal;
-};
+using gpu::ReducePush;
+using TilePush = gpu::ScanTilePush;
 const char* kLevelLabels[] = {"scan.level0", "scan.level1", "scan.level2", "scan.level3", "scan.level4"};
 }  // namespace
 
@@ -20,13 +16,13 @@ Result<Multilevel> Multilevel::create(const DeviceInfo& dev, const Tiles& tiles,
     m.tile_ = tiles.tile();
     for (uint32_t i = 0; i < 2; ++i) {
         const uint32_t bin = (i == 0 && binarize) ? 1 : 0;
-        auto r = makePipeline(dev, "prim/reduce.comp", 2, sizeof(ReducePush), tiles, {0u, bin});
+        auto r = makePipeline(dev, "prim/reduce.comp", sizeof(ReducePush), tiles, {0u, bin});
         if (!r) return r.error();
         m.reduce_[i] = std::move(r).value();
-        auto b = makePipeline(dev, "prim/scan_tile.comp", 4, sizeof(TilePush), tiles, {bin, 1u});
+        auto b = makePipeline(dev, "prim/scan_tile.comp", sizeof(TilePush), tiles, {bin, 1u});
         if (!b) return b.error();
         m.scanBase_[i] = std::move(b).value();
-        auto t = makePipeline(dev, "prim/scan_tile.comp", 4, sizeof(TilePush), tiles, {bin, 0u});
+        auto t = makePipeline(dev, "prim/scan_tile.comp", sizeof(TilePush), tiles, {bin, 0u});
         if (!t) return t.error();
         m.scanTop_[i] = std::move(t).value();
     }

@@ -6,11 +6,7 @@ namespace sieve::prim {
 
 using namespace detail;
 
-namespace {
-struct ReducePush {
-    uint32_t n, firstOut;
-};
-}  // namespace
+using gpu::ReducePush;
 
 Result<Reduce> Reduce::create(const DeviceInfo& dev, ReduceOp op, const PrimOptions& options) {
     auto tiles = resolveTiles(dev, options, true);
@@ -19,7 +15,7 @@ Result<Reduce> Reduce::create(const DeviceInfo& dev, ReduceOp op, const PrimOpti
     r.dev_ = dev;
     r.op_ = op;
     r.tile_ = tiles->tile();
-    auto p = makePipeline(dev, "prim/reduce.comp", 2, sizeof(ReducePush), *tiles, {uint32_t(op), 0u});
+    auto p = makePipeline(dev, "prim/reduce.comp", sizeof(ReducePush), *tiles, {uint32_t(op), 0u});
     if (!p) return p.error();
     r.pipe_ = std::move(p).value();
     return r;

@@ -4,13 +4,7 @@
 
 namespace sieve::prim::detail {
 
-namespace {
-struct SinglePush {
-    uint32_t n, firstTile, lastTile, firstItem;
-    uint32_t counterWord, flagsWord, aggWord, inclWord;
-    uint32_t totalWord, overflowWord, capacity;
-};
-}  // namespace
+using SinglePush = gpu::ScanSinglePush;
 
 Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles, const PrimOptions& options,
                                       bool binarize, uint32_t mode, bool payload) {
@@ -29,8 +23,8 @@ Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles,
     if (options.lookbackPerLane < 1 || options.lookbackPerLane > 16)
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: lookbackPerLane must be 1..16");
     const uint32_t perLane = options.lookbackPerLane;
-    auto p = makePipeline(dev, s.packed_ ? "prim/scan_single_packed.comp" : "prim/scan_single.comp", 6,
-                          sizeof(SinglePush), tiles,
+    auto p = makePipeline(dev, s.packed_ ? "prim/scan_single_packed.comp" : "prim/scan_single.comp", sizeof(SinglePush),
+                          tiles,
                           {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(options.lookbackSpins, 1u), perLane});
     if (!p) return p.error();
     s.pipe_ = std::move(p).value();
