@@ -41,35 +41,19 @@ sieve::Result<std::unique_ptr<GraphExecutor>> GraphExecutor::create(Context& ctx
     }
     if (auto r = ex->initializePersistent(persistent); !r) return r.error();
 
-    // Timestamps: a begin/end pair per pass, one pool per frame in flight, reset on the host now so that
-    // reading a slot before it was ever recorded answers "not available" instead of garbage.
-    uint32_t familyCount = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &familyCount, nullptr);
-    std::vector<VkQueueFamilyProperties> families(familyCount);
-    vkGetPhysicalDeviceQueueFamilyProperties(ctx.physical(), &familyCount, families.data());
-    const uint32_t validBits = families.at(ctx.queueFamily()).timestampValidBits;
-    const uint32_t queries = 2 * static_cast<uint32_t>(ex->graph_.passes.size());
-    ex->recorded_.assign(framesInFlight, false);
-    if (validBits > 0 && queries > 0) {
-        ex->timestampMask_ = validBits >= 64 ? ~uint64_t{0} : (uint64_t{1} << validBits) - 1;
-        ex->timestampPeriodNs_ = ctx.properties().limits.timestampPeriod;
-        for (uint32_t f = 0; f < framesInFlight; ++f) {
-            VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-            info.queryType = VK_QUERY_TYPE_TIMESTAMP;
-            info.queryCount = queries;
-            VkQueryPool pool = VK_NULL_HANDLE;
-            SIEVE_VK_TRY(vkCreateQueryPool(ctx.device(), &info, nullptr, &pool));
-            ex->queryPools_.push_back(pool);
-            vkResetQueryPool(ctx.device(), pool, 0, queries);
-            sieve::setDebugName(ctx.info(), VK_OBJECT_TYPE_QUERY_POOL, pool, "render graph timestamps");
-        }
+    // Timestamps: a scope per pass, one pool per frame in flight (none on a queue without timestamps).
+    if (!ex->graph_.passes.empty()) {
+        auto t =
+            GpuTimestamps::create(ctx, uint32_t(ex->graph_.passes.size()), framesInFlight, "render graph timestamps");
+        if (t)
+            ex->timestamps_.emplace(std::move(t).value());
+        else if (t.error().code != VK_ERROR_FEATURE_NOT_PRESENT)
+            return t.error();
     }
     return ex;
 }
 
-GraphExecutor::~GraphExecutor() {
-    for (VkQueryPool pool : queryPools_) vkDestroyQueryPool(ctx_.device(), pool, nullptr);
-}
+GraphExecutor::~GraphExecutor() = default;
 
 sieve::Result<void> GraphExecutor::allocate(SlotId s) {
     const sieve::SlotDesc& d = graph_.slots[s].desc;
@@ -254,37 +238,27 @@ sieve::Result<void> GraphExecutor::execute(VkCommandBuffer cmd, const sieve::Fra
         if (slot.used && slot.desc.lifetime == sieve::Lifetime::Imported && !bindings_[s].buffer && !bindings_[s].image)
             return graphError("execute: imported slot '" + slot.desc.name + "' is not bound (bindImported)");
     }
-    const VkQueryPool pool = queryPools_.empty() ? VK_NULL_HANDLE : queryPools_[frame.frameSlot];
-    if (pool) vkCmdResetQueryPool(cmd, pool, 0, 2 * static_cast<uint32_t>(graph_.passes.size()));
+    GpuTimestamps* timer = timestamps_ ? &*timestamps_ : nullptr;
+    if (timer) timer->reset(cmd, frame.frameSlot);
     const sieve::Bindings bindings{bindings_};
     for (uint32_t p = 0; p < graph_.passes.size(); ++p) {
         const CompiledPass& pass = graph_.passes[p];
         sieve::ScopedLabel label(cmd, pass.desc.name.c_str());
-        if (pool) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool, 2 * p);
+        if (timer) timer->begin(cmd, pass.desc.name, frame.frameSlot);
         if (!skipBarriers_[p]) issue(cmd, pass.before);
         if (pass.record) pass.record(cmd, bindings, frame);
-        if (pool) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, pool, 2 * p + 1);
+        if (timer) timer->end(cmd, frame.frameSlot);
     }
     issue(cmd, graph_.final);
-    recorded_[frame.frameSlot] = true;
     return {};
 }
 
 std::optional<std::vector<PassTiming>> GraphExecutor::timings(uint32_t frameSlot) const {
-    if (queryPools_.empty() || frameSlot >= framesInFlight_ || !recorded_[frameSlot]) return std::nullopt;
-    const uint32_t queries = 2 * static_cast<uint32_t>(graph_.passes.size());
-    std::vector<uint64_t> ticks(queries);
-    VkResult r =
-        vkGetQueryPoolResults(ctx_.device(), queryPools_[frameSlot], 0, queries, ticks.size() * sizeof(uint64_t),
-                              ticks.data(), sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
-    if (r != VK_SUCCESS) return std::nullopt;  // VK_NOT_READY: the frame has not finished
+    if (!timestamps_ || frameSlot >= framesInFlight_) return std::nullopt;
+    auto scopes = timestamps_->read(frameSlot);
+    if (!scopes || scopes->empty()) return std::nullopt;  // not finished, or nothing recorded in the slot yet
     std::vector<PassTiming> out;
-    for (uint32_t p = 0; p < graph_.passes.size(); ++p) {
-        const uint64_t begin = ticks[2 * p] & timestampMask_;
-        const uint64_t end = ticks[2 * p + 1] & timestampMask_;
-        const uint64_t delta = (end - begin) & timestampMask_;  // wraps within the valid bits
-        out.push_back({graph_.passes[p].desc.name, double(delta) * timestampPeriodNs_ * 1e-6});
-    }
+    for (const GpuTimestamps::Scope& s : *scopes) out.push_back({s.name, s.ms});
     return out;
 }
 

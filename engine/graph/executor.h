@@ -12,6 +12,7 @@
 
 #include "engine/graph/compile.h"
 #include "engine/vk/resources.h"
+#include "engine/vk/timestamps.h"
 
 namespace engine {
 class Context;
@@ -73,10 +74,7 @@ private:
     std::vector<Buffer> buffers_;               // by slot, for owned buffers
     std::vector<Image> images_;                 // by slot, for owned images
     std::vector<bool> skipBarriers_;            // by compiled pass
-    std::vector<VkQueryPool> queryPools_;       // by frame slot; empty without timestamps
-    std::vector<bool> recorded_;                // by frame slot
-    uint64_t timestampMask_ = 0;
-    double timestampPeriodNs_ = 1.0;
+    std::optional<GpuTimestamps> timestamps_;   // a scope per pass, a slot per frame in flight
 };
 
 }  // namespace engine::graph

@@ -1,7 +1,8 @@
 #pragma once
-// What the overlay shows and the stats JSON reports: plain structs the host fills every frame (culling
-// counters read back k frames late, per-pass GPU times from timestamp queries), plus the run-time toggles
-// the overlay edits. No ImGui and no Vulkan in here.
+// What the overlay shows and the stats JSON reports: plain structs the host fills every frame (the culling
+// plugin's counts, read back k frames late, and per-pass GPU times from timestamp queries), plus the
+// plugin's run-time toggles the overlay edits. The counts and toggles are the plugin's own types
+// (sieve::CullingStats, sieve::CullingToggles). No ImGui in here.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -10,21 +11,9 @@
 #include <string_view>
 #include <vector>
 
-namespace engine::ui {
+#include "sieve/culling.h"
 
-// Culling counters of one frame.
-struct CullingCounts {
-    bool available = false;   // false while no culling plugin reports counts (the overlay says so)
-    uint64_t frameIndex = 0;  // the frame the counts belong to (they reach the CPU some frames later)
-    uint64_t instances = 0;
-    uint64_t frustumVisible = 0;
-    uint64_t occlusionVisibleEarly = 0;  // drawn in the early phase (visible last frame and in the frustum)
-    uint64_t occlusionVisibleLate = 0;   // newly visible after the Hi-Z test of this frame
-    uint64_t drawn = 0;
-    uint64_t triangles = 0;
-    uint64_t overflow = 0;  // draws dropped because the output buffer was full
-    uint64_t occlusionVisible() const { return occlusionVisibleEarly + occlusionVisibleLate; }
-};
+namespace engine::ui {
 
 // A rolling window of samples (milliseconds): last value, mean over the window, and the window in time
 // order for ImGui::PlotLines.
@@ -61,17 +50,6 @@ private:
     std::vector<Entry> entries_;
 };
 
-// Run-time switches of the culling stages (the overlay's checkboxes and slider edit them).
-struct CullingToggles {
-    bool frustum = true;
-    bool occlusion = true;
-    bool twoPhase = true;
-    bool lod = true;
-    bool stableCompaction = true;  // false: atomic-append compaction (unordered), for comparison
-    bool freeze = false;           // keep culling with the camera of the frame it was frozen at
-    float lodBias = 0.0f;
-};
-
 // Which Hi-Z pyramid the overlay shows, and at which mip.
 struct HiZView {
     bool show = false;
@@ -86,10 +64,11 @@ struct HiZView {
 struct OverlayModel {
     std::string deviceName;
     uint32_t width = 0, height = 0;
-    RollingSeries frameMs;  // CPU frame-to-frame time
-    CullingCounts counts;
+    RollingSeries frameMs;       // CPU frame-to-frame time
+    sieve::CullingStats counts;  // valid = false while no culling plugin reports counts (the overlay says so)
+    uint64_t triangles = 0;      // input-assembly primitives of the draws (pipeline statistics)
     PassTimings gpuTimes;
-    CullingToggles toggles;
+    sieve::CullingToggles toggles;
     HiZView hiz;
     bool captureAvailable = false;  // RenderDoc is loaded
     std::string status;             // last action's result ("screenshot written to ...")

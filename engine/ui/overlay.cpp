@@ -45,25 +45,24 @@ void drawFrameSection(const OverlayModel& m) {
     plot("##frame", m.frameMs, 28.0f);
 }
 
-void drawCountsSection(const CullingCounts& c) {
-    if (!c.available) {
+void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles) {
+    if (!c.valid) {
         disabledWrapped(
             "no culling counts yet: they reach the CPU some frames late (or no culling plugin reports any)");
         return;
     }
-    ImGui::Text("counts of frame %" PRIu64, c.frameIndex);
+    ImGui::Text("counts of frame %" PRIu64, c.frame);
     if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
         countRow("instances", c.instances, c.instances);
         countRow("frustum visible", c.frustumVisible, c.instances);
-        countRow("occlusion visible (early)", c.occlusionVisibleEarly, c.instances);
-        countRow("occlusion visible (late)", c.occlusionVisibleLate, c.instances);
-        countRow("drawn", c.drawn, c.instances);
-        countRow("triangles", c.triangles, 0);
-        countRow("overflow", c.overflow, 0);
+        countRow("occlusion visible (early)", c.earlyDrawn, c.instances);
+        countRow("occlusion visible (late)", c.lateDrawn, c.instances);
+        countRow("drawn", c.draws(), c.instances);
+        countRow("triangles", triangles, 0);
+        countRow("overflow", c.overflow(), 0);
         ImGui::EndTable();
     }
-    if (c.overflow)
-        ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %" PRIu64 " dropped", c.overflow);
+    if (c.overflow()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %u dropped", c.overflow());
 }
 
 void drawTimingsSection(const PassTimings& t) {
@@ -97,7 +96,7 @@ void drawTimingsSection(const PassTimings& t) {
     ImGui::EndTable();
 }
 
-bool drawTogglesSection(CullingToggles& t) {
+bool drawTogglesSection(sieve::CullingToggles& t) {
     bool changed = false;
     changed |= ImGui::Checkbox("frustum", &t.frustum);
     ImGui::SameLine();
@@ -107,12 +106,12 @@ bool drawTogglesSection(CullingToggles& t) {
     changed |= ImGui::Checkbox("LOD", &t.lod);
     ImGui::SameLine();
     changed |= ImGui::Checkbox("freeze culling", &t.freeze);
-    int mode = t.stableCompaction ? 0 : 1;
+    int mode = t.stable ? 0 : 1;
     changed |= ImGui::RadioButton("stable compaction", &mode, 0);
     ImGui::SameLine();
     changed |= ImGui::RadioButton("atomic append", &mode, 1);
-    t.stableCompaction = mode == 0;
-    changed |= ImGui::SliderFloat("LOD bias", &t.lodBias, -4.0f, 4.0f, "%.2f");
+    t.stable = mode == 0;
+    changed |= ImGui::SliderInt("LOD bias", &t.lodBias, -4, 4);
     return changed;
 }
 
@@ -181,7 +180,7 @@ OverlayActions drawOverlay(OverlayModel& m) {
     OverlayActions actions;
     if (ImGui::Begin("Sieve", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
         drawFrameSection(m);
-        if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) drawCountsSection(m.counts);
+        if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) drawCountsSection(m.counts, m.triangles);
         if (ImGui::CollapsingHeader("GPU time per pass", ImGuiTreeNodeFlags_DefaultOpen))
             drawTimingsSection(m.gpuTimes);
         bool changed = false;

@@ -5,19 +5,19 @@
 
 namespace engine::ui {
 
-std::string statsJson(const CullingCounts& c, const PassTimings& timings, const CullingToggles& t,
-                      const RunSummary& run) {
+std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const PassTimings& timings,
+                      const sieve::CullingToggles& t, const RunSummary& run) {
     nlohmann::ordered_json j;
     j["instances"] = c.instances;
     j["frustum_visible"] = c.frustumVisible;
-    j["occlusion_visible"] = c.occlusionVisible();
-    j["occlusion_visible_early"] = c.occlusionVisibleEarly;
-    j["occlusion_visible_late"] = c.occlusionVisibleLate;
-    j["drawn"] = c.drawn;
-    j["triangles"] = c.triangles;
-    j["overflow"] = c.overflow;
-    j["counts_available"] = c.available;
-    j["counts_frame"] = c.frameIndex;
+    j["occlusion_visible"] = uint64_t(c.earlyDrawn) + c.lateDrawn;
+    j["occlusion_visible_early"] = c.earlyDrawn;
+    j["occlusion_visible_late"] = c.lateDrawn;
+    j["drawn"] = c.draws();
+    j["triangles"] = triangles;
+    j["overflow"] = c.overflow();
+    j["counts_available"] = c.valid;
+    j["counts_frame"] = c.frame;
     nlohmann::ordered_json passes = nlohmann::ordered_json::object();
     for (const auto& e : timings.entries()) passes[e.name] = e.ms.average();
     j["passes"] = passes;
@@ -30,17 +30,18 @@ std::string statsJson(const CullingCounts& c, const PassTimings& timings, const 
                     {"occlusion", t.occlusion},
                     {"two_phase", t.twoPhase},
                     {"lod", t.lod},
-                    {"compaction", t.stableCompaction ? "stable" : "atomic"},
+                    {"compaction", t.stable ? "stable" : "atomic"},
                     {"freeze", t.freeze},
                     {"lod_bias", t.lodBias}};
     return j.dump(2) + "\n";
 }
 
-sieve::Result<void> writeStatsJson(const std::string& path, const CullingCounts& counts, const PassTimings& timings,
-                                   const CullingToggles& toggles, const RunSummary& run) {
+sieve::Result<void> writeStatsJson(const std::string& path, const sieve::CullingStats& counts, uint64_t triangles,
+                                   const PassTimings& timings, const sieve::CullingToggles& toggles,
+                                   const RunSummary& run) {
     std::ofstream out(path, std::ios::binary);
     if (!out) return sieve::makeError(VK_ERROR_UNKNOWN, "cannot open " + path + " for writing");
-    out << statsJson(counts, timings, toggles, run);
+    out << statsJson(counts, triangles, timings, toggles, run);
     out.close();
     if (!out) return sieve::makeError(VK_ERROR_UNKNOWN, "writing " + path + " failed");
     return {};

@@ -18,9 +18,12 @@ struct RunSummary {
     float frameMsMean = 0.0f;
 };
 
-std::string statsJson(const CullingCounts& counts, const PassTimings& timings, const CullingToggles& toggles,
-                      const RunSummary& run);
-sieve::Result<void> writeStatsJson(const std::string& path, const CullingCounts& counts, const PassTimings& timings,
-                                   const CullingToggles& toggles, const RunSummary& run);
+// "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each
+// phase; triangles come from the host's pipeline statistics.
+std::string statsJson(const sieve::CullingStats& counts, uint64_t triangles, const PassTimings& timings,
+                      const sieve::CullingToggles& toggles, const RunSummary& run);
+sieve::Result<void> writeStatsJson(const std::string& path, const sieve::CullingStats& counts, uint64_t triangles,
+                                   const PassTimings& timings, const sieve::CullingToggles& toggles,
+                                   const RunSummary& run);
 
 }  // namespace engine::ui

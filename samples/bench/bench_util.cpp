@@ -9,96 +9,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "gpu_timer.h"
+#include "engine/vk/timestamps.h"
 #include "shared/test_push.h"
 #include "sieve/prim/reduce.h"
 
 namespace bench {
-
-sieve::Result<Options> Options::parse(int argc, char** argv, const std::vector<std::string>& valueKeys,
-                                      const std::vector<std::string>& flagKeys) {
-    Options o;
-    auto known = [](const std::vector<std::string>& keys, const std::string& k) {
-        return std::find(keys.begin(), keys.end(), k) != keys.end();
-    };
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a.rfind("--", 0) != 0) return sieve::makeError(VK_ERROR_UNKNOWN, "unexpected argument '" + a + "'");
-        const std::string k = a.substr(2);
-        if (known(flagKeys, k)) {
-            o.flags_[k] = true;
-        } else if (known(valueKeys, k)) {
-            if (i + 1 >= argc) return sieve::makeError(VK_ERROR_UNKNOWN, a + " needs a value");
-            o.values_[k] = argv[++i];
-        } else {
-            return sieve::makeError(VK_ERROR_UNKNOWN, "unknown option '" + a + "'");
-        }
-    }
-    return o;
-}
-
-std::string Options::str(const std::string& k, const std::string& fallback) const {
-    auto it = values_.find(k);
-    return it == values_.end() ? fallback : it->second;
-}
-
-namespace {
-bool parseCount(const std::string& s, uint64_t& out) {
-    if (s.empty() || s[0] == '-') return false;
-    char* end = nullptr;
-    errno = 0;
-    if (s.find_first_of("eE.") != std::string::npos) {  // 1e6
-        const double d = std::strtod(s.c_str(), &end);
-        if (errno || *end || !(d >= 0) || d > 1.8e19 || d != std::floor(d)) return false;
-        out = uint64_t(d);
-        return true;
-    }
-    const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-    if (errno || *end) return false;
-    out = v;
-    return true;
-}
-std::vector<std::string> split(const std::string& s) {
-    std::vector<std::string> out;
-    std::stringstream ss(s);
-    std::string item;
-    while (std::getline(ss, item, ','))
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-}  // namespace
-
-sieve::Result<uint64_t> Options::u64(const std::string& k, uint64_t fallback) const {
-    if (!has(k)) return fallback;
-    uint64_t v = 0;
-    if (!parseCount(str(k, ""), v)) return sieve::makeError(VK_ERROR_UNKNOWN, "bad --" + k + " '" + str(k, "") + "'");
-    return v;
-}
-
-sieve::Result<std::vector<uint64_t>> Options::u64List(const std::string& k, const std::string& fallback) const {
-    std::vector<uint64_t> out;
-    for (const std::string& item : split(str(k, fallback))) {
-        uint64_t v = 0;
-        if (!parseCount(item, v)) return sieve::makeError(VK_ERROR_UNKNOWN, "bad --" + k + " item '" + item + "'");
-        out.push_back(v);
-    }
-    if (out.empty()) return sieve::makeError(VK_ERROR_UNKNOWN, "--" + k + " is empty");
-    return out;
-}
-
-sieve::Result<std::vector<VkExtent2D>> Options::extents(const std::string& k, const std::string& fallback) const {
-    std::vector<VkExtent2D> out;
-    for (const std::string& item : split(str(k, fallback))) {
-        const size_t x = item.find('x');
-        uint64_t w = 0, h = 0;
-        if (x == std::string::npos || !parseCount(item.substr(0, x), w) || !parseCount(item.substr(x + 1), h) ||
-            w == 0 || h == 0 || w > 16384 || h > 16384)
-            return sieve::makeError(VK_ERROR_UNKNOWN, "bad --" + k + " item '" + item + "' (WxH, 1..16384)");
-        out.push_back({uint32_t(w), uint32_t(h)});
-    }
-    if (out.empty()) return sieve::makeError(VK_ERROR_UNKNOWN, "--" + k + " is empty");
-    return out;
-}
 
 void Json::key(const std::string& k) {
     if (!body_.empty()) body_ += ", ";
@@ -194,15 +109,15 @@ void fullBarrier(VkCommandBuffer cmd) {
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs,
-                                           const std::function<sieve::Result<void>(VkCommandBuffer)>& body) {
-    auto pairs = TimestampPairs::create(ctx, runs);
-    if (!pairs) return pairs.error();
+sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs, const Recorder& body,
+                                           void (*between)(VkCommandBuffer)) {
+    auto timer = engine::GpuTimestamps::create(ctx, runs, 1, "bench timestamps");
+    if (!timer) return timer.error();
     sieve::Result<void> rec;
     if (warmup) {
         auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
             for (uint32_t i = 0; i < warmup && rec; ++i) {
-                fullBarrier(cmd);
+                between(cmd);
                 rec = body(cmd);
             }
         });
@@ -210,17 +125,28 @@ sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup
         if (!r) return r.error();
     }
     auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        pairs->reset(cmd);
+        timer->reset(cmd);
         for (uint32_t i = 0; i < runs && rec; ++i) {
-            fullBarrier(cmd);
-            pairs->begin(cmd, i);
+            between(cmd);
+            timer->begin(cmd, "run");
             rec = body(cmd);
-            pairs->end(cmd, i);
+            timer->end(cmd);
         }
     });
     if (!rec) return rec.error();
     if (!r) return r.error();
-    return pairs->readMicroseconds();
+    auto scopes = timer->read(0, true);
+    if (!scopes) return scopes.error();
+    std::vector<double> us;
+    for (const engine::GpuTimestamps::Scope& s : scopes.value()) us.push_back(s.ms * 1000.0);
+    return us;
+}
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t m = v.size() / 2;
+    return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
 Stat stat(std::vector<double> v) {

@@ -1,7 +1,7 @@
 #pragma once
-// Shared pieces of the scenario subcommands (hiz, cull, cpu, frame): option parsing, JSON lines,
-// device description, GPU timing of recorded work, and the two reference peers every scenario reports
-// next to its own times: the peak copy bandwidth (vkCmdCopyBuffer) and the time of a zero-work dispatch.
+// Shared pieces of the subcommands (prim, hiz, cull, cpu, frame): JSON lines, device description, GPU timing of
+// recorded work, and the two reference peers every scenario reports next to its own times: the peak copy bandwidth
+// (vkCmdCopyBuffer) and the time of a zero-work dispatch.
 #include <volk.h>
 
 #include <cstdint>
@@ -11,32 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "sieve/barriers.h"
+#include "cli.h"
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
+#include "sieve/barriers.h"
 #include "sieve/pipeline.h"
 
 namespace bench {
-
-// "--key value" options and "--flag" switches. Unknown keys are errors.
-class Options {
-public:
-    // valueKeys / flagKeys without the leading "--".
-    static sieve::Result<Options> parse(int argc, char** argv, const std::vector<std::string>& valueKeys,
-                                        const std::vector<std::string>& flagKeys);
-    bool flag(const std::string& k) const { return flags_.count(k) != 0; }
-    bool has(const std::string& k) const { return values_.count(k) != 0; }
-    std::string str(const std::string& k, const std::string& fallback) const;
-    sieve::Result<uint64_t> u64(const std::string& k, uint64_t fallback) const;
-    // Comma-separated unsigned integers; "1e6" style accepted.
-    sieve::Result<std::vector<uint64_t>> u64List(const std::string& k, const std::string& fallback) const;
-    // Comma-separated WxH sizes.
-    sieve::Result<std::vector<VkExtent2D>> extents(const std::string& k, const std::string& fallback) const;
-
-private:
-    std::map<std::string, std::string> values_;
-    std::map<std::string, bool> flags_;
-};
 
 // One JSON object on one line, fields in insertion order.
 class Json {
@@ -74,10 +55,14 @@ void describe(engine::Context& ctx, Json& j);
 void fullBarrier(VkCommandBuffer cmd);
 using sieve::imageBarrier;
 
-// Records body warmup + runs times (a full barrier before each) with a timestamp pair around each timed
-// run; returns the microseconds of each timed run. Warm-up runs go in their own submission.
-sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs,
-                                           const std::function<sieve::Result<void>(VkCommandBuffer)>& body);
+// Records body warmup + runs times (`between` before each: by default a full barrier) with a timestamp
+// pair around each timed run; returns the microseconds of each timed run. Warm-up runs go in their own
+// submission.
+using Recorder = std::function<sieve::Result<void>(VkCommandBuffer)>;
+sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs, const Recorder& body,
+                                           void (*between)(VkCommandBuffer) = fullBarrier);
+
+double median(std::vector<double> v);
 
 struct Stat {
     double median = 0, min = 0, p90 = 0;
@@ -110,6 +95,12 @@ inline double boundUs(const Peers& p, double bytes) {
 // Device-local storage/transfer buffer.
 sieve::Result<engine::Buffer> deviceBuffer(engine::Context& ctx, uint64_t bytes, const char* name);
 
+// "sieve-bench <subcommand>: message" on stderr; returns 1 (the exit code of a failed run).
 int fail(const char* subcommand, const std::string& message);
+
+// The option parser of a subcommand ("sieve-bench <subcommand>"); its bad command lines exit with code 1.
+inline cli::Parser subcommandParser(const char* subcommand, const char* description) {
+    return cli::Parser(std::string("sieve-bench ") + subcommand, description);
+}
 
 }  // namespace bench

@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "bench_util.h"
-#include "gpu_timer.h"
+#include "engine/vk/timestamps.h"
 #include "scene_harness.h"
 #include "shared/draw.h"
 #include "shared/geometry_push.h"
@@ -23,14 +23,10 @@ namespace {
 
 constexpr const char* kName = "cpu";
 
-void usage() {
-    std::printf(
-        "usage: sieve-bench cpu [--sizes N,...] [--width W] [--height H] [--frames F] [--warmup W] [--threads T]\n"
-        "                       [--gpu-frames G] [--seed S] [--verify] [--out FILE]\n"
-        "CPU frustum culling (T threads, default all cores) + one vkCmdDrawIndexed per visible draw, F timed frames\n"
-        "(default 5) after W (default 1), at each N (default 1e4,1e5,1e6,1e7); the GPU culling pipeline over G frames\n"
-        "(default 50) as the peer. --verify: CPU visible count = single-threaded reference = GPU frustum count.\n");
-}
+constexpr const char* kDescription =
+    "CPU frustum culling (T threads, default all cores) + one vkCmdDrawIndexed per visible draw, F timed frames\n"
+    "(default 5) after W (default 1), at each N (default 1e4,1e5,1e6,1e7); the GPU culling pipeline over G frames\n"
+    "(default 50) as the peer. --verify: CPU visible count = single-threaded reference = GPU frustum count.";
 
 using Clock = std::chrono::steady_clock;
 double usSince(Clock::time_point t0) {
@@ -59,30 +55,21 @@ void cullOnHost(const sieve::assets::SceneData& scene, const sieve::gpu::CullPar
 }  // namespace
 
 int cpuMain(int argc, char** argv) {
-    auto opt = Options::parse(argc, argv,
-                              {"sizes", "width", "height", "frames", "warmup", "threads", "gpu-frames", "seed", "out"},
-                              {"verify", "help"});
-    if (!opt) return fail(kName, opt.error().message);
-    if (opt->flag("help")) {
-        usage();
-        return 0;
-    }
-    auto sizes = opt->u64List("sizes", "1e4,1e5,1e6,1e7");
-    auto width = opt->u64("width", 1920), height = opt->u64("height", 1080);
-    auto frames = opt->u64("frames", 5), warmup = opt->u64("warmup", 1), seed = opt->u64("seed", 1);
-    auto threadsOpt = opt->u64("threads", std::max(1u, std::thread::hardware_concurrency()));
-    auto gpuFrames = opt->u64("gpu-frames", 50);
-    if (!sizes) return fail(kName, sizes.error().message);
-    if (!width || !height || !frames || !warmup || !seed || !threadsOpt || !gpuFrames || *width == 0 || *height == 0 ||
-        *width > 16384 || *height > 16384 || *frames == 0 || *frames > 10000 || *warmup > 10000 || *threadsOpt == 0 ||
-        *threadsOpt > 1024 || *gpuFrames == 0 || *gpuFrames > 100000)
-        return fail(kName, "bad --width/--height/--frames/--warmup/--threads/--gpu-frames/--seed");
-    for (uint64_t n : *sizes)
-        if (n == 0 || n > sieve::assets::kMaxCityInstances) return fail(kName, "--sizes: N must be in 1..2^32-1");
-    const VkExtent2D extent{uint32_t(*width), uint32_t(*height)};
-    const uint32_t threads = uint32_t(*threadsOpt);
-    const bool verify = opt->flag("verify");
-    const JsonSink sink(opt->str("out", ""));
+    std::vector<uint64_t> sizes{10000, 100000, 1000000, 10000000};
+    CityOptions o;
+    o.frames = 5;
+    o.warmup = 1;
+    uint32_t threads = std::max(1u, std::thread::hardware_concurrency()), gpuFrames = 50;
+    cli::Parser p = subcommandParser(kName, kDescription);
+    addCitySizes(p, sizes);
+    addCityOptions(p, o, 10000, "check the counts (see above); exit 1 on a mismatch");
+    p.count("--threads", "T", "host culling threads (default: all cores)", threads, 1, 1024)
+        .count("--gpu-frames", "G", "frames of the GPU culling peer (default 50)", gpuFrames, 1, 100000);
+    if (auto exit = p.run(argc, argv, 1)) return *exit;
+    const VkExtent2D extent = o.extent();
+    const uint32_t warmup = o.warmup, frames = o.frames;
+    const bool verify = o.verify;
+    const JsonSink sink(o.out);
 
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
@@ -115,8 +102,8 @@ int cpuMain(int argc, char** argv) {
         return fail(kName, r.error().message);
 
     bool allOk = true;
-    for (uint64_t n : *sizes) {
-        auto city = buildCity(n, uint32_t(*seed));
+    for (uint64_t n : sizes) {
+        auto city = buildCity(n, uint32_t(o.seed));
         if (!city) return fail(kName, city.error().message);
         auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
         if (!harnessR) return fail(kName, harnessR.error().message);
@@ -124,7 +111,7 @@ int cpuMain(int argc, char** argv) {
         const sieve::assets::SceneData& scene = h.scene();
 
         // Peer: the GPU culling pipeline (stable lists) at this N.
-        auto gpuRun = h.run(10, uint32_t(*gpuFrames));
+        auto gpuRun = h.run(10, gpuFrames);
         if (!gpuRun) return fail(kName, gpuRun.error().message);
 
         auto params = sieve::makeCullParams({h.view(), h.proj(), {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(n), {});
@@ -135,10 +122,10 @@ int cpuMain(int argc, char** argv) {
             for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c][r];
         push.lightDir = sieve::gpu::vec4(0.4f, 0.8f, 0.45f, 0.0f);
 
-        const uint32_t total = uint32_t(*warmup + *frames);
-        auto pairs = TimestampPairs::create(ctx, total);
-        if (!pairs) return fail(kName, pairs.error().message);
-        if (auto r = ctx.submitNow([&](VkCommandBuffer cmd) { pairs->reset(cmd); }); !r)
+        const uint32_t total = warmup + frames;
+        auto timer = engine::GpuTimestamps::create(ctx, total, 1, "bench cpu-culled frames");
+        if (!timer) return fail(kName, timer.error().message);
+        if (auto r = ctx.submitNow([&](VkCommandBuffer cmd) { timer->reset(cmd); }); !r)
             return fail(kName, r.error().message);
         std::vector<double> cullUs, recordUs;
         std::vector<std::vector<uint32_t>> visible;
@@ -179,7 +166,7 @@ int cpuMain(int argc, char** argv) {
             info.colorAttachmentCount = 1;
             info.pColorAttachments = &colorAtt;
             info.pDepthAttachment = &depthAtt;
-            pairs->begin(cmd, f);
+            timer->begin(cmd, "frame");
             vkCmdBeginRendering(cmd, &info);
 
             // Recording: what the CPU path costs per frame on top of culling.
@@ -210,9 +197,9 @@ int cpuMain(int argc, char** argv) {
             }
             const double rec = usSince(t0);
             vkCmdEndRendering(cmd);
-            pairs->end(cmd, f);
+            timer->end(cmd);
             if (auto r = target.endFrame(); !r) return fail(kName, r.error().message);
-            if (f >= *warmup) {
+            if (f >= warmup) {
                 cullUs.push_back(cull);
                 recordUs.push_back(rec);
             }
@@ -220,9 +207,10 @@ int cpuMain(int argc, char** argv) {
             draws = frameDraws;
         }
         if (auto r = target.finish(); !r) return fail(kName, r.error().message);
-        auto gpuUs = pairs->readMicroseconds();
-        if (!gpuUs) return fail(kName, gpuUs.error().message);
-        std::vector<double> drawGpuUs(gpuUs->begin() + long(*warmup), gpuUs->end());
+        auto scopes = timer->read(0, true);
+        if (!scopes) return fail(kName, scopes.error().message);
+        std::vector<double> drawGpuUs;
+        for (size_t f = warmup; f < scopes->size(); ++f) drawGpuUs.push_back((*scopes)[f].ms * 1000.0);
         std::vector<double> cpuTotal(cullUs.size());
         for (size_t i = 0; i < cullUs.size(); ++i) cpuTotal[i] = cullUs[i] + recordUs[i];
 

@@ -15,16 +15,12 @@ namespace {
 
 constexpr const char* kName = "cull";
 
-void usage() {
-    std::printf(
-        "usage: sieve-bench cull [--sizes N,...] [--width W] [--height H] [--frames F] [--warmup W] [--seed S]\n"
-        "                        [--verify] [--out FILE]\n"
-        "The city (assets::makeCity) at each N (default 1e4,1e5,1e6,1e7) at WxH (default 1920x1080), culled and\n"
-        "drawn by SceneRenderer; per-pass GPU times (median of F frames after W warm-up frames), stable and\n"
-        "atomic-append draw lists. Every line carries the copy-bandwidth and zero-work-dispatch peers and each\n"
-        "pass's fewest bytes moved. --verify checks the counts: GPU frustum count = CPU reference, same number\n"
-        "of draws in both orders, no overflow, something culled.\n");
-}
+constexpr const char* kDescription =
+    "The city (assets::makeCity) at each N (default 1e4,1e5,1e6,1e7) at WxH (default 1920x1080), culled and\n"
+    "drawn by SceneRenderer; per-pass GPU times (median of F frames after W warm-up frames), stable and\n"
+    "atomic-append draw lists. Every line carries the copy-bandwidth and zero-work-dispatch peers and each\n"
+    "pass's fewest bytes moved. --verify checks the counts: GPU frustum count = CPU reference, same number\n"
+    "of draws in both orders, no overflow, something culled.";
 
 // Fewest bytes each culling pass moves (DRAM, 32-byte sectors), from the shaders' accesses:
 // - flag passes read the sphere of an instance (16 bytes at offset 48 of the 80-byte record: one 32-byte
@@ -62,25 +58,17 @@ PassBytes passBytes(uint64_t n, const sieve::CullingStats& s, bool stable, VkExt
 }  // namespace
 
 int cullMain(int argc, char** argv) {
-    auto opt =
-        Options::parse(argc, argv, {"sizes", "width", "height", "frames", "warmup", "seed", "out"}, {"verify", "help"});
-    if (!opt) return fail(kName, opt.error().message);
-    if (opt->flag("help")) {
-        usage();
-        return 0;
-    }
-    auto sizes = opt->u64List("sizes", "1e4,1e5,1e6,1e7");
-    auto width = opt->u64("width", 1920), height = opt->u64("height", 1080);
-    auto frames = opt->u64("frames", 100), warmup = opt->u64("warmup", 20), seed = opt->u64("seed", 1);
-    if (!sizes) return fail(kName, sizes.error().message);
-    if (!width || !height || !frames || !warmup || !seed || *width == 0 || *height == 0 || *width > 16384 ||
-        *height > 16384 || *frames == 0 || *frames > 100000 || *warmup > 100000)
-        return fail(kName, "bad --width/--height/--frames/--warmup/--seed");
-    for (uint64_t n : *sizes)
-        if (n == 0 || n > sieve::assets::kMaxCityInstances) return fail(kName, "--sizes: N must be in 1..2^32-1");
-    const VkExtent2D extent{uint32_t(*width), uint32_t(*height)};
-    const bool verify = opt->flag("verify");
-    const JsonSink sink(opt->str("out", ""));
+    std::vector<uint64_t> sizes{10000, 100000, 1000000, 10000000};
+    CityOptions o;
+    o.frames = 100;
+    o.warmup = 20;
+    cli::Parser p = subcommandParser(kName, kDescription);
+    addCitySizes(p, sizes);
+    addCityOptions(p, o, 100000, "check the counts (see above); exit 1 on a mismatch");
+    if (auto exit = p.run(argc, argv, 1)) return *exit;
+    const VkExtent2D extent = o.extent();
+    const bool verify = o.verify;
+    const JsonSink sink(o.out);
 
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
@@ -89,8 +77,8 @@ int cullMain(int argc, char** argv) {
     if (!peers) return fail(kName, peers.error().message);
 
     bool allOk = true;
-    for (uint64_t n : *sizes) {
-        auto city = buildCity(n, uint32_t(*seed));
+    for (uint64_t n : sizes) {
+        auto city = buildCity(n, uint32_t(o.seed));
         if (!city) return fail(kName, city.error().message);
         auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
         if (!harnessR) return fail(kName, harnessR.error().message);
@@ -99,7 +87,7 @@ int cullMain(int argc, char** argv) {
         uint32_t drawsStable = 0;
         for (const bool stable : {true, false}) {
             h.renderer().plugin().toggles().stable = stable;
-            auto run = h.run(uint32_t(*warmup), uint32_t(*frames));
+            auto run = h.run(o.warmup, o.frames);
             if (!run) return fail(kName, run.error().message);
             const sieve::CullingStats& s = run->stats;
             Json line;

@@ -13,13 +13,9 @@ namespace {
 
 constexpr const char* kName = "frame";
 
-void usage() {
-    std::printf(
-        "usage: sieve-bench frame [--n N] [--width W] [--height H] [--frames F] [--warmup W] [--seed S] [--verify]\n"
-        "                         [--out FILE]\n"
-        "GPU frame time of the city at N instances (default 1e6) at WxH (default 1920x1080), culling on and off.\n"
-        "--verify: off draws every instance's primitives, on draws fewer, no overflow.\n");
-}
+constexpr const char* kDescription =
+    "GPU frame time of the city at N instances (default 1e6) at WxH (default 1920x1080), culling on and off.\n"
+    "--verify: off draws every instance's primitives, on draws fewer, no overflow.";
 
 void setAll(sieve::CullingToggles& t, bool on) {
     t.frustum = t.occlusion = t.twoPhase = t.lod = on;
@@ -29,28 +25,22 @@ void setAll(sieve::CullingToggles& t, bool on) {
 }  // namespace
 
 int frameMain(int argc, char** argv) {
-    auto opt =
-        Options::parse(argc, argv, {"n", "width", "height", "frames", "warmup", "seed", "out"}, {"verify", "help"});
-    if (!opt) return fail(kName, opt.error().message);
-    if (opt->flag("help")) {
-        usage();
-        return 0;
-    }
-    auto n = opt->u64("n", 1000000);
-    auto width = opt->u64("width", 1920), height = opt->u64("height", 1080);
-    auto frames = opt->u64("frames", 50), warmup = opt->u64("warmup", 10), seed = opt->u64("seed", 1);
-    if (!n || !width || !height || !frames || !warmup || !seed || *n == 0 || *n > sieve::assets::kMaxCityInstances ||
-        *width == 0 || *height == 0 || *width > 16384 || *height > 16384 || *frames == 0 || *frames > 100000 ||
-        *warmup > 100000)
-        return fail(kName, "bad --n/--width/--height/--frames/--warmup/--seed");
-    const VkExtent2D extent{uint32_t(*width), uint32_t(*height)};
-    const bool verify = opt->flag("verify");
-    const JsonSink sink(opt->str("out", ""));
+    uint64_t n = 1000000;
+    CityOptions o;
+    o.frames = 50;
+    o.warmup = 10;
+    cli::Parser p = subcommandParser(kName, kDescription);
+    p.count("--n", "N", "instances of the city (default 1e6)", n, 1, sieve::assets::kMaxCityInstances);
+    addCityOptions(p, o, 100000, "check the draws (see above); exit 1 on a mismatch");
+    if (auto exit = p.run(argc, argv, 1)) return *exit;
+    const VkExtent2D extent = o.extent();
+    const bool verify = o.verify;
+    const JsonSink sink(o.out);
 
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
     engine::Context& ctx = *ctxR.value();
-    auto city = buildCity(*n, uint32_t(*seed));
+    auto city = buildCity(n, uint32_t(o.seed));
     if (!city) return fail(kName, city.error().message);
     const uint64_t allDraws = city->stats().instancedDraws;
     auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
@@ -62,11 +52,11 @@ int frameMain(int argc, char** argv) {
     bool ok = true;
     for (const bool on : {true, false}) {
         setAll(h.renderer().plugin().toggles(), on);
-        auto run = h.run(uint32_t(*warmup), uint32_t(*frames));
+        auto run = h.run(o.warmup, o.frames);
         if (!run) return fail(kName, run.error().message);
         Json line;
         line.str("scenario", kName)
-            .integer("n", *n)
+            .integer("n", n)
             .integer("width", extent.width)
             .integer("height", extent.height)
             .str("culling", on ? "on" : "off")

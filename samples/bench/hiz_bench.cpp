@@ -16,13 +16,10 @@ namespace {
 
 constexpr const char* kName = "hiz";
 
-void usage() {
-    std::printf(
-        "usage: sieve-bench hiz [--sizes WxH,...] [--runs R] [--warmup W] [--seed S] [--verify] [--out FILE]\n"
-        "Times HiZBuilder::recordSingle and recordPerMip on a D32 depth image of random depths (default sizes\n"
-        "1920x1080,2560x1440,3840x2160), with vkCmdCopyImage, vkCmdCopyImageToBuffer and vkCmdCopyBuffer of the\n"
-        "same depth bytes as peers. --verify compares both pyramids with the CPU reference (small sizes!).\n");
-}
+constexpr const char* kDescription =
+    "Times HiZBuilder::recordSingle and recordPerMip on a D32 depth image of random depths (default sizes\n"
+    "1920x1080,2560x1440,3840x2160), with vkCmdCopyImage, vkCmdCopyImageToBuffer and vkCmdCopyBuffer of the\n"
+    "same depth bytes as peers. --verify compares both pyramids with the CPU reference (small sizes!).";
 
 struct Images {
     engine::Image depth, depthCopy, pyramid;
@@ -148,21 +145,22 @@ sieve::Result<void> poisonPyramid(engine::Context& ctx, const Images& im) {
 }  // namespace
 
 int hizMain(int argc, char** argv) {
-    auto opt = Options::parse(argc, argv, {"sizes", "runs", "warmup", "seed", "out"}, {"verify", "help"});
-    if (!opt) return fail(kName, opt.error().message);
-    if (opt->flag("help")) {
-        usage();
-        return 0;
-    }
-    auto sizes = opt->extents("sizes", "1920x1080,2560x1440,3840x2160");
-    auto runs = opt->u64("runs", 200);
-    auto warmup = opt->u64("warmup", 20);
-    auto seed = opt->u64("seed", 1);
-    if (!sizes) return fail(kName, sizes.error().message);
-    if (!runs || !warmup || !seed || *runs == 0 || *runs > 100000 || *warmup > 100000)
-        return fail(kName, "bad --runs/--warmup/--seed");
-    const bool verify = opt->flag("verify");
-    const JsonSink sink(opt->str("out", ""));
+    std::vector<cli::Extent> sizes{{1920, 1080}, {2560, 1440}, {3840, 2160}};
+    uint32_t runs = 200, warmup = 20;
+    uint64_t seed = 1;
+    bool verify = false;
+    std::string out;
+    cli::Parser p = subcommandParser(kName, kDescription);
+    p.option(
+         "--sizes", "WxH,...", "depth sizes (default 1920x1080,2560x1440,3840x2160)",
+         [&](const std::string& v) { return cli::parseExtentList(v, 16384, sizes); }, "comma-separated WxH, 1..16384")
+        .count("--runs", "R", "timed runs (default 200)", runs, 1, 100000)
+        .count("--warmup", "W", "warm-up runs (default 20)", warmup, 0, 100000)
+        .count("--seed", "S", "seed of the depths (default 1)", seed, 0, UINT64_MAX)
+        .flag("--verify", "compare the pyramids with the CPU reference; exit 1 on a mismatch", verify)
+        .text("--out", "FILE", "append the JSON lines to FILE (default: stdout)", out);
+    if (auto exit = p.run(argc, argv, 1)) return *exit;
+    const JsonSink sink(out);
 
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
@@ -171,12 +169,13 @@ int hizMain(int argc, char** argv) {
     if (!builderR) return fail(kName, builderR.error().message);
     const sieve::HiZBuilder& builder = builderR.value();
     const uint64_t copyBytes = peakCopyBytes(ctx);
-    auto peers = measurePeers(ctx, copyBytes, uint32_t(*runs));
+    auto peers = measurePeers(ctx, copyBytes, runs);
     if (!peers) return fail(kName, peers.error().message);
 
     bool allOk = true;
-    for (const VkExtent2D extent : *sizes) {
-        std::mt19937 rng(uint32_t(*seed) ^ (extent.width * 2654435761u) ^ extent.height);
+    for (const cli::Extent size : sizes) {
+        const VkExtent2D extent{size.width, size.height};
+        std::mt19937 rng(uint32_t(seed) ^ (extent.width * 2654435761u) ^ extent.height);
         std::uniform_real_distribution<float> dist(1e-4f, 1.0f);
         std::vector<float> values(size_t(extent.width) * extent.height);
         for (float& v : values) v = dist(rng);
@@ -185,7 +184,7 @@ int hizMain(int argc, char** argv) {
         Images& im = imR.value();
         const sieve::HiZSource src{im.depth.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, extent};
         const sieve::HiZTarget dst{im.pyramid.handle(), im.mipViews};
-        const uint32_t r = uint32_t(*runs), w = uint32_t(*warmup);
+        const uint32_t r = runs, w = warmup;
 
         Json line;
         line.str("scenario", kName).integer("width", extent.width).integer("height", extent.height);

@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
+#include "bench_util.h"
 #include "compute_copy.h"
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
-#include "gpu_timer.h"
 #include "sieve/prim/compact.h"
 #include "sieve/prim/reduce.h"
 #include "sieve/prim/reference.h"
@@ -43,28 +43,17 @@ using sieve::prim::ScanTier;
 
 enum class Op { Scan, Compact, ReduceSum, ReduceMin, ReduceMax };
 
-void usage(FILE* to) {
-    std::fprintf(to,
-                 "usage: sieve-bench prim --op OP --input IN --output OUT\n"
-                 "       sieve-bench prim --op OP --n N [--density D] [--tier a|b|c] [--method M] [--runs R]\n"
-                 "                        [--warmup W] [--lookback-status packed|words]\n"
-                 "                        [--workgroup W] [--vectors V] [--lookback-per-lane K] [--verify] [--json]\n"
-                 "OP and files (raw little-endian):\n"
-                 "  scan        IN: n u32            OUT: n+1 u32 (exclusive offsets, then the total)\n"
-                 "  compact     IN: n u32 flags      OUT: 1+k u32 (k = count of flags != 0, then their indices)\n"
-                 "  reduce-sum  IN: n u32            OUT: 1 u32\n"
-                 "  reduce-min  IN: n f32            OUT: 1 f32 (+inf for an empty input)\n"
-                 "  reduce-max  IN: n f32            OUT: 1 f32 (-inf for an empty input)\n"
-                 "Sums above 2^32-1 are refused. Timing mode: N elements, flags of density D (default 0.5) for\n"
-                 "scan/compact/reduce-sum, floats in [-1000, 1000] for min/max. --tier picks the scan tier\n"
-                 "(a: multi-level, b: subgroup, c: single-pass look-back; default: device choice). --method\n"
-                 "(compact): scatter, fused, gather, append (default fused, or scatter when --tier a|b).\n"
-                 "--lookback-status (tier c): packed 64-bit state|value words where the device has 64-bit\n"
-                 "atomics (default), or two words. --workgroup/--vectors: tile shape (default 256 and 4 uvec4\n"
-                 "per invocation). --lookback-per-lane (tier c, 1..16, default 1): predecessors per lane and\n"
-                 "poll. --verify compares with the CPU reference, before and after\n"
-                 "the timed runs; --json prints one JSON object. Validation layers only with SIEVE_VALIDATION=1.\n");
-}
+constexpr const char* kDescription =
+    "       sieve-bench prim --op OP --input IN --output OUT\n"
+    "       sieve-bench prim --op OP --n N [timing options]\n"
+    "OP and files (raw little-endian):\n"
+    "  scan        IN: n u32            OUT: n+1 u32 (exclusive offsets, then the total)\n"
+    "  compact     IN: n u32 flags      OUT: 1+k u32 (k = count of flags != 0, then their indices)\n"
+    "  reduce-sum  IN: n u32            OUT: 1 u32\n"
+    "  reduce-min  IN: n f32            OUT: 1 f32 (+inf for an empty input)\n"
+    "  reduce-max  IN: n f32            OUT: 1 f32 (-inf for an empty input)\n"
+    "Sums above 2^32-1 are refused. Timing mode: N elements, flags of density D for scan/compact/reduce-sum,\n"
+    "floats in [-1000, 1000] for min/max. Validation layers only with SIEVE_VALIDATION=1.";
 
 struct Args {
     Op op = Op::Scan;
@@ -81,103 +70,77 @@ struct Args {
     bool verify = false, json = false;
 };
 
-bool parseU64(const char* s, uint64_t& out) {
-    if (!s || !*s) return false;
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(s, &end, 0);
-    if (errno || *end || s[0] == '-') return false;
-    out = v;
-    return true;
+cli::Parser parser(Args& a) {
+    cli::Parser p("sieve-bench prim", kDescription);
+    p.option(
+         "--op", "OP", "scan, compact, reduce-sum, reduce-min or reduce-max (required)",
+         [&a](const std::string& v) {
+             const std::pair<const char*, Op> ops[] = {{"scan", Op::Scan},
+                                                       {"compact", Op::Compact},
+                                                       {"reduce-sum", Op::ReduceSum},
+                                                       {"reduce-min", Op::ReduceMin},
+                                                       {"reduce-max", Op::ReduceMax}};
+             for (const auto& [name, op] : ops)
+                 if (v == name) return a.opName = v, a.op = op, true;
+             return false;
+         },
+         "scan, compact, reduce-sum, reduce-min or reduce-max")
+        .text("--input", "IN", "file mode: the input file", a.input)
+        .text("--output", "OUT", "file mode: the output file", a.output)
+        .option(
+            "--n", "N", "timing mode: N elements (at most 2^31)",
+            [&a](const std::string& v) {
+                uint64_t n = 0;
+                return cli::parseCount(v, n) && (a.n = n, true);
+            },
+            "an unsigned integer")
+        .option(
+            "--density", "D", "share of non-zero flags (0..1, default 0.5)",
+            [&a](const std::string& v) { return cli::parseDouble(v, a.density) && a.density >= 0 && a.density <= 1; },
+            "a number in [0, 1]")
+        .option("--tier", "a|b|c",
+                "scan tier: a multi-level, b subgroup, c single-pass look-back (default: device choice)",
+                [&a](const std::string& v) {
+                    if (v == "a") return a.tier = ScanTier::Multilevel, true;
+                    if (v == "b") return a.tier = ScanTier::Subgroup, true;
+                    if (v == "c") return a.tier = ScanTier::SinglePass, true;
+                    return false;
+                })
+        .option(
+            "--method", "M", "compact: scatter, fused, gather, append (default fused, or scatter when --tier a|b)",
+            [&a](const std::string& v) {
+                const std::pair<const char*, CompactMethod> methods[] = {{"scatter", CompactMethod::ScanScatter},
+                                                                         {"fused", CompactMethod::Fused},
+                                                                         {"gather", CompactMethod::Gather},
+                                                                         {"append", CompactMethod::AtomicAppend}};
+                for (const auto& [name, m] : methods)
+                    if (v == name) return a.method = m, true;
+                return false;
+            },
+            "scatter, fused, gather or append")
+        .option("--lookback-status", "packed|words",
+                "tier c: packed 64-bit state|value words where the device has 64-bit atomics (default), or two words",
+                [&a](const std::string& v) {
+                    if (v != "packed" && v != "words") return false;
+                    a.packedStatus = v == "packed";
+                    return true;
+                })
+        .count("--workgroup", "W", "tile shape: invocations per workgroup (default 256; checked by the primitive)",
+               a.workgroup, 0, 1024)
+        .count("--vectors", "V", "tile shape: uvec4 per invocation (default 4; checked by the primitive)", a.vectors, 0,
+               1024)
+        .count("--lookback-per-lane", "K", "tier c: predecessors per lane and poll (1..16, default 1)", a.perLane, 0,
+               16)
+        .count("--runs", "R", "timed runs (default 50)", a.runs, 1, 100000)
+        .count("--warmup", "W", "warm-up runs (default 5)", a.warmup, 0, 100000)
+        .flag("--verify", "compare with the CPU reference, before and after the timed runs", a.verify)
+        .flag("--json", "print one JSON object", a.json);
+    return p;
 }
 
-// Returns an error message, or empty on success.
-std::string parse(int argc, char** argv, Args& a) {
-    bool haveOp = false;
-    for (int i = 1; i < argc; ++i) {
-        const std::string k = argv[i];
-        auto value = [&](const char*& v) {
-            if (i + 1 >= argc) return false;
-            v = argv[++i];
-            return true;
-        };
-        const char* v = nullptr;
-        if (k == "--verify") {
-            a.verify = true;
-        } else if (k == "--json") {
-            a.json = true;
-        } else if (k == "--op" || k == "--input" || k == "--output" || k == "--n" || k == "--density" ||
-                   k == "--tier" || k == "--method" || k == "--runs" || k == "--warmup" || k == "--lookback-status" ||
-                   k == "--workgroup" || k == "--vectors" || k == "--lookback-per-lane") {
-            if (!value(v)) return k + " needs a value";
-            uint64_t u = 0;
-            if (k == "--op") {
-                a.opName = v;
-                haveOp = true;
-                if (a.opName == "scan")
-                    a.op = Op::Scan;
-                else if (a.opName == "compact")
-                    a.op = Op::Compact;
-                else if (a.opName == "reduce-sum")
-                    a.op = Op::ReduceSum;
-                else if (a.opName == "reduce-min")
-                    a.op = Op::ReduceMin;
-                else if (a.opName == "reduce-max")
-                    a.op = Op::ReduceMax;
-                else
-                    return "unknown op '" + a.opName + "' (scan, compact, reduce-sum, reduce-min, reduce-max)";
-            } else if (k == "--input") {
-                a.input = v;
-            } else if (k == "--output") {
-                a.output = v;
-            } else if (k == "--n") {
-                if (!parseU64(v, u)) return std::string("bad --n '") + v + "'";
-                a.n = u;
-            } else if (k == "--density") {
-                char* end = nullptr;
-                a.density = std::strtod(v, &end);
-                if (*end || !(a.density >= 0 && a.density <= 1)) return std::string("bad --density '") + v + "' (0..1)";
-            } else if (k == "--tier") {
-                const std::string t = v;
-                if (t == "a")
-                    a.tier = ScanTier::Multilevel;
-                else if (t == "b")
-                    a.tier = ScanTier::Subgroup;
-                else if (t == "c")
-                    a.tier = ScanTier::SinglePass;
-                else
-                    return "bad --tier '" + t + "' (a, b or c)";
-            } else if (k == "--method") {
-                const std::string m = v;
-                if (m == "scatter")
-                    a.method = CompactMethod::ScanScatter;
-                else if (m == "fused")
-                    a.method = CompactMethod::Fused;
-                else if (m == "gather")
-                    a.method = CompactMethod::Gather;
-                else if (m == "append")
-                    a.method = CompactMethod::AtomicAppend;
-                else
-                    return "bad --method '" + m + "' (scatter, fused, gather, append)";
-            } else if (k == "--lookback-status") {
-                const std::string m = v;
-                if (m != "packed" && m != "words") return "bad --lookback-status '" + m + "' (packed or words)";
-                a.packedStatus = m == "packed";
-            } else if (k == "--lookback-per-lane") {
-                if (!parseU64(v, u) || u > 16) return "bad " + k + " '" + v + "'";
-                a.perLane = uint32_t(u);
-            } else if (k == "--workgroup" || k == "--vectors") {
-                if (!parseU64(v, u) || u > 1024) return "bad " + k + " '" + v + "'";
-                (k == "--workgroup" ? a.workgroup : a.vectors) = uint32_t(u);  // validated by the primitive
-            } else if (k == "--runs" || k == "--warmup") {
-                if (!parseU64(v, u) || u > 100000 || (k == "--runs" && u == 0)) return "bad " + k + " '" + v + "'";
-                (k == "--runs" ? a.runs : a.warmup) = uint32_t(u);
-            }
-        } else {
-            return "unknown argument '" + k + "'";
-        }
-    }
-    if (!haveOp) return "--op is required";
+// The rules between options; returns an error message, or empty.
+std::string check(const Args& a) {
+    if (a.opName.empty()) return "--op is required";
     const bool fileMode = !a.input.empty() || !a.output.empty();
     if (fileMode && (a.input.empty() || a.output.empty())) return "file mode needs both --input and --output";
     if (fileMode && a.n) return "--n and --input/--output are exclusive";
@@ -247,13 +210,6 @@ private:
     std::unique_ptr<sieve::prim::Reduce> reduce_;
     engine::Buffer in_, out_, aux_, scratch_;
 };
-
-sieve::Result<engine::Buffer> deviceBuffer(engine::Context& ctx, uint64_t bytes, const char* name) {
-    return engine::Buffer::create(
-        ctx, std::max<uint64_t>(bytes, 16),
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-        engine::MemoryUsage::DeviceLocal, name);
-}
 
 uint64_t deviceLocalBytes(engine::Context& ctx) {
     VkPhysicalDeviceMemoryProperties props;
@@ -435,15 +391,8 @@ std::vector<uint32_t> referenceWords(Op op, const std::vector<uint32_t>& in) {
     }
 }
 
-sieve::Result<std::unique_ptr<engine::Context>> makeContext() {
-    engine::ContextDesc desc;
-    desc.appName = "sieve-bench";
-    return engine::Context::create(desc);  // validation only with SIEVE_VALIDATION=1
-}
-
 int fail(const std::string& message) {
-    std::fprintf(stderr, "sieve-bench prim: %s\n", message.c_str());
-    return 1;
+    return bench::fail("prim", message);
 }
 
 int runFile(const Args& a) {
@@ -497,32 +446,9 @@ void interRunBarrier(VkCommandBuffer cmd) {
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-// Runs `body` warmup + runs times and returns the median microseconds of the timed runs.
-sieve::Result<std::vector<double>> timeRuns(engine::Context& ctx, const Args& a,
-                                            const std::function<sieve::Result<void>(VkCommandBuffer)>& body) {
-    auto pairs = TimestampPairs::create(ctx, a.runs);
-    if (!pairs) return pairs.error();
-    sieve::Result<void> rec;
-    auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        for (uint32_t i = 0; i < a.warmup && rec; ++i) {
-            interRunBarrier(cmd);
-            rec = body(cmd);
-        }
-    });
-    if (!rec) return rec.error();
-    if (!r) return r.error();
-    r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        pairs->reset(cmd);
-        for (uint32_t i = 0; i < a.runs && rec; ++i) {
-            interRunBarrier(cmd);
-            pairs->begin(cmd, i);
-            rec = body(cmd);
-            pairs->end(cmd, i);
-        }
-    });
-    if (!rec) return rec.error();
-    if (!r) return r.error();
-    return pairs->readMicroseconds();
+// warmup + runs runs of `body`, interRunBarrier before each; the microseconds of the timed runs.
+sieve::Result<std::vector<double>> timeRuns(engine::Context& ctx, const Args& a, const Recorder& body) {
+    return timeGpu(ctx, a.warmup, a.runs, body, interRunBarrier);
 }
 
 int runTiming(const Args& a) {
@@ -620,15 +546,11 @@ int runTiming(const Args& a) {
 }  // namespace
 
 int primMain(int argc, char** argv) {
-    for (int i = 1; i < argc; ++i)
-        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        }
     Args a;
-    if (std::string error = parse(argc, argv, a); !error.empty()) {
-        std::fprintf(stderr, "sieve-bench prim: %s\n", error.c_str());
-        usage(stderr);
+    if (auto exit = parser(a).run(argc, argv, 2)) return *exit;
+    if (std::string error = check(a); !error.empty()) {
+        std::fprintf(stderr, "sieve-bench prim: %s\nRun 'sieve-bench prim --help' for the list of options.\n",
+                     error.c_str());
         return 2;
     }
     return a.n ? runTiming(a) : runFile(a);

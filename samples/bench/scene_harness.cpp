@@ -3,11 +3,37 @@
 #include <glm/gtc/constants.hpp>
 
 #include "assets/camera.h"
-#include "gpu_timer.h"
 #include "sieve/cull_flags.h"
 #include "assets/glm_interop.h"
 
 namespace bench {
+
+void addCitySizes(cli::Parser& p, std::vector<uint64_t>& sizes) {
+    p.option(
+        "--sizes", "N,...", "instance counts of the city (default 1e4,1e5,1e6,1e7)",
+        [&sizes](const std::string& v) {
+            std::vector<uint64_t> parsed;
+            if (!cli::parseCountList(v, parsed)) return false;
+            for (uint64_t n : parsed)
+                if (n == 0 || n > sieve::assets::kMaxCityInstances) return false;
+            sizes = std::move(parsed);
+            return true;
+        },
+        "comma-separated counts in [1, 2^32-1]");
+}
+
+void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp) {
+    const auto dflt = [](const char* what, uint64_t v) {
+        return std::string(what) + " (default " + std::to_string(v) + ")";
+    };
+    p.count("--width", "W", dflt("framebuffer width", o.width), o.width, 1, 16384)
+        .count("--height", "H", dflt("framebuffer height", o.height), o.height, 1, 16384)
+        .count("--frames", "F", dflt("timed frames", o.frames), o.frames, 1, maxFrames)
+        .count("--warmup", "W", dflt("warm-up frames", o.warmup), o.warmup, 0, maxFrames)
+        .count("--seed", "S", dflt("seed of the city", o.seed), o.seed, 0, UINT64_MAX)
+        .flag("--verify", verifyHelp, o.verify)
+        .text("--out", "FILE", "append the JSON lines to FILE (default: stdout)", o.out);
+}
 
 sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed) {
     auto city = sieve::assets::makeCity(instances, seed);

@@ -52,6 +52,21 @@ private:
     VkExtent2D extent_{0, 0};
 };
 
+// --sizes N,...: the city's instance counts to run (each in 1..kMaxCityInstances).
+void addCitySizes(cli::Parser& p, std::vector<uint64_t>& sizes);
+
+// The options of every city scenario (cull, cpu, frame). Defaults are the members' initial values.
+struct CityOptions {
+    uint32_t width = 1920, height = 1080;
+    uint32_t frames = 0, warmup = 0;  // timed and warm-up frames (at most maxFrames)
+    uint64_t seed = 1;
+    bool verify = false;
+    std::string out;  // JSON lines appended here; empty: stdout
+    VkExtent2D extent() const { return {width, height}; }
+};
+// --width --height --frames --warmup --seed --verify (described by verifyHelp) --out.
+void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp);
+
 // makeCity with a message on failure.
 sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed);
 

@@ -56,6 +56,10 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     auto geometry = sieve::GeometryPass::create(ctx.info(), colorFormat, engine::kDepthFormat);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
+    // Room for every pass the graph can hold: the plugin's and the two draws.
+    auto timer = engine::GpuTimestamps::create(ctx, CullingPlugin::kPassCount + 2, framesInFlight, "host2 passes");
+    if (!timer) return timer.error();
+    r->timer_.emplace(std::move(timer).value());
     r->vertices_ = importedBuffer(r->scene_.vertices);
     r->indices_ = importedBuffer(r->scene_.indices);
     r->instances_ = importedBuffer(r->scene_.instances);
@@ -101,7 +105,7 @@ sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame,
     if (auto r = plugin_->setView(cullView); !r) return r.error();
     const sieve::FrameInfo info = frame.info;
     auto prepared = plugin_->prepare(info);
-    if (auto e = fg.execute(frame.cmd, info); !e) return e.error();
+    if (auto e = fg.execute(frame.cmd, info, &*timer_); !e) return e.error();
     if (!prepared) return prepared.error();
     if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
     order_ = fg.order();

@@ -36,6 +36,11 @@ public:
     const sieve::SlotBinding* binding(std::string_view name) const;
     // The passes the last frame ran, in order.
     const std::vector<std::string>& passOrder() const { return order_; }
+    // GPU time of each pass of the frame last recorded in `slot`, once its fence was waited for
+    // (VK_NOT_READY before).
+    sieve::Result<std::vector<engine::GpuTimestamps::Scope>> passTimes(uint32_t slot) const {
+        return timer_->read(slot);
+    }
 
 private:
     CityRenderer(engine::Context& ctx) : ctx_(ctx), cache_(ctx) {}
@@ -57,6 +62,7 @@ private:
     // The scene tables, imported into every frame's graph; their barrier state outlives the frames.
     PhysicalResource vertices_, indices_, instances_, meshes_, primitives_;
     std::vector<std::string> order_;
+    std::optional<engine::GpuTimestamps> timer_;  // a scope per pass, a slot per frame in flight
 };
 
 }  // namespace host2

@@ -399,7 +399,8 @@ void FrameGraph::recordClears(VkCommandBuffer cmd) {
     toClear_.clear();
 }
 
-sieve::Result<void> FrameGraph::execute(VkCommandBuffer cmd, const sieve::FrameInfo& frame) {
+sieve::Result<void> FrameGraph::execute(VkCommandBuffer cmd, const sieve::FrameInfo& frame,
+                                        engine::GpuTimestamps* timer) {
     if (!compiled_) return graphError("execute() before a successful compile()");
     for (uint32_t p : order_)
         for (const auto& [r, a] : passes_[p].merged) {
@@ -407,6 +408,7 @@ sieve::Result<void> FrameGraph::execute(VkCommandBuffer cmd, const sieve::FrameI
             if (a.image ? b.image == VK_NULL_HANDLE : b.buffer == VK_NULL_HANDLE)
                 return graphError("imported '" + resources_[r].name + "' has no " + (a.image ? "image" : "buffer"));
         }
+    if (timer) timer->reset(cmd, frame.frameSlot);
     recordClears(cmd);
     Context ctx(cmd, frame, *this);
     std::vector<VkBufferMemoryBarrier2> buffers;
@@ -444,6 +446,7 @@ sieve::Result<void> FrameGraph::execute(VkCommandBuffer cmd, const sieve::FrameI
             }
         }
         sieve::ScopedLabel label(cmd, passes_[p].name.c_str());
+        if (timer) timer->begin(cmd, passes_[p].name, frame.frameSlot);
         if (!buffers.empty() || !images.empty()) {
             VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
             dep.bufferMemoryBarrierCount = uint32_t(buffers.size());
@@ -453,6 +456,7 @@ sieve::Result<void> FrameGraph::execute(VkCommandBuffer cmd, const sieve::FrameI
             vkCmdPipelineBarrier2(cmd, &dep);
         }
         if (passes_[p].execute) passes_[p].execute(ctx);
+        if (timer) timer->end(cmd, frame.frameSlot);
     }
     return {};
 }

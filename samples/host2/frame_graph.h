@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/vk/resources.h"
+#include "engine/vk/timestamps.h"
 #include "sieve/plugin.h"
 #include "sieve/result.h"
 
@@ -213,8 +214,10 @@ public:
     // Culls, orders, takes physical resources from the cache. Errors: a handle misused in setup, writing a
     // version that was already superseded, conflicting image layouts within a pass, a dependency cycle.
     sieve::Result<void> compile();
-    // Zeroes new persistent resources, then records the passes with their barriers.
-    sieve::Result<void> execute(VkCommandBuffer cmd, const sieve::FrameInfo& frame);
+    // Zeroes new persistent resources, then records the passes with their barriers. With a timer, each pass
+    // (its barriers included) is a scope of the timer's slot frame.frameSlot.
+    sieve::Result<void> execute(VkCommandBuffer cmd, const sieve::FrameInfo& frame,
+                                engine::GpuTimestamps* timer = nullptr);
 
     // After compile(): the passes that run, in order.
     std::vector<std::string> order() const;

@@ -2,12 +2,11 @@
 // procedural city headless for N frames at a fixed camera. Prints the pass order and the plugin's counts,
 // optionally writes the last frame as a PNG.
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <string>
 
 #include "assets/procedural_city.h"
 #include "city_renderer.h"
+#include "cli.h"
 #include "engine/target/headless_target.h"
 #include "engine/vk/context.h"
 #include "sieve/cull_flags.h"
@@ -26,65 +25,38 @@ struct Options {
     bool validation = false;
 };
 
-const char* kUsage =
-    "usage: sieve-host2 [--instances N] [--seed S] [--frames N] [--size WxH] [--frames-in-flight N]\n"
-    "                   [--camera street|avenue|courtyard|rooftop|overview] [--png PATH] [--validation]\n";
-
 int fail(const std::string& message) {
     std::fprintf(stderr, "sieve-host2: %s\n", message.c_str());
     return 1;
 }
 
-bool parse(int argc, char** argv, Options& o, std::string& error) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string a = argv[i];
-        const bool hasValue = i + 1 < argc;
-        auto number = [&](uint64_t lo, uint64_t hi, uint64_t& out) {
-            if (!hasValue) return error = a + " needs a value", false;
-            char* end = nullptr;
-            const unsigned long long v = std::strtoull(argv[++i], &end, 10);
-            if (*end || v < lo || v > hi)
-                return error = a + ": expected a number in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]",
-                       false;
-            return out = v, true;
-        };
-        uint64_t v = 0;
-        if (a == "--instances") {
-            if (!number(1, 50'000'000, o.instances)) return false;
-        } else if (a == "--seed") {
-            if (!number(0, UINT32_MAX, v)) return false;
-            o.seed = uint32_t(v);
-        } else if (a == "--frames") {
-            if (!number(1, 100000, v)) return false;
-            o.frames = int(v);
-        } else if (a == "--frames-in-flight") {
-            if (!number(1, 4, v)) return false;
-            o.framesInFlight = uint32_t(v);
-        } else if (a == "--size") {
-            if (!hasValue || std::sscanf(argv[++i], "%ux%u", &o.width, &o.height) != 2 || !o.width || !o.height ||
-                o.width > 8192 || o.height > 8192)
-                return error = "--size: expected WxH, each in [1, 8192]", false;
-        } else if (a == "--camera" && hasValue) {
-            o.camera = argv[++i];
-        } else if (a == "--png" && hasValue) {
-            o.png = argv[++i];
-        } else if (a == "--validation") {
-            o.validation = true;
-        } else {
-            return error = "unknown or incomplete option '" + a + "'", false;
-        }
-    }
-    return true;
+cli::Parser parser(Options& o) {
+    cli::Parser p("sieve-host2", "The city through the culling plugin in host2's frame graph, headless.");
+    p.count("--instances", "N", "instances of the city (1..50000000, default 20000)", o.instances, 1, 50'000'000)
+        .count("--seed", "S", "seed of the city (default 7)", o.seed, 0, UINT32_MAX)
+        .count("--frames", "N", "frames to render (1..100000, default 8)", o.frames, 1, 100000)
+        .option(
+            "--size", "WxH", "framebuffer size (each 1..8192, default 1280x720)",
+            [&o](const std::string& v) {
+                cli::Extent e;
+                if (!cli::parseExtent(v, 8192, e)) return false;
+                o.width = e.width;
+                o.height = e.height;
+                return true;
+            },
+            "WxH, each in [1, 8192]")
+        .count("--frames-in-flight", "N", "frames in flight (1..4, default 2)", o.framesInFlight, 1, 4)
+        .text("--camera", "street|avenue|courtyard|rooftop|overview", "camera preset (default street)", o.camera)
+        .text("--png", "PATH", "write the last frame as a PNG", o.png)
+        .flag("--validation", "enable the Vulkan validation layers", o.validation);
+    return p;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
     Options opt;
-    std::string error;
-    if (argc > 1 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0))
-        return std::fputs(kUsage, stdout), 0;
-    if (!parse(argc, argv, opt, error)) return std::fprintf(stderr, "sieve-host2: %s\n%s", error.c_str(), kUsage), 2;
+    if (auto exit = parser(opt).run(argc, argv, 2)) return *exit;
 
     engine::ContextDesc desc;
     desc.appName = "sieve-host2";
@@ -126,6 +98,13 @@ int main(int argc, char** argv) {
 
     std::printf("passes:");
     for (const std::string& p : renderer.value()->passOrder()) std::printf(" %s", p.c_str());
+    std::printf("\n");
+    // finish() waited for every frame: the last one's GPU times are there.
+    const uint32_t lastSlot = uint32_t((target.value()->frameIndex() - 1) % opt.framesInFlight);
+    auto times = renderer.value()->passTimes(lastSlot);
+    if (!times) return fail(times.error().message);
+    std::printf("GPU ms of the last frame:");
+    for (const engine::GpuTimestamps::Scope& t : times.value()) std::printf(" %s %.3f", t.name.c_str(), t.ms);
     std::printf("\n");
     // Counts arrive framesInFlight frames late (read back without waiting).
     const sieve::CullingStats& s = renderer.value()->plugin().stats();

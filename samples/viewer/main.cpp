@@ -26,7 +26,7 @@
 #include "engine/ui/overlay.h"
 #include "engine/ui/stats_json.h"
 #include "engine/vk/context.h"
-#include "gpu_timer.h"
+#include "engine/vk/timestamps.h"
 #include "memory_report.h"
 #include "options.h"
 #include "scene_setup.h"
@@ -40,28 +40,6 @@ int fail(const std::string& message) {
     return 1;
 }
 
-engine::ui::CullingToggles togglesFrom(const viewer::ViewerOptions& o) {
-    engine::ui::CullingToggles t;
-    t.frustum = o.frustum;
-    t.occlusion = o.occlusion;
-    t.twoPhase = o.twoPhase;
-    t.lod = o.lod;
-    t.stableCompaction = o.stableCompaction;
-    t.freeze = o.freeze;
-    t.lodBias = o.lodBias;
-    return t;
-}
-
-void applyToggles(const engine::ui::CullingToggles& t, sieve::CullingToggles& out) {
-    out.frustum = t.frustum;
-    out.occlusion = t.occlusion;
-    out.twoPhase = t.twoPhase;
-    out.lod = t.lod;
-    out.stable = t.stableCompaction;
-    out.freeze = t.freeze;
-    out.lodBias = int(std::lround(t.lodBias));
-}
-
 void setPose(viewer::FlyCamera& camera, const sieve::assets::CameraPose& pose) {
     camera.position = pose.position;
     camera.yawDeg = glm::degrees(pose.yaw);
@@ -71,17 +49,8 @@ void setPose(viewer::FlyCamera& camera, const sieve::assets::CameraPose& pose) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    viewer::ParseResult parsed = viewer::parseOptions(argc, argv);
-    if (!parsed.ok()) {
-        std::fprintf(stderr, "sieve-viewer: %s\nRun 'sieve-viewer --help' for the list of options.\n",
-                     parsed.error.c_str());
-        return 2;
-    }
-    viewer::ViewerOptions opt = parsed.options;
-    if (opt.help) {
-        std::fputs(viewer::usage("sieve-viewer").c_str(), stdout);
-        return 0;
-    }
+    viewer::ViewerOptions opt;
+    if (auto exit = viewer::optionParser(opt).run(argc, argv, 2)) return *exit;
 
     // RenderDoc first: its Vulkan layer only hooks instances created after it is loaded. Loading it
     // changes the Vulkan stack, so it is loaded only when a capture was asked for; an injected RenderDoc
@@ -150,9 +119,9 @@ int main(int argc, char** argv) {
         if (!l) return fail(l.error().message);
         ui = std::move(l).value();
     }
-    auto timerResult = viewer::GpuTimer::create(ctx, target->framesInFlight(), 8);
+    auto timerResult = engine::GpuTimestamps::create(ctx, 1, target->framesInFlight(), "viewer overlay");
     if (!timerResult) return fail(timerResult.error().message);
-    viewer::GpuTimer& timer = *timerResult.value();
+    engine::GpuTimestamps& timer = timerResult.value();
     // On every exit path, frames in flight finish before the overlay's and the timer's objects die.
     struct FinishGuard {
         engine::Target* target;
@@ -194,7 +163,7 @@ int main(int argc, char** argv) {
 
     engine::ui::OverlayModel model;
     model.deviceName = deviceName;
-    model.toggles = togglesFrom(opt);
+    model.toggles = opt.culling;
     model.captureAvailable = renderdoc->available();
     model.hiz.show = opt.hizView;
     model.hiz.showMax = opt.hizMax;
@@ -209,21 +178,15 @@ int main(int argc, char** argv) {
 
     // GPU times and culling counts of a frame slot whose fence has been waited for.
     auto collectFrame = [&](uint32_t slot) {
-        timer.collect(slot, model.gpuTimes);
+        if (auto overlay = timer.read(slot))
+            for (const engine::GpuTimestamps::Scope& t : overlay.value()) model.gpuTimes.add(t.name, float(t.ms));
         std::vector<engine::graph::PassTiming> passTimes;
         engine::FrameCounts counts;
         renderer.collect(slot, passTimes, counts);
         for (const auto& t : passTimes) model.gpuTimes.add(t.name, float(t.ms));
         const sieve::CullingStats& c = counts.cull;
-        model.counts.available = c.valid;
-        model.counts.frameIndex = c.frame;
-        model.counts.instances = c.instances;
-        model.counts.frustumVisible = c.frustumVisible;
-        model.counts.occlusionVisibleEarly = c.earlyDrawn;
-        model.counts.occlusionVisibleLate = c.lateDrawn;
-        model.counts.drawn = c.draws();
-        model.counts.triangles = counts.triangles;
-        model.counts.overflow = c.overflow();
+        model.counts = c;
+        model.triangles = counts.triangles;
         if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
             std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n",
                         (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn,
@@ -274,7 +237,7 @@ int main(int argc, char** argv) {
                 opt.frames > 1 ? float(rendered) / float(opt.frames - 1) : float(std::fmod(glfwGetTime() / 30.0, 1.0));
             if (auto pose = sieve::assets::cameraPath(loaded->data, opt.cameraPath, t)) setPose(camera, *pose);
         }
-        applyToggles(model.toggles, renderer.plugin().toggles());
+        renderer.plugin().toggles() = model.toggles;
         engine::ui::HiZViewPass* hizView = renderer.hizView();
         if (hizView) hizView->select(model.hiz.show, model.hiz.showMax, model.hiz.mip);
         const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
@@ -291,7 +254,8 @@ int main(int argc, char** argv) {
         if (ui) {
             ui->newFrame(frame->extent, dt);
             actions = engine::ui::drawOverlay(model);
-            timer.begin(frame->cmd, slot, "overlay");
+            timer.reset(frame->cmd, slot);
+            timer.begin(frame->cmd, "overlay", slot);
             auto r = ui->render(frame->cmd, frame->colorView, frame->extent, slot);
             timer.end(frame->cmd, slot);
             if (!r) return fail(r.error().message);
@@ -362,7 +326,9 @@ int main(int argc, char** argv) {
     if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());
     if (!opt.stats.empty()) {
         engine::ui::RunSummary run{deviceName, model.width, model.height, rendered, model.frameMs.average()};
-        if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.gpuTimes, model.toggles, run); !r)
+        if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.triangles, model.gpuTimes, model.toggles,
+                                                run);
+            !r)
             return fail(r.error().message);
         std::printf("stats: %s\n", opt.stats.c_str());
     }

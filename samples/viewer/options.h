@@ -1,9 +1,13 @@
 #pragma once
-// Command-line options of sieve-viewer, parsed into a plain struct (no globals, no exit): unit-testable.
+// Command-line options of sieve-viewer: a plain struct and the shared parser (samples/common/cli.h) bound
+// to it.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "cli.h"
+#include "sieve/culling.h"
 
 namespace viewer {
 
@@ -25,14 +29,8 @@ struct ViewerOptions {
     std::string screenshot;  // PNG written after the last frame
     std::string stats;       // JSON written after the last frame
     std::optional<CameraPose> camera;
-    std::string cameraPath;  // named camera path (scene-defined)
-    bool frustum = true;
-    bool occlusion = true;
-    bool twoPhase = true;
-    bool lod = true;
-    float lodBias = 0.0f;
-    bool stableCompaction = true;  // --compaction stable|atomic
-    bool freeze = false;
+    std::string cameraPath;         // named camera path (scene-defined)
+    sieve::CullingToggles culling;  // --frustum, --occlusion, --two-phase, --lod, --lod-bias, --compaction, --freeze
     uint32_t instances = 10000;
     uint64_t seed = 1;
     std::string scene;              // .gltf/.glb; empty: procedural scene
@@ -60,18 +58,10 @@ struct ViewerOptions {
     // Hidden test hook: resize the window through these sizes (iconify/restore where width == -1),
     // one step every few frames.
     std::vector<WindowSize> testResizeSequence;
-
-    bool help = false;  // --help was given: print usage() and exit 0
 };
 
-struct ParseResult {
-    ViewerOptions options;
-    std::string error;  // non-empty: print it with the usage hint and exit with code 2
-    bool ok() const { return error.empty(); }
-};
-
-ParseResult parseOptions(int argc, const char* const* argv);
-ParseResult parseOptions(const std::vector<std::string>& args);  // without the program name
-std::string usage(const char* program);
+// The parser of sieve-viewer's options, writing into `o` (which must outlive it). Bad command lines are
+// meant to exit with code 2.
+cli::Parser optionParser(ViewerOptions& o);
 
 }  // namespace viewer

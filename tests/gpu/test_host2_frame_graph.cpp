@@ -1,8 +1,6 @@
 // host2's frame graph on its own: culling of unused passes, ordering by versions (an old version is read
 // before the write that superseded it), the errors it reports instead of guessing, the barrier state
 // machine, and the translation of the plugin's sync2 uses into host2's usages.
-#ifdef SIEVE_HAVE_HOST2
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -204,5 +202,3 @@ TEST_F(Host2GraphTest, TranslatesEverySyncUseThePluginDeclares) {
     mixed.stage |= VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT;
     EXPECT_FALSE(translateUse(mixed, true));
 }
-
-#endif  // SIEVE_HAVE_HOST2

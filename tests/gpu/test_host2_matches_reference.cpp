@@ -2,8 +2,6 @@
 // must produce exactly what the reference host (engine::SceneRenderer on engine/graph) produces for the
 // same scene and camera: the same draw lists, record for record, the same counts and the same image,
 // with validation and synchronization validation clean in both.
-#ifdef SIEVE_HAVE_HOST2
-
 #include <cstring>
 #include <functional>
 #include <string>
@@ -109,7 +107,9 @@ protected:
             *target, [&](const char* n) { return ref.binding(n); }, ref.plugin().stats(), out);
     }
 
-    void runHost2(int frames, uint32_t framesInFlight, HostOutput& out, std::vector<std::string>* order = nullptr) {
+    // order / times: the last frame's passes, and their GPU times (engine::GpuTimestamps, a scope per pass).
+    void runHost2(int frames, uint32_t framesInFlight, HostOutput& out, std::vector<std::string>* order = nullptr,
+                  std::vector<engine::GpuTimestamps::Scope>* times = nullptr) {
         auto target = makeTarget(framesInFlight);
         ASSERT_TRUE(target);
         auto r = host2::CityRenderer::create(ctx(), scene_, target->colorFormat(), kExtent, framesInFlight);
@@ -119,6 +119,11 @@ protected:
         collect(
             *target, [&](const char* n) { return h.binding(n); }, h.plugin().stats(), out);
         if (order) *order = h.passOrder();
+        if (times) {
+            auto t = h.passTimes(uint32_t((target->frameIndex() - 1) % framesInFlight));
+            ASSERT_TRUE(t) << t.error().message;
+            *times = t.value();
+        }
     }
 
     static void expectSameList(const DrawList& a, const DrawList& b, const char* which) {
@@ -158,8 +163,9 @@ protected:
 TEST_F(Host2Test, SameDrawListsCountsAndImageAsTheReferenceHost) {
     HostOutput ref, h2;
     std::vector<std::string> order;
+    std::vector<engine::GpuTimestamps::Scope> times;
     ASSERT_NO_FATAL_FAILURE(runReference(5, 2, ref));
-    ASSERT_NO_FATAL_FAILURE(runHost2(5, 2, h2, &order));
+    ASSERT_NO_FATAL_FAILURE(runHost2(5, 2, h2, &order, &times));
     // The comparison means something only if both phases culled and drew.
     ASSERT_GT(ref.early.counts.count, 0u);
     EXPECT_LT(ref.stats.earlyDrawn + ref.stats.lateDrawn, ref.stats.instances);
@@ -167,6 +173,17 @@ TEST_F(Host2Test, SameDrawListsCountsAndImageAsTheReferenceHost) {
     const std::vector<std::string> expected = {"cull.early.flag", "cull.early.compact", "draw.early", "hiz.build",
                                                "cull.late.flag",  "cull.late.compact",  "draw.late",  "cull.stats"};
     EXPECT_EQ(order, expected);
+    // One GPU time per pass, in the order they ran; the frame took some time.
+    std::vector<std::string> timed;
+    double total = 0;
+    for (const auto& t : times) {
+        timed.push_back(t.name);
+        EXPECT_GE(t.ms, 0.0) << t.name;
+        EXPECT_LT(t.ms, 10000.0) << t.name;
+        total += t.ms;
+    }
+    EXPECT_EQ(timed, expected);
+    EXPECT_GT(total, 0.0);
 }
 
 // Before convergence the late phase draws what the early phase missed (frame 0: everything visible is
@@ -184,5 +201,3 @@ TEST_F(Host2Test, SameLateListOnTheFirstFramesWithThreeFramesInFlight) {
         expectSameList(ref.late, h2.late, "draws.late");
     }
 }
-
-#endif  // SIEVE_HAVE_HOST2
