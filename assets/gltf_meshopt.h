@@ -2,11 +2,7 @@
 // Private to the glTF loader: EXT_meshopt_compression, decoded with meshoptimizer's own decoders
 // (meshopt_decodeVertexBuffer / IndexBuffer / IndexSequence and the OCTAHEDRAL, QUATERNION and
 // EXPONENTIAL filters, all in Debian 12's meshoptimizer 0.18).
-#include <cstdint>
-#include <optional>
-#include <span>
 #include <string>
-#include <vector>
 
 #include "assets/tinygltf_config.h"
 
