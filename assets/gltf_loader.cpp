@@ -12,7 +12,14 @@
 #include <optional>
 
 #include "assets/gltf_accessor.h"
+#include "assets/gltf_draco.h"
+#include "assets/gltf_extensions.h"
+#include "assets/gltf_instancing.h"
+#include "assets/gltf_meshopt.h"
+#include "assets/gltf_notes.h"
+#include "assets/gltf_prepare.h"
 #include "assets/mesh_builder.h"
+#include "assets/mirrored_mesh.h"
 
 namespace sieve::assets {
 namespace {
@@ -70,8 +77,21 @@ Expected<glm::mat4> localTransform(const tinygltf::Node& node, size_t index) {
     return m;
 }
 
+const char* modeName(int mode) {
+    switch (mode) {
+        case TINYGLTF_MODE_POINTS: return "points";
+        case TINYGLTF_MODE_LINE: return "lines";
+        case TINYGLTF_MODE_LINE_LOOP: return "line loop";
+        case TINYGLTF_MODE_LINE_STRIP: return "line strip";
+        case TINYGLTF_MODE_TRIANGLE_STRIP: return "triangle strip";
+        case TINYGLTF_MODE_TRIANGLE_FAN: return "triangle fan";
+        default: return "unknown";
+    }
+}
+
 // Builds one Mesh from a glTF mesh; nothing when it has no triangle primitive.
-Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t index, SceneData& scene) {
+Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t index, SceneData& scene,
+                                            gltf::Notes& notes) {
     const tinygltf::Mesh& mesh = model.meshes[index];
     std::string meshName = "mesh " + std::to_string(index) + (mesh.name.empty() ? "" : " '" + mesh.name + "'");
     MeshBuilder builder;
@@ -79,16 +99,17 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
         const tinygltf::Primitive& prim = mesh.primitives[p];
         std::string where = meshName + " primitive " + std::to_string(p) + ": ";
         if (prim.mode != TINYGLTF_MODE_TRIANGLES) {
-            scene.warnings.push_back(where + "mode " + std::to_string(prim.mode) + " is not a triangle list, skipped");
+            notes.add("primitives of mode " + std::to_string(prim.mode) + " (" + modeName(prim.mode) +
+                      ") are not a triangle list, skipped");
             continue;
         }
         auto pos = prim.attributes.find("POSITION");
         if (pos == prim.attributes.end()) return Unexpected{where + "has no POSITION attribute"};
-        auto positions = gltf::readVec3(model, pos->second);
+        auto positions = gltf::readVec3(model, pos->second, gltf::Semantic::Position);
         if (!positions) return Unexpected{where + "POSITION " + positions.error()};
         std::vector<glm::vec3> normals;
         if (auto nrm = prim.attributes.find("NORMAL"); nrm != prim.attributes.end()) {
-            auto read = gltf::readVec3(model, nrm->second);
+            auto read = gltf::readVec3(model, nrm->second, gltf::Semantic::Normal);
             if (!read) return Unexpected{where + "NORMAL " + read.error()};
             if (read->size() != positions->size())
                 return Unexpected{where + "NORMAL count differs from POSITION count"};
@@ -100,11 +121,11 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
             if (!read) return Unexpected{where + "indices: " + read.error()};
             indices = std::move(read).value();
             if (indices.empty()) {
-                scene.warnings.push_back(where + "has no indices, skipped");
+                notes.add("primitives with an empty index accessor are skipped");
                 continue;
             }
         } else if (positions->size() < 3) {
-            scene.warnings.push_back(where + "has fewer than 3 vertices, skipped");
+            notes.add("primitives with fewer than 3 vertices are skipped");
             continue;
         }
         uint32_t material = prim.material >= 0 ? uint32_t(prim.material) : 0u;
@@ -112,7 +133,7 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
         if (!added) return Unexpected{where + added.error()};
     }
     if (builder.primitiveCount() == 0) {
-        scene.warnings.push_back(meshName + " has no triangle primitives, skipped");
+        notes.add("meshes without triangle primitives are skipped");
         return std::optional<uint32_t>{};
     }
     auto id = builder.finish(scene, mesh.name.empty() ? "mesh" + std::to_string(index) : mesh.name);
@@ -148,8 +169,32 @@ Expected<std::vector<int64_t>> parentsOf(const tinygltf::Model& model) {
     return parent;
 }
 
+// One instance of `mesh` at `world`; a mirroring transform gets the mesh's twin with reversed winding.
+Expected<bool> place(const glm::mat4& world, uint32_t mesh, SceneData& scene, MirroredMeshes& mirrored) {
+    if (!finiteMatrix(world)) return Unexpected{"transform is not finite"};
+    if (isMirroring(world)) {
+        auto twin = mirrored.twinOf(scene, mesh);
+        if (!twin) return Unexpected{twin.error()};
+        mesh = *twin;
+    }
+    scene.instances.push_back(makeInstance(world, mesh, scene.meshes[mesh]));
+    return true;
+}
+
+// The node's instances: one at its world transform, or one per EXT_mesh_gpu_instancing element.
+Expected<bool> placeNode(const tinygltf::Model& model, const tinygltf::Node& node, const glm::mat4& world,
+                         uint32_t mesh, SceneData& scene, MirroredMeshes& mirrored) {
+    auto instances = gltf::readInstanceTransforms(model, node);
+    if (!instances) return Unexpected{instances.error()};
+    if (!*instances) return place(world, mesh, scene, mirrored);
+    for (size_t i = 0; i < (*instances)->size(); ++i)
+        if (auto placed = place(world * (**instances)[i], mesh, scene, mirrored); !placed)
+            return Unexpected{"instance " + std::to_string(i) + ": " + placed.error()};
+    return true;
+}
+
 Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<std::optional<uint32_t>>& meshIds,
-                                SceneData& scene) {
+                                SceneData& scene, gltf::Notes& notes) {
     auto parents = parentsOf(model);
     if (!parents) return Unexpected{parents.error()};
     std::vector<int> roots;
@@ -158,7 +203,7 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
         if (model.defaultScene >= 0 && size_t(model.defaultScene) < model.scenes.size())
             s = size_t(model.defaultScene);
         else if (model.defaultScene >= 0)
-            scene.warnings.push_back("default scene does not exist, using scene 0");
+            notes.add("the default scene does not exist, using scene 0");
         roots = model.scenes[s].nodes;
         std::vector<uint8_t> seen(model.nodes.size(), 0);
         for (int r : roots) {
@@ -181,6 +226,7 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
         uint32_t depth;
     };
     std::vector<Item> stack;
+    MirroredMeshes mirrored;
     for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, glm::mat4(1.0f), 1});
     while (!stack.empty()) {
         Item item = stack.back();
@@ -197,7 +243,8 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
                 return Unexpected{"node " + std::to_string(item.node) + " refers to mesh " + std::to_string(node.mesh) +
                                   ", which does not exist"};
             if (const auto& id = meshIds[size_t(node.mesh)]; id)
-                scene.instances.push_back(makeInstance(world, *id, scene.meshes[*id]));
+                if (auto placed = placeNode(model, node, world, *id, scene, mirrored); !placed)
+                    return Unexpected{"node " + std::to_string(item.node) + ": " + placed.error()};
         }
         for (auto c = node.children.rbegin(); c != node.children.rend(); ++c)
             stack.push_back({*c, world, item.depth + 1});
@@ -217,9 +264,13 @@ std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDi
     std::string err, warn;
     bool ok = false;
     bool glb = bytes.size() >= 4 && readU32(bytes.data()) == kGlbMagic;
+    if (glb)
+        if (std::string e = checkGlbHeader(bytes); !e.empty()) return e;
+    std::optional<std::vector<uint8_t>> filled;
     try {
+        filled = gltf::prepareForTinygltf(bytes, glb);
+        if (filled) bytes = *filled;
         if (glb) {
-            if (std::string e = checkGlbHeader(bytes); !e.empty()) return e;
             ok = loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), baseDir);
         } else {
             if (bytes.size() > std::numeric_limits<unsigned>::max()) return "file is larger than 4 GiB";
@@ -243,18 +294,25 @@ Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std
     SceneData scene;
     tinygltf::Model model;
     if (std::string e = parseModel(bytes, baseDir, scene, model); !e.empty()) return Unexpected{name + ": " + e};
+    if (std::string e = gltf::checkRequiredExtensions(model); !e.empty()) return Unexpected{name + ": " + e};
+    gltf::Notes notes;
+    gltf::noteIgnoredContent(model, notes);
     try {
+        // Compressed data becomes plain buffers first, so that everything after reads plain accessors.
+        if (std::string e = gltf::decodeMeshoptViews(model); !e.empty()) return Unexpected{name + ": " + e};
+        if (std::string e = gltf::decodeDracoPrimitives(model); !e.empty()) return Unexpected{name + ": " + e};
         std::vector<std::optional<uint32_t>> meshIds(model.meshes.size());
         for (size_t m = 0; m < model.meshes.size(); ++m) {
-            auto id = buildMesh(model, m, scene);
+            auto id = buildMesh(model, m, scene, notes);
             if (!id) return Unexpected{name + ": " + id.error()};
             meshIds[m] = *id;
         }
-        if (auto placed = instantiateNodes(model, meshIds, scene); !placed)
+        if (auto placed = instantiateNodes(model, meshIds, scene, notes); !placed)
             return Unexpected{name + ": " + placed.error()};
     } catch (const std::bad_alloc&) {
         return Unexpected{name + ": out of memory"};
     }
+    for (std::string& line : notes.lines()) scene.warnings.push_back(std::move(line));
     if (scene.instances.empty()) return Unexpected{name + ": no renderable triangles"};
     scene.updateBounds();
     if (std::string e = scene.validate(); !e.empty()) return Unexpected{name + ": " + e};

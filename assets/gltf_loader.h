@@ -1,16 +1,25 @@
 #pragma once
 // glTF 2.0 loading (.gltf with embedded data URIs or external .bin files, and .glb) into SceneData.
 //
-// What is taken: triangle-list primitives (POSITION required, FLOAT VEC3; NORMAL optional, computed
-// when missing; indices optional), the node hierarchy of the default scene (or scene 0) with matrix or
-// TRS transforms. Each glTF mesh becomes one Mesh (its triangle primitives become MeshPrimitives with
-// LOD chains, material = glTF material index or 0), each node with a mesh one Instance.
-// What is skipped with a warning in SceneData::warnings: non-triangle primitives (points, lines,
-// strips, fans), meshes left without primitives. Textures and images are ignored.
+// What is taken: triangle-list primitives (POSITION required; NORMAL optional, computed when missing;
+// indices optional), the node hierarchy of the default scene (or scene 0) with matrix or TRS
+// transforms. Each glTF mesh becomes one Mesh (its triangle primitives become MeshPrimitives with LOD
+// chains, material = glTF material index or 0), each node with a mesh one Instance.
+// Extensions: EXT_mesh_gpu_instancing (one Instance per element), KHR_mesh_quantization (integer and
+// normalized attributes), EXT_meshopt_compression (meshoptimizer's decoders and filters; fallback
+// buffers need no data) and KHR_draco_mesh_compression (Draco). Any other name in extensionsRequired is
+// an error naming it.
+// Mirrored instances (transform determinant < 0, instancing included) use a twin of their mesh with
+// reversed winding (assets/mirrored_mesh.h), made once per mesh, so back-face culling stays right.
+// Warnings in SceneData::warnings, one line per kind with a count: non-triangle primitives (points,
+// lines, strips, fans) and meshes left without primitives (skipped), optional extensions not
+// implemented, lights, skins, morph targets, animations, cameras (ignored). Textures and images are
+// not decoded.
 // Errors (the message starts with the file name): unreadable file, malformed JSON/GLB, accessor,
-// bufferView or buffer ranges outside their data, index out of range, NaN/Inf positions or transforms,
-// missing POSITION, a node graph that is not a forest (cycles, shared children, out-of-range
-// children), hierarchies deeper than kMaxGltfNodeDepth, and scenes with "no renderable triangles".
+// bufferView or buffer ranges outside their data, component types an attribute may not have, index out
+// of range, NaN/Inf positions or transforms, missing POSITION, malformed or undecodable compressed
+// data, a node graph that is not a forest (cycles, shared children, out-of-range children),
+// hierarchies deeper than kMaxGltfNodeDepth, and scenes with "no renderable triangles".
 #include <cstdint>
 #include <span>
 #include <string>

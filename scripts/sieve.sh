@@ -16,6 +16,7 @@ packages=(
   libvulkan-dev vulkan-validationlayers libvulkan-volk-dev mesa-vulkan-drivers vulkan-tools
   glslc libshaderc-dev spirv-tools
   libglfw3-dev libglm-dev libmeshoptimizer-dev libimgui-dev libstb-dev libtinygltf-dev nlohmann-json3-dev
+  libdraco-dev gltfpack draco
   librenderdoc-dev renderdoc python3-renderdoc
   libgtest-dev googletest
   xvfb xauth python3-numpy python3-pil

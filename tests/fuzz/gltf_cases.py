@@ -107,6 +107,13 @@ def seeds(out):
     for name, (doc, binary) in cases.items():
         write(os.path.join(out, name + ".gltf"), gltf_bytes(doc, binary))
         write(os.path.join(out, name + ".glb"), glb_bytes(doc, binary))
+    # The extension test files (scripts/make_gltf_test_data.py): instancing, quantization, meshopt and
+    # Draco streams for the fuzzer to mutate.
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "gltf")
+    for name in sorted(os.listdir(data)):
+        if name.startswith("multi_mesh") or name == "mirrored.gltf":
+            with open(os.path.join(data, name), "rb") as f:
+                write(os.path.join(out, name), f.read())
 
 
 def bad(out):
@@ -150,6 +157,23 @@ def bad(out):
     add("bad_mesh.gltf", gltf_bytes(*model(nodes=[{"mesh": 3}])), "mesh")
     deep = [{"children": [i + 1]} for i in range(2000)] + [{"mesh": 0}]
     add("deep.gltf", gltf_bytes(*model(nodes=deep)), "deeper")
+    doc, b = model()
+    doc["extensionsUsed"] = doc["extensionsRequired"] = ["KHR_unknown_geometry"]
+    add("unknown_required.gltf", gltf_bytes(doc, b), "khr_unknown_geometry")
+    doc, b = model()
+    doc["extensionsUsed"] = ["EXT_mesh_gpu_instancing"]
+    doc["nodes"] = [{"mesh": 0, "extensions": {"EXT_mesh_gpu_instancing": {"attributes": {"TRANSLATION": 1}}}}]
+    add("instancing_bad_type.gltf", gltf_bytes(doc, b), "translation")
+    doc, b = model()
+    doc["extensionsUsed"] = ["EXT_meshopt_compression"]
+    doc["bufferViews"][0]["extensions"] = {"EXT_meshopt_compression": {
+        "buffer": 0, "byteLength": 8, "byteStride": 10, "count": 4, "mode": "ATTRIBUTES"}}
+    add("meshopt_stride.gltf", gltf_bytes(doc, b), "multiple of 4")
+    doc, b = model()
+    doc["extensionsUsed"] = ["KHR_draco_mesh_compression"]
+    doc["meshes"][0]["primitives"][0]["extensions"] = {"KHR_draco_mesh_compression": {
+        "bufferView": 0, "attributes": {"POSITION": 0}}}
+    add("draco_garbage.gltf", gltf_bytes(doc, b), "draco")
     add("points_only.gltf", gltf_bytes(*model(mode=0)), "no renderable triangles")
     add("lines_only.gltf", gltf_bytes(*model(mode=1)), "no renderable triangles")
     good_glb = glb_bytes(good_doc, good_bin)
