@@ -33,8 +33,9 @@ PositionKey keyOf(glm::vec3 p) {
 
 // The largest distance of the two surfaces from each other (a certified upper bound).
 float hausdorffBound(TriangleSurface a, const SurfaceGrid& gridA, TriangleSurface b, const SurfaceGrid& gridB,
-                     float spacing) {
-    return std::max(surfaceDistanceBound(a, gridB, spacing), surfaceDistanceBound(b, gridA, spacing));
+                     float spacing, float relativeSlack) {
+    return std::max(surfaceDistanceBound(a, gridB, spacing, relativeSlack),
+                    surfaceDistanceBound(b, gridA, spacing, relativeSlack));
 }
 
 }  // namespace
@@ -102,7 +103,7 @@ void buildLodChain(std::vector<uint32_t>& indices, std::span<const glm::vec3> po
         meshopt_optimizeVertexCache(lod.data(), lod.data(), count, positions.size());
         const TriangleSurface surface{positions, lod};
         const SurfaceGrid grid(surface, mn, mx);
-        const float error = hausdorffBound(surface0, grid0, surface, grid, spacing);
+        const float error = hausdorffBound(surface0, grid0, surface, grid, spacing, settings.measureRelativeSlack);
         // meshoptimizer's error is a mean over quadrics and misses whole parts that collapse away (a
         // lamp post's pole): a LOD measured far beyond the largest target is not a simplification.
         if (error > kErrorLimitFactor * maxError * scale) break;

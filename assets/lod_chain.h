@@ -22,11 +22,14 @@
 namespace sieve::assets {
 
 struct LodSettings {
-    uint32_t maxLods = gpu::SIEVE_MAX_LODS;   // clamped to 1..SIEVE_MAX_LODS; 1 disables simplification
-    float stallRatio = 0.85f;                 // a new LOD must keep at most this share of the indices
-    float firstRelativeError = 0.005f;        // target error of the first try, relative to the mesh extent
-    float maxRelativeError = 0.05f;           // the largest target error (relative to the mesh extent)
-    float sampleRelativeSpacing = 1.0f / 32;  // error measurement piece size (relative to the extent)
+    uint32_t maxLods = gpu::SIEVE_MAX_LODS;  // clamped to 1..SIEVE_MAX_LODS; 1 disables simplification
+    float stallRatio = 0.85f;                // a new LOD must keep at most this share of the indices
+    float firstRelativeError = 0.005f;       // target error of the first try, relative to the mesh extent
+    float maxRelativeError = 0.05f;          // the largest target error (relative to the mesh extent)
+    // Error measurement (surface_distance.h): the bound may exceed the true distance by the largest of
+    // sampleRelativeSpacing / sqrt 3 of the extent and measureRelativeSlack of itself.
+    float sampleRelativeSpacing = 1.0f / 128;
+    float measureRelativeSlack = 0.25f;
 };
 
 // Appends LODs 1.. after LOD 0 (the whole of `indices` on entry) and fills prim.lods / prim.lodCount.

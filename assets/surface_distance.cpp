@@ -82,9 +82,15 @@ glm::ivec3 SurfaceGrid::cellOf(glm::vec3 p) const {
     return c;
 }
 
-float SurfaceGrid::distance(glm::vec3 p) const {
+float SurfaceGrid::triangleDistance(glm::vec3 p, uint32_t t) const {
+    const uint32_t* i = &surface_.indices[3 * size_t(t)];
+    return pointTriangleDistance(p, surface_.positions[i[0]], surface_.positions[i[1]], surface_.positions[i[2]]);
+}
+
+SurfaceGrid::Nearest SurfaceGrid::nearest(glm::vec3 p) const {
     if (++query_ == 0) std::fill(stamp_.begin(), stamp_.end(), 0), query_ = 1;
     float best = std::numeric_limits<float>::infinity();
+    uint32_t bestTriangle = UINT32_MAX;
     glm::ivec3 c = cellOf(p);
     int maxRing = std::max({dims_.x, dims_.y, dims_.z});
     auto visit = [&](int x, int y, int z) {
@@ -96,9 +102,8 @@ float SurfaceGrid::distance(glm::vec3 p) const {
             // The box distance is a lower bound of the triangle distance: skip what cannot be nearer.
             glm::vec3 outside = glm::max(glm::max(boxMin_[t] - p, p - boxMax_[t]), glm::vec3(0.0f));
             if (glm::dot(outside, outside) >= best * best) continue;
-            const uint32_t* i = &surface_.indices[3 * size_t(t)];
-            best = std::min(best, pointTriangleDistance(p, surface_.positions[i[0]], surface_.positions[i[1]],
-                                                        surface_.positions[i[2]]));
+            float d = triangleDistance(p, t);
+            if (d < best) best = d, bestTriangle = t;
         }
     };
     for (int r = 0; r <= maxRing; ++r) {
@@ -123,17 +128,20 @@ float SurfaceGrid::distance(glm::vec3 p) const {
         }
         if (best <= std::max(gap, 0.0f)) break;
     }
-    return best;
+    return {best, bestTriangle};
 }
 
-float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float spacing) {
-    // Branch and bound: a (sub-)triangle's distances are at most the largest at its corners plus the
-    // covering radius (longest edge / sqrt 3: every point is that close to a corner, or closer). A piece
-    // whose bound cannot raise the result is dropped; others are split into four until their edges are
-    // at most `spacing` (or kMaxSplits halvings), and their bound counts.
+float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float spacing, float relativeSlack) {
+    // Branch and bound. A (sub-)triangle's distances are at most (1) the largest at its corners plus the
+    // covering radius (longest edge / sqrt 3: every point is that close to a corner, or closer), and
+    // (2) the largest distance of its corners to any one triangle of `to` (tried: each corner's nearest).
+    // A piece whose bound cannot raise the result is dropped; others are split into four until their
+    // edges are at most `spacing`, their bound is within `relativeSlack` of the largest true distance
+    // seen, or after kMaxSplits halvings; then their bound counts.
     struct Piece {
         glm::vec3 p[3];
         float d[3];
+        uint32_t nearest[3];  // the nearest triangle of `to` to each corner
         uint32_t splits;
     };
     const float cover = 1.0f / std::sqrt(3.0f);
@@ -145,32 +153,52 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
     }
     // The corner distances first: they seed the result (each is a true distance), so that pruning
     // starts early.
-    float bound = 0.0f;
-    for (Piece& piece : stack)
-        for (int k = 0; k < 3; ++k) bound = std::max(bound, piece.d[k] = to.distance(piece.p[k]));
+    float bound = 0.0f;  // the largest bound of a kept piece, or true distance, so far
+    float lower = 0.0f;  // the largest true distance (at a corner or midpoint) so far
+    // Once per vertex: corners are shared by several triangles.
+    std::vector<SurfaceGrid::Nearest> atVertex(from.positions.size(), {-1.0f, UINT32_MAX});
+    for (size_t t = 0; t < stack.size(); ++t)
+        for (int k = 0; k < 3; ++k) {
+            SurfaceGrid::Nearest& n = atVertex[from.indices[3 * t + k]];
+            if (n.distance < 0.0f) n = to.nearest(stack[t].p[k]);
+            stack[t].d[k] = n.distance, stack[t].nearest[k] = n.triangle;
+            lower = std::max(lower, n.distance);
+        }
+    bound = lower;
+    if (!std::isfinite(bound)) return bound;  // `to` has no triangles
     while (!stack.empty()) {
         Piece piece = stack.back();
         stack.pop_back();
         float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
                                   glm::distance(piece.p[2], piece.p[0])});
         float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
+        for (int k = 0; k < 3; ++k) {  // the convex bound through each corner's nearest triangle
+            float through = piece.d[k];
+            for (int i = 0; i < 3 && through < upper; ++i)
+                if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
+            upper = std::min(upper, through);
+        }
         if (upper <= bound) continue;
-        if (!(longest > spacing) || piece.splits >= kMaxSplits) {
+        if (!(longest > spacing) || upper <= (1.0f + relativeSlack) * lower || piece.splits >= kMaxSplits) {
             bound = upper;
             continue;
         }
         glm::vec3 m[3];
         float dm[3];
+        uint32_t nm[3];
         for (int k = 0; k < 3; ++k) {
             m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
-            dm[k] = to.distance(m[k]);
+            SurfaceGrid::Nearest n = to.nearest(m[k]);
+            dm[k] = n.distance, nm[k] = n.triangle;
         }
         uint32_t splits = piece.splits + 1;
-        stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, splits});
-        stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, splits});
-        stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, splits});
-        stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, splits});
-        bound = std::max({bound, dm[0], dm[1], dm[2]});
+        const uint32_t* nc = piece.nearest;
+        stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
+        stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
+        stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
+        stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
+        lower = std::max({lower, dm[0], dm[1], dm[2]});
+        bound = std::max(bound, lower);
     }
     return bound;
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -164,6 +165,33 @@ TEST(SurfaceDistance, GridQueriesAndBoundMatchBruteForce) {
     EXPECT_GE(bound, sampled);
     EXPECT_LE(bound, sampled + spacing + 1e-4f);
     EXPECT_GT(sampled, 0.1f);  // the coarse torus is far from the fine one somewhere
+}
+
+TEST(SurfaceDistance, CoplanarSurfacesAreCloseWithoutSamplingSlack) {
+    // A 4x4 grid of quads and the two triangles of its outline cover the same square: distance 0.
+    Geometry grid, square;
+    for (int j = 0; j <= 4; ++j)
+        for (int i = 0; i <= 4; ++i) grid.positions.push_back({float(i), 0.0f, float(j)});
+    for (uint32_t j = 0; j < 4; ++j)
+        for (uint32_t i = 0; i < 4; ++i) {
+            uint32_t a = j * 5 + i, b = a + 1, c = a + 5, d = c + 1;
+            grid.indices.insert(grid.indices.end(), {a, c, d, a, d, b});
+        }
+    square.positions = {{0, 0, 0}, {4, 0, 0}, {4, 0, 4}, {0, 0, 4}};
+    square.indices = {0, 2, 1, 0, 3, 2};
+    glm::vec3 mn(0.0f), mx(4.0f, 0.0f, 4.0f);
+    SurfaceGrid toGrid({grid.positions, grid.indices}, mn, mx), toSquare({square.positions, square.indices}, mn, mx);
+    // Each grid triangle lies inside one square triangle: exact. The square's triangles cross grid
+    // edges, so they are split as far as allowed (6 halvings of the 4 sqrt 2 diagonal, coarser than
+    // the spacing of 0.01): the slack is at most that piece's covering radius.
+    const float slack = 4.0f * std::sqrt(2.0f) / 64.0f / std::sqrt(3.0f);
+    EXPECT_LE(surfaceDistanceBound({grid.positions, grid.indices}, toSquare, 0.01f), 1e-6f);
+    EXPECT_LE(surfaceDistanceBound({square.positions, square.indices}, toGrid, 0.01f), slack);
+    // Lifted by 0.25, the square is 0.25 away everywhere.
+    for (glm::vec3& p : square.positions) p.y = 0.25f;
+    float lifted = surfaceDistanceBound({square.positions, square.indices}, toGrid, 0.01f);
+    EXPECT_GE(lifted, 0.25f);
+    EXPECT_LE(lifted, 0.25f + slack);
 }
 
 TEST(LodChain, ShapesAreClosedWhereTheyShouldBe) {
