@@ -243,10 +243,10 @@ const MeshRecipe kRecipes[kCityMeshCount] = {
     {"kiosk", kiosk},
 };
 
-}  // namespace
-
-Expected<uint32_t> appendCityMeshes(SceneData& scene) {
-    if (!scene.meshes.empty()) return Unexpected{"appendCityMeshes: the scene already has meshes"};
+// The meshes are the same every time; building them (simplification and LOD error measurement) takes a
+// noticeable fraction of a second, so it happens once per process.
+Expected<SceneData> buildCityMeshes() {
+    SceneData scene;
     for (const MeshRecipe& recipe : kRecipes) {
         std::vector<Part> parts;
         recipe.build(parts);
@@ -258,6 +258,32 @@ Expected<uint32_t> appendCityMeshes(SceneData& scene) {
         auto mesh = builder.finish(scene, recipe.name);
         if (!mesh) return Unexpected{mesh.error()};
     }
+    return scene;
+}
+
+}  // namespace
+
+Expected<uint32_t> appendCityMeshes(SceneData& scene) {
+    if (!scene.meshes.empty()) return Unexpected{"appendCityMeshes: the scene already has meshes"};
+    static const Expected<SceneData> built = buildCityMeshes();
+    if (!built) return Unexpected{built.error()};
+    // The scene has no meshes, but may have vertices or indices already: offset the copied ranges.
+    const SceneData& m = *built;
+    int32_t vertexBase = static_cast<int32_t>(scene.vertices.size());
+    uint32_t indexBase = static_cast<uint32_t>(scene.indices.size());
+    uint32_t primitiveBase = static_cast<uint32_t>(scene.primitives.size());
+    scene.vertices.insert(scene.vertices.end(), m.vertices.begin(), m.vertices.end());
+    scene.indices.insert(scene.indices.end(), m.indices.begin(), m.indices.end());
+    for (gpu::MeshPrimitive prim : m.primitives) {
+        prim.vertexOffset += vertexBase;
+        for (uint32_t l = 0; l < prim.lodCount; ++l) prim.lods[l].firstIndex += indexBase;
+        scene.primitives.push_back(prim);
+    }
+    for (gpu::Mesh mesh : m.meshes) {
+        mesh.firstPrimitive += primitiveBase;
+        scene.meshes.push_back(mesh);
+    }
+    scene.meshNames.insert(scene.meshNames.end(), m.meshNames.begin(), m.meshNames.end());
     return static_cast<uint32_t>(scene.meshes.size());
 }
 

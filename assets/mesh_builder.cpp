@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_map>
 
 #include "assets/bounding_sphere.h"
 #include "assets/normal_packing.h"
@@ -12,36 +13,49 @@
 namespace sieve::assets {
 namespace {
 
+constexpr float kWeldRelativeTolerance = 1e-5f;
+
 bool finite(const glm::vec3& v) {
     return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
 
-// Appends simplified LODs after LOD 0 (the whole of `indices` on entry) and fills the LOD table.
-void buildLodChain(std::vector<uint32_t>& indices, const std::vector<glm::vec3>& positions, const LodSettings& settings,
-                   gpu::MeshPrimitive& prim) {
-    uint32_t maxLods = std::clamp<uint32_t>(settings.maxLods, 1, gpu::SIEVE_MAX_LODS);
-    prim.lodCount = 1;
-    prim.lods[0] = gpu::MeshLod{0, static_cast<uint32_t>(indices.size()), 0.0f, 0};
-    const float* pos = &positions[0].x;
-    float scale = meshopt_simplifyScale(pos, positions.size(), sizeof(glm::vec3));
-    std::vector<uint32_t> next;
-    while (prim.lodCount < maxLods) {
-        const gpu::MeshLod& prev = prim.lods[prim.lodCount - 1];
-        size_t target = (prev.indexCount / 2) / 3 * 3;
-        if (target < 3) break;
-        next.resize(prev.indexCount);
-        float relError = 0.0f;
-        size_t count =
-            meshopt_simplify(next.data(), indices.data() + prev.firstIndex, prev.indexCount, pos, positions.size(),
-                             sizeof(glm::vec3), target, settings.maxRelativeError, 0, &relError);
-        if (count == 0 || double(count) > double(prev.indexCount) * settings.stallRatio) break;
-        meshopt_optimizeVertexCache(next.data(), next.data(), count, positions.size());
-        gpu::MeshLod lod{};
-        lod.firstIndex = static_cast<uint32_t>(indices.size());
-        lod.indexCount = static_cast<uint32_t>(count);
-        lod.error = prev.error + std::max(0.0f, relError) * scale;
-        indices.insert(indices.end(), next.begin(), next.begin() + count);
-        prim.lods[prim.lodCount++] = lod;
+struct CellKey {
+    int64_t x, y, z;
+    bool operator==(const CellKey&) const = default;
+};
+struct CellKeyHash {
+    size_t operator()(const CellKey& k) const {
+        return size_t(k.x) * 73856093u ^ size_t(k.y) * 19349663u ^ size_t(k.z) * 83492791u;
+    }
+};
+
+// Moves every position within `tolerance` of an earlier kept position onto it (and -0 to +0), so that
+// nearly coincident seam vertices become bit-identical. Cells of the tolerance's size: a match lies in
+// one of the 27 cells around a position.
+void weldPositions(std::vector<glm::vec3>& positions, float tolerance) {
+    for (glm::vec3& p : positions) p += glm::vec3(0.0f);
+    if (!(tolerance > 0.0f)) return;
+    std::unordered_map<CellKey, std::vector<uint32_t>, CellKeyHash> kept;
+    for (size_t v = 0; v < positions.size(); ++v) {
+        glm::vec3 p = positions[v];
+        CellKey c{int64_t(std::floor(p.x / tolerance)), int64_t(std::floor(p.y / tolerance)),
+                  int64_t(std::floor(p.z / tolerance))};
+        const glm::vec3* match = nullptr;
+        for (int64_t dz = -1; dz <= 1 && !match; ++dz)
+            for (int64_t dy = -1; dy <= 1 && !match; ++dy)
+                for (int64_t dx = -1; dx <= 1 && !match; ++dx) {
+                    auto it = kept.find(CellKey{c.x + dx, c.y + dy, c.z + dz});
+                    if (it == kept.end()) continue;
+                    for (uint32_t k : it->second)
+                        if (glm::distance(positions[k], p) <= tolerance) {
+                            match = &positions[k];
+                            break;
+                        }
+                }
+        if (match)
+            positions[v] = *match;
+        else
+            kept[c].push_back(uint32_t(v));
     }
 }
 
@@ -90,30 +104,36 @@ Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
     if (indices.size() > std::numeric_limits<uint32_t>::max() / 4)
         return Unexpected{"primitive has too many indices (" + std::to_string(indices.size()) + ")"};
 
+    std::vector<glm::vec3> welded(in.positions.begin(), in.positions.end());
+    glm::vec3 mn(welded[0]), mx(welded[0]);
+    for (const glm::vec3& p : welded) mn = glm::min(mn, p), mx = glm::max(mx, p);
+    glm::vec3 extent = mx - mn;
+    weldPositions(welded, kWeldRelativeTolerance * std::max({extent.x, extent.y, extent.z}));
+
     std::vector<glm::vec3> normals;
     bool normalsOk = !in.normals.empty() && std::all_of(in.normals.begin(), in.normals.end(), finite);
     if (normalsOk) {
         normals.reserve(in.normals.size());
         for (const glm::vec3& n : in.normals) {
             float len = glm::length(n);
-            normals.push_back(len > 0.0f ? n / len : glm::vec3(0.0f, 1.0f, 0.0f));
+            // + 0: -0 and +0 components must not split a vertex in the bytewise deduplication below.
+            normals.push_back((len > 0.0f ? n / len : glm::vec3(0.0f, 1.0f, 0.0f)) + glm::vec3(0.0f));
         }
     } else {
-        normals = computeNormals(in.positions, indices);
+        normals = computeNormals(welded, indices);
     }
 
     // Deduplicate identical (position, normal) vertices so that the cache optimiser and the simplifier
     // see the real connectivity.
     size_t vertexCount = in.positions.size();
     std::vector<uint32_t> remap(vertexCount);
-    meshopt_Stream streams[] = {{in.positions.data(), sizeof(glm::vec3), sizeof(glm::vec3)},
+    meshopt_Stream streams[] = {{welded.data(), sizeof(glm::vec3), sizeof(glm::vec3)},
                                 {normals.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
     vertexCount =
         meshopt_generateVertexRemapMulti(remap.data(), indices.data(), indices.size(), vertexCount, streams, 2);
     std::vector<glm::vec3> positions(vertexCount), dedupNormals(vertexCount);
     meshopt_remapIndexBuffer(indices.data(), indices.data(), indices.size(), remap.data());
-    meshopt_remapVertexBuffer(positions.data(), in.positions.data(), in.positions.size(), sizeof(glm::vec3),
-                              remap.data());
+    meshopt_remapVertexBuffer(positions.data(), welded.data(), welded.size(), sizeof(glm::vec3), remap.data());
     meshopt_remapVertexBuffer(dedupNormals.data(), normals.data(), normals.size(), sizeof(glm::vec3), remap.data());
 
     meshopt_optimizeVertexCache(indices.data(), indices.data(), indices.size(), vertexCount);

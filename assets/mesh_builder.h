@@ -4,11 +4,10 @@
 // chain by simplification. finish() appends the mesh (all its primitives, one bounding sphere) to a
 // SceneData.
 //
-// LOD chain: LOD k+1 is simplified from LOD k with a target of half its index count. The chain stops at
-// SIEVE_MAX_LODS, when a step keeps more than `stallRatio` of the previous indices, or when nothing is
-// left. LOD errors are object-space distances: error(0) = 0, error(k+1) = error(k) +
-// meshopt_simplify's relative error * meshopt_simplifyScale (summing keeps the chain non-decreasing
-// and bounds the distance to LOD 0). All LODs of a primitive share its vertices.
+// Positions closer than 1e-5 of the primitive's extent are welded onto one position first: attribute
+// seams (normal seams, UV-sphere columns, exported splits) then share bit-identical positions, which is
+// what keeps the simplifier from pulling them apart. The LOD chain: lod_chain.h. All LODs of a
+// primitive share its vertices.
 #include <cstdint>
 #include <glm/glm.hpp>
 #include <span>
@@ -16,15 +15,10 @@
 #include <vector>
 
 #include "assets/expected.h"
+#include "assets/lod_chain.h"
 #include "assets/scene.h"
 
 namespace sieve::assets {
-
-struct LodSettings {
-    uint32_t maxLods = gpu::SIEVE_MAX_LODS;  // clamped to 1..SIEVE_MAX_LODS; 1 disables simplification
-    float stallRatio = 0.85f;                // a new LOD must keep at most this share of the indices
-    float maxRelativeError = 1.0f;           // meshopt_simplify target_error per step (1 = mesh extent)
-};
 
 struct PrimitiveInput {
     std::span<const glm::vec3> positions;  // required, finite

@@ -8,6 +8,13 @@ namespace {
 
 constexpr float kTau = 2.0f * std::numbers::pi_v<float>;
 
+// The angle of step i of n around a circle. Step n is step 0 again, so the closing vertices of a ring
+// land on exactly the same position as its first ones: a crack of one rounding error would make the
+// seam an open border that the simplifier is free to pull apart.
+float ringAngle(uint32_t i, uint32_t n) {
+    return kTau * float(i % n) / float(n);
+}
+
 uint32_t addVertex(Geometry& g, const glm::mat4& t, glm::vec3 p, glm::vec3 n) {
     g.positions.push_back(glm::vec3(t * glm::vec4(p, 1.0f)));
     g.normals.push_back(glm::normalize(glm::mat3(t) * n));
@@ -56,7 +63,7 @@ void appendFrustum(Geometry& g, float r0, float r1, float height, uint32_t segme
         return glm::normalize(glm::vec3(height * std::cos(a), r0 - r1, -height * std::sin(a)));
     };
     for (uint32_t i = 0; i < segments; ++i) {
-        float a0 = kTau * float(i) / float(segments), a1 = kTau * float(i + 1) / float(segments);
+        float a0 = ringAngle(i, segments), a1 = ringAngle(i + 1, segments);
         uint32_t b0 = addVertex(g, t, ring(r0, 0, a0), sideNormal(a0));
         uint32_t b1 = addVertex(g, t, ring(r0, 0, a1), sideNormal(a1));
         if (r1 > 0.0f) {
@@ -71,7 +78,7 @@ void appendFrustum(Geometry& g, float r0, float r1, float height, uint32_t segme
     auto cap = [&](float r, float y, glm::vec3 n) {
         uint32_t centre = addVertex(g, t, glm::vec3(0, y, 0), n);
         uint32_t first = static_cast<uint32_t>(g.positions.size());
-        for (uint32_t i = 0; i < segments; ++i) addVertex(g, t, ring(r, y, kTau * float(i) / float(segments)), n);
+        for (uint32_t i = 0; i < segments; ++i) addVertex(g, t, ring(r, y, ringAngle(i, segments)), n);
         for (uint32_t i = 0; i < segments; ++i) {
             uint32_t a = first + i, b = first + (i + 1) % segments;
             if (n.y > 0.0f)
@@ -88,9 +95,12 @@ void appendSphere(Geometry& g, float radius, uint32_t segments, uint32_t rings, 
     uint32_t first = static_cast<uint32_t>(g.positions.size());
     for (uint32_t j = 0; j <= rings; ++j) {
         float phi = std::numbers::pi_v<float> * float(j) / float(rings);
+        // Exact poles: sin(pi) rounds to about -9e-8, which would scatter the bottom pole's vertices.
+        float sinPhi = (j == 0 || j == rings) ? 0.0f : std::sin(phi);
+        float cosPhi = j == 0 ? 1.0f : (j == rings ? -1.0f : std::cos(phi));
         for (uint32_t i = 0; i <= segments; ++i) {
-            float a = kTau * float(i) / float(segments);
-            glm::vec3 n(std::sin(phi) * std::cos(a), std::cos(phi), -std::sin(phi) * std::sin(a));
+            float a = ringAngle(i, segments);
+            glm::vec3 n(sinPhi * std::cos(a), cosPhi, -sinPhi * std::sin(a));
             addVertex(g, t, n * radius, n);
         }
     }
@@ -108,9 +118,9 @@ void appendSphere(Geometry& g, float radius, uint32_t segments, uint32_t rings, 
 void appendTorus(Geometry& g, float major, float minor, uint32_t segments, uint32_t sides, const glm::mat4& t) {
     uint32_t first = static_cast<uint32_t>(g.positions.size());
     for (uint32_t j = 0; j <= sides; ++j) {
-        float psi = kTau * float(j) / float(sides);
+        float psi = ringAngle(j, sides);
         for (uint32_t i = 0; i <= segments; ++i) {
-            float a = kTau * float(i) / float(segments);
+            float a = ringAngle(i, segments);
             glm::vec3 n(std::cos(psi) * std::cos(a), std::sin(psi), -std::cos(psi) * std::sin(a));
             glm::vec3 centre(major * std::cos(a), 0.0f, -major * std::sin(a));
             addVertex(g, t, centre + n * minor, n);

@@ -1,0 +1,206 @@
+#include "assets/surface_distance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sieve::assets {
+namespace {
+
+constexpr int kMaxGridDim = 128;
+constexpr uint32_t kMaxSplits = 6;  // at most 4^6 pieces per triangle
+
+float segmentDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
+    glm::vec3 ab = b - a;
+    float len2 = glm::dot(ab, ab);
+    float t = len2 > 0.0f ? std::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
+    return glm::length(p - (a + ab * t));
+}
+
+}  // namespace
+
+float pointTriangleDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
+    glm::vec3 n = glm::cross(b - a, c - a);
+    float nn = glm::dot(n, n);
+    if (nn > 0.0f && std::isfinite(nn)) {
+        // The projection of p onto the plane is inside when it is on the inner side of all three edges;
+        // then the plane distance is the distance. Otherwise the nearest point is on an edge.
+        float side = glm::dot(p - a, n);
+        glm::vec3 q = p - n * (side / nn);
+        if (glm::dot(glm::cross(b - a, q - a), n) >= 0.0f && glm::dot(glm::cross(c - b, q - b), n) >= 0.0f &&
+            glm::dot(glm::cross(a - c, q - c), n) >= 0.0f)
+            return std::abs(side) / std::sqrt(nn);
+    }
+    return std::min({segmentDistance(p, a, b), segmentDistance(p, b, c), segmentDistance(p, c, a)});
+}
+
+SurfaceGrid::SurfaceGrid(TriangleSurface surface, glm::vec3 boundsMin, glm::vec3 boundsMax) : surface_(surface) {
+    size_t triangles = surface.indices.size() / 3;
+    glm::vec3 extent = glm::max(boundsMax - boundsMin, glm::vec3(0.0f));
+    float longest = std::max({extent.x, extent.y, extent.z});
+    origin_ = boundsMin;
+    if (longest > 0.0f && std::isfinite(longest)) {
+        // About two triangles per cell, no axis over kMaxGridDim cells; flat axes get one cell.
+        float minCell = longest / float(kMaxGridDim);
+        glm::vec3 padded = glm::max(extent, glm::vec3(minCell));
+        float volume = padded.x * padded.y * padded.z;
+        cell_ = std::max(minCell, std::cbrt(volume / float(std::max<size_t>(1, 2 * triangles))));
+        for (int k = 0; k < 3; ++k) dims_[k] = std::clamp(int(std::ceil(extent[k] / cell_)), 1, kMaxGridDim);
+    }
+    size_t cells = size_t(dims_.x) * size_t(dims_.y) * size_t(dims_.z);
+    cellStart_.assign(cells + 1, 0);
+    auto forEachCell = [&](size_t t, auto&& fn) {
+        glm::vec3 a = surface.positions[surface.indices[3 * t]], b = surface.positions[surface.indices[3 * t + 1]],
+                  c = surface.positions[surface.indices[3 * t + 2]];
+        glm::ivec3 lo = cellOf(glm::min(a, glm::min(b, c))), hi = cellOf(glm::max(a, glm::max(b, c)));
+        for (int z = lo.z; z <= hi.z; ++z)
+            for (int y = lo.y; y <= hi.y; ++y)
+                for (int x = lo.x; x <= hi.x; ++x) fn((size_t(z) * dims_.y + y) * dims_.x + x);
+    };
+    for (size_t t = 0; t < triangles; ++t) forEachCell(t, [&](size_t c) { ++cellStart_[c + 1]; });
+    for (size_t c = 0; c < cells; ++c) cellStart_[c + 1] += cellStart_[c];
+    cellTriangles_.resize(cellStart_[cells]);
+    std::vector<uint32_t> fill(cellStart_.begin(), cellStart_.end() - 1);
+    for (size_t t = 0; t < triangles; ++t) forEachCell(t, [&](size_t c) { cellTriangles_[fill[c]++] = uint32_t(t); });
+    stamp_.assign(triangles, 0);
+    boxMin_.resize(triangles);
+    boxMax_.resize(triangles);
+    for (size_t t = 0; t < triangles; ++t) {
+        const uint32_t* i = &surface.indices[3 * t];
+        glm::vec3 a = surface.positions[i[0]], b = surface.positions[i[1]], c = surface.positions[i[2]];
+        boxMin_[t] = glm::min(a, glm::min(b, c));
+        boxMax_[t] = glm::max(a, glm::max(b, c));
+    }
+}
+
+glm::ivec3 SurfaceGrid::cellOf(glm::vec3 p) const {
+    glm::ivec3 c;
+    for (int k = 0; k < 3; ++k) {
+        float f = std::floor((p[k] - origin_[k]) / cell_);
+        c[k] = std::isfinite(f) ? int(std::clamp(f, 0.0f, float(dims_[k] - 1))) : 0;
+    }
+    return c;
+}
+
+float SurfaceGrid::triangleDistance(glm::vec3 p, uint32_t t) const {
+    const uint32_t* i = &surface_.indices[3 * size_t(t)];
+    return pointTriangleDistance(p, surface_.positions[i[0]], surface_.positions[i[1]], surface_.positions[i[2]]);
+}
+
+SurfaceGrid::Nearest SurfaceGrid::nearest(glm::vec3 p) const {
+    if (++query_ == 0) std::fill(stamp_.begin(), stamp_.end(), 0), query_ = 1;
+    float best = std::numeric_limits<float>::infinity();
+    uint32_t bestTriangle = UINT32_MAX;
+    glm::ivec3 c = cellOf(p);
+    int maxRing = std::max({dims_.x, dims_.y, dims_.z});
+    auto visit = [&](int x, int y, int z) {
+        size_t cell = (size_t(z) * dims_.y + y) * dims_.x + x;
+        for (uint32_t k = cellStart_[cell]; k < cellStart_[cell + 1]; ++k) {
+            uint32_t t = cellTriangles_[k];
+            if (stamp_[t] == query_) continue;
+            stamp_[t] = query_;
+            // The box distance is a lower bound of the triangle distance: skip what cannot be nearer.
+            glm::vec3 outside = glm::max(glm::max(boxMin_[t] - p, p - boxMax_[t]), glm::vec3(0.0f));
+            if (glm::dot(outside, outside) >= best * best) continue;
+            float d = triangleDistance(p, t);
+            if (d < best) best = d, bestTriangle = t;
+        }
+    };
+    for (int r = 0; r <= maxRing; ++r) {
+        // The shell of cells at Chebyshev distance r from c: whole rows where z or y is on the shell,
+        // otherwise only the two ends of the row.
+        glm::ivec3 lo = glm::max(c - r, glm::ivec3(0)), hi = glm::min(c + r, dims_ - 1);
+        for (int z = lo.z; z <= hi.z; ++z)
+            for (int y = lo.y; y <= hi.y; ++y) {
+                if (std::abs(z - c.z) == r || std::abs(y - c.y) == r) {
+                    for (int x = lo.x; x <= hi.x; ++x) visit(x, y, z);
+                } else {
+                    if (c.x - r >= 0) visit(c.x - r, y, z);
+                    if (r > 0 && c.x + r < dims_.x) visit(c.x + r, y, z);
+                }
+            }
+        // Triangles not seen yet lie outside the searched block of cells; where the block reaches the
+        // grid's edge there are none beyond it.
+        float gap = std::numeric_limits<float>::infinity();
+        for (int k = 0; k < 3; ++k) {
+            if (c[k] - r > 0) gap = std::min(gap, p[k] - (origin_[k] + float(c[k] - r) * cell_));
+            if (c[k] + r < dims_[k] - 1) gap = std::min(gap, origin_[k] + float(c[k] + r + 1) * cell_ - p[k]);
+        }
+        if (best <= std::max(gap, 0.0f)) break;
+    }
+    return {best, bestTriangle};
+}
+
+float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float spacing, float relativeSlack) {
+    // Branch and bound. A (sub-)triangle's distances are at most (1) the largest at its corners plus the
+    // covering radius (longest edge / sqrt 3: every point is that close to a corner, or closer), and
+    // (2) the largest distance of its corners to any one triangle of `to` (tried: each corner's nearest).
+    // A piece whose bound cannot raise the result is dropped; others are split into four until their
+    // edges are at most `spacing`, their bound is within `relativeSlack` of the largest true distance
+    // seen, or after kMaxSplits halvings; then their bound counts.
+    struct Piece {
+        glm::vec3 p[3];
+        float d[3];
+        uint32_t nearest[3];  // the nearest triangle of `to` to each corner
+        uint32_t splits;
+    };
+    const float cover = 1.0f / std::sqrt(3.0f);
+    std::vector<Piece> stack;
+    for (size_t t = 0; t + 2 < from.indices.size(); t += 3) {
+        Piece piece{};
+        for (int k = 0; k < 3; ++k) piece.p[k] = from.positions[from.indices[t + k]];
+        stack.push_back(piece);
+    }
+    // The corner distances first: they seed the result (each is a true distance), so that pruning
+    // starts early.
+    float bound = 0.0f;  // the largest bound of a kept piece, or true distance, so far
+    float lower = 0.0f;  // the largest true distance (at a corner or midpoint) so far
+    // Once per vertex: corners are shared by several triangles.
+    std::vector<SurfaceGrid::Nearest> atVertex(from.positions.size(), {-1.0f, UINT32_MAX});
+    for (size_t t = 0; t < stack.size(); ++t)
+        for (int k = 0; k < 3; ++k) {
+            SurfaceGrid::Nearest& n = atVertex[from.indices[3 * t + k]];
+            if (n.distance < 0.0f) n = to.nearest(stack[t].p[k]);
+            stack[t].d[k] = n.distance, stack[t].nearest[k] = n.triangle;
+            lower = std::max(lower, n.distance);
+        }
+    bound = lower;
+    if (!std::isfinite(bound)) return bound;  // `to` has no triangles
+    while (!stack.empty()) {
+        Piece piece = stack.back();
+        stack.pop_back();
+        float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
+                                  glm::distance(piece.p[2], piece.p[0])});
+        float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
+        for (int k = 0; k < 3; ++k) {  // the convex bound through each corner's nearest triangle
+            float through = piece.d[k];
+            for (int i = 0; i < 3 && through < upper; ++i)
+                if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
+            upper = std::min(upper, through);
+        }
+        if (upper <= bound) continue;
+        if (!(longest > spacing) || upper <= (1.0f + relativeSlack) * lower || piece.splits >= kMaxSplits) {
+            bound = upper;
+            continue;
+        }
+        glm::vec3 m[3];
+        float dm[3];
+        uint32_t nm[3];
+        for (int k = 0; k < 3; ++k) {
+            m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
+            SurfaceGrid::Nearest n = to.nearest(m[k]);
+            dm[k] = n.distance, nm[k] = n.triangle;
+        }
+        uint32_t splits = piece.splits + 1;
+        const uint32_t* nc = piece.nearest;
+        stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
+        stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
+        stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
+        stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
+        lower = std::max({lower, dm[0], dm[1], dm[2]});
+        bound = std::max(bound, lower);
+    }
+    return bound;
+}
+
+}  // namespace sieve::assets
