@@ -1,5 +1,5 @@
-# `cmake --install` of the plugin: headers, the static library `sieve` with the static libraries it links
-# (embedded SPIR-V, volk), and a CMake package so that a host writes
+# `cmake --install` of the plugin: its public headers, the static library `sieve` with the static library
+# it links (embedded SPIR-V), and a CMake package so that a host writes
 #   find_package(sieve CONFIG REQUIRED)
 #   target_link_libraries(app PRIVATE sieve::sieve)
 # Included last by the top-level CMakeLists.txt, when every target's link interface is final.
@@ -14,34 +14,23 @@ include(CMakePackageConfigHelpers)
 
 set(SIEVE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/sieve)
 
-# Headers. Public headers include "sieve/x.h" (below include/) and "shared/x.h" (below
-# include/sieve/shaders/, the install interface of sieve_shared_headers).
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/passes/include/sieve
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-  FILES_MATCHING PATTERN "*.h")
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/shaders/shared
-  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/shaders
-  FILES_MATCHING PATTERN "*.h")
+# Headers: only the public surface (sieve/sieve.h includes exactly these; the in-tree helpers beside them
+# in passes/include are for this repository's hosts, tests and bench). They include "sieve/x.h" (below
+# include/) and "shared/x.h" (the layouts a host fills and reads, below include/sieve/shaders/, the
+# install interface of sieve_shared_headers).
+set(SIEVE_PUBLIC_HEADERS sieve.h plugin.h culling.h geometry_pass.h result.h device.h view.h)
+list(TRANSFORM SIEVE_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/passes/include/sieve/)
+install(FILES ${SIEVE_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve)
+install(FILES ${PROJECT_SOURCE_DIR}/passes/include/sieve/prim/config.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/prim)
+install(FILES ${PROJECT_SOURCE_DIR}/shaders/shared/common.h ${PROJECT_SOURCE_DIR}/shaders/shared/scene.h
+              ${PROJECT_SOURCE_DIR}/shaders/shared/draw.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/shaders/shared)
 
 # Everything in sieve's link closure that is built here. A static library exports its private
-# dependencies too (as $<LINK_ONLY:...>), so sieve_spirv and sieve_glm belong to the export set.
-set(SIEVE_EXPORTED_TARGETS sieve sieve_spirv sieve_volk sieve_shared_headers sieve_glm)
+# dependencies too (as $<LINK_ONLY:...>), so sieve_spirv belongs to the export set.
+set(SIEVE_EXPORTED_TARGETS sieve sieve_spirv sieve_shared_headers)
 set_target_properties(sieve_spirv PROPERTIES EXPORT_NAME spirv)
-set_target_properties(sieve_volk PROPERTIES EXPORT_NAME volk)
 set_target_properties(sieve_shared_headers PROPERTIES EXPORT_NAME shared_headers)
-set_target_properties(sieve_glm PROPERTIES EXPORT_NAME glm)
-
-# Include directories found on this machine (volk, glm) are not written into the exported targets:
-# sieveConfig.cmake finds them again on the consumer's machine and attaches them there.
-foreach(target sieve_volk sieve_glm)
-  foreach(property INTERFACE_INCLUDE_DIRECTORIES INTERFACE_SYSTEM_INCLUDE_DIRECTORIES)
-    get_target_property(dirs ${target} ${property})
-    if(dirs)
-      list(TRANSFORM dirs REPLACE "^(.+)$" "$<BUILD_INTERFACE:\\1>")
-      set_property(TARGET ${target} PROPERTY ${property} "${dirs}")
-    endif()
-  endforeach()
-endforeach()
 
 # Walks sieve's link interface and turns every imported target in it into the lines that recreate it
 # in the consumer's project. A dependency added later without a line here is reported at configure

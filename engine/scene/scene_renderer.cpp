@@ -69,7 +69,7 @@ SceneRenderer::~SceneRenderer() {
 
 sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     extent_ = extent;
-    plugin_->resize(extent);
+    if (auto r = plugin_->resize(extent); !r) return r;
     GraphBuilder g;
     auto image = [](const char* name, VkFormat format, VkExtent2D e, VkImageUsageFlags usage) {
         SlotDesc d;

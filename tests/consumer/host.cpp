@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,10 @@ bool hasExtension(const std::vector<VkExtensionProperties>& list, const char* na
     return false;
 }
 
-// The features Sieve requires of the host's device (the list engine::Context::requirementsText gives),
-// chained for both the query and the device creation.
-struct Features {
+}  // namespace
+
+// The feature structs the host chains into vkCreateDevice; sieve::enableRequiredFeatures fills them.
+struct Device::Features {
     VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
     VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
@@ -50,43 +52,6 @@ struct Features {
     Features(const Features&) = delete;
 };
 
-// Fills `want` from `have`; returns the first required feature the device lacks, or nullptr.
-const char* selectFeatures(const Features& have, Features& want) {
-    struct Need {
-        VkBool32 have;
-        VkBool32* want;
-        const char* name;  // nullptr: optional, enabled when present
-    };
-    const Need list[] = {
-        {have.f2.features.multiDrawIndirect, &want.f2.features.multiDrawIndirect, "multiDrawIndirect"},
-        {have.f2.features.drawIndirectFirstInstance, &want.f2.features.drawIndirectFirstInstance,
-         "drawIndirectFirstInstance"},
-        {have.f2.features.shaderInt64, &want.f2.features.shaderInt64, nullptr},
-        {have.f11.shaderDrawParameters, &want.f11.shaderDrawParameters, "shaderDrawParameters"},
-        {have.f11.storageBuffer16BitAccess, &want.f11.storageBuffer16BitAccess, "storageBuffer16BitAccess"},
-        {have.f12.drawIndirectCount, &want.f12.drawIndirectCount, "drawIndirectCount"},
-        {have.f12.samplerFilterMinmax, &want.f12.samplerFilterMinmax, "samplerFilterMinmax"},
-        {have.f12.hostQueryReset, &want.f12.hostQueryReset, "hostQueryReset"},
-        {have.f12.scalarBlockLayout, &want.f12.scalarBlockLayout, "scalarBlockLayout"},
-        {have.f12.storageBuffer8BitAccess, &want.f12.storageBuffer8BitAccess, "storageBuffer8BitAccess"},
-        {have.f12.shaderInt8, &want.f12.shaderInt8, "shaderInt8"},
-        {have.f12.vulkanMemoryModel, &want.f12.vulkanMemoryModel, nullptr},
-        {have.f12.vulkanMemoryModelDeviceScope, &want.f12.vulkanMemoryModelDeviceScope, nullptr},
-        {have.f13.synchronization2, &want.f13.synchronization2, "synchronization2"},
-        {have.f13.dynamicRendering, &want.f13.dynamicRendering, "dynamicRendering"},
-        {have.f13.maintenance4, &want.f13.maintenance4, "maintenance4"},
-        {have.f13.subgroupSizeControl, &want.f13.subgroupSizeControl, nullptr},
-        {have.f13.computeFullSubgroups, &want.f13.computeFullSubgroups, nullptr},
-    };
-    for (const Need& n : list) {
-        if (!n.have && n.name) return n.name;
-        *n.want = n.have;
-    }
-    return nullptr;
-}
-
-}  // namespace
-
 void fail(const char* what, VkResult result) {
     std::fprintf(stderr, "sieve_consumer: %s (VkResult %d)\n", what, int(result));
     std::exit(1);
@@ -97,8 +62,9 @@ uint32_t Device::validationMessages() {
 }
 
 Device::Device() {
-    check(volkInitialize(), "volkInitialize: no Vulkan loader");
-    if (volkGetInstanceVersion() < VK_API_VERSION_1_3) fail("the Vulkan loader is older than 1.3");
+    uint32_t version = 0;
+    check(vkEnumerateInstanceVersion(&version), "vkEnumerateInstanceVersion");
+    if (version < VK_API_VERSION_1_3) fail("the Vulkan loader is older than 1.3");
     createInstance();
     createDevice();
 }
@@ -144,10 +110,13 @@ void Device::createInstance() {
     info.enabledExtensionCount = uint32_t(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
     check(vkCreateInstance(&info, nullptr, &instance_), "vkCreateInstance");
-    volkLoadInstance(instance_);
-    if (validation)
-        check(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_),
+    if (validation) {
+        // An instance-extension function: the loader exports no prototype for it.
+        auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
+        check(create ? create(instance_, &messenger, nullptr, &messenger_) : VK_ERROR_EXTENSION_NOT_PRESENT,
               "vkCreateDebugUtilsMessengerEXT");
+    }
 }
 
 void Device::createDevice() {
@@ -156,8 +125,7 @@ void Device::createDevice() {
     std::vector<VkPhysicalDevice> devices(count);
     vkEnumeratePhysicalDevices(instance_, &count, devices.data());
 
-    Features want;
-    const char* missing = "no Vulkan device";
+    std::string missing = "no Vulkan device";
     for (VkPhysicalDevice candidate : devices) {
         VkPhysicalDeviceProperties props;
         vkGetPhysicalDeviceProperties(candidate, &props);
@@ -165,35 +133,32 @@ void Device::createDevice() {
             missing = "Vulkan 1.3";
             continue;
         }
-        vkEnumerateDeviceExtensionProperties(candidate, nullptr, &count, nullptr);
-        std::vector<VkExtensionProperties> extensions(count);
-        vkEnumerateDeviceExtensionProperties(candidate, nullptr, &count, extensions.data());
-        if (!hasExtension(extensions, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME)) {
-            missing = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        // What the plugin needs, as it says.
+        const auto lacking = sieve::missingRequirements(vkGetInstanceProcAddr, instance_, candidate, VK_API_VERSION_1_3);
+        if (!lacking.empty()) {
+            missing = lacking.front();
             continue;
         }
-        Features have;
-        vkGetPhysicalDeviceFeatures2(candidate, &have.f2);
-        if ((missing = selectFeatures(have, want))) continue;
 
         vkGetPhysicalDeviceQueueFamilyProperties(candidate, &count, nullptr);
         std::vector<VkQueueFamilyProperties> families(count);
         vkGetPhysicalDeviceQueueFamilyProperties(candidate, &count, families.data());
-        missing = "a compute queue";
-        for (uint32_t i = 0; i < count && missing; ++i) {
-            if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+        missing = "a graphics and compute queue";
+        const VkQueueFlags needQueue = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+        for (uint32_t i = 0; i < count && !missing.empty(); ++i) {
+            if ((families[i].queueFlags & needQueue) == needQueue) {
                 family_ = i;
-                missing = nullptr;
+                missing.clear();
             }
         }
-        if (!missing) {
+        if (missing.empty()) {
             physical_ = candidate;
             std::printf("device: %s\n", props.deviceName);
             break;
         }
     }
     if (!physical_) {
-        std::fprintf(stderr, "sieve_consumer: no device has %s\n", missing);
+        std::fprintf(stderr, "sieve_consumer: no device has %s\n", missing.c_str());
         std::exit(1);
     }
 
@@ -202,15 +167,16 @@ void Device::createDevice() {
     queue.queueFamilyIndex = family_;
     queue.queueCount = 1;
     queue.pQueuePriorities = &priority;
-    const char* extensions[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+    extensions_ = sieve::requirements(VK_API_VERSION_1_3).deviceExtensions;
+    features_ = std::make_unique<Features>();
+    sieve::enableRequiredFeatures({&features_->f2, &features_->f11, &features_->f12, &features_->f13});
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    info.pNext = &want.f2;
+    info.pNext = &features_->f2;
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
-    info.enabledExtensionCount = 1;
-    info.ppEnabledExtensionNames = extensions;
+    info.enabledExtensionCount = uint32_t(extensions_.size());
+    info.ppEnabledExtensionNames = extensions_.data();
     check(vkCreateDevice(physical_, &info, nullptr, &device_), "vkCreateDevice");
-    volkLoadDevice(device_);
     vkGetDeviceQueue(device_, family_, 0, &queue_);
 
     VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -219,13 +185,32 @@ void Device::createDevice() {
     check(vkCreateCommandPool(device_, &pool, nullptr, &pool_), "vkCreateCommandPool");
 }
 
-Device::~Device() {
+Device::~Device() { destroy(); }
+
+sieve::DeviceSetup Device::setup() const {
+    sieve::DeviceSetup s;
+    s.getInstanceProcAddr = vkGetInstanceProcAddr;  // the loader's own export: no table on the host side
+    s.instance = instance_;
+    s.physical = physical_;
+    s.device = device_;
+    s.apiVersion = VK_API_VERSION_1_3;
+    s.enabledExtensions = extensions_.data();
+    s.enabledExtensionCount = uint32_t(extensions_.size());
+    s.enabledFeatures = &features_->f2;
+    return s;
+}
+
+void Device::destroy() {
     if (device_) {
         vkDeviceWaitIdle(device_);
         vkDestroyCommandPool(device_, pool_, nullptr);
         vkDestroyDevice(device_, nullptr);
     }
-    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (messenger_) {
+        auto destroy = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
+            vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
+        if (destroy) destroy(instance_, messenger_, nullptr);
+    }
     if (instance_) vkDestroyInstance(instance_, nullptr);
 }
 
@@ -252,28 +237,32 @@ void Device::submitAndWait(const std::function<void(VkCommandBuffer)>& record) c
     vkFreeCommandBuffers(device_, pool_, 1, &cmd);
 }
 
-Buffer::Buffer(const Device& device, VkDeviceSize bytes) : device_(device.device()), size_(bytes) {
+uint32_t memoryType(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags need) {
+    VkPhysicalDeviceMemoryProperties props;
+    vkGetPhysicalDeviceMemoryProperties(physical, &props);
+    for (uint32_t i = 0; i < props.memoryTypeCount; ++i)
+        if ((bits & (1u << i)) && (props.memoryTypes[i].propertyFlags & need) == need) return i;
+    fail("no memory type with the needed properties");
+}
+
+Buffer::Buffer(const Device& device, VkDeviceSize bytes, VkBufferUsageFlags usage, bool hostVisible)
+    : device_(device.device()), size_(bytes) {
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     info.size = bytes;
-    info.usage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    info.usage = usage;
     info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
     check(vkCreateBuffer(device_, &info, nullptr, &buffer_), "vkCreateBuffer");
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(device_, buffer_, &req);
-    VkPhysicalDeviceMemoryProperties props;
-    vkGetPhysicalDeviceMemoryProperties(device.physical(), &props);
-    const VkMemoryPropertyFlags need = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < props.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (props.memoryTypes[i].propertyFlags & need) == need) type = i;
-    if (type == UINT32_MAX) fail("no host-visible coherent memory type");
+    const VkMemoryPropertyFlags need = hostVisible
+                                           ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                           : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     alloc.allocationSize = req.size;
-    alloc.memoryTypeIndex = type;
+    alloc.memoryTypeIndex = memoryType(device.physical(), req.memoryTypeBits, need);
     check(vkAllocateMemory(device_, &alloc, nullptr, &memory_), "vkAllocateMemory");
     check(vkBindBufferMemory(device_, buffer_, memory_, 0), "vkBindBufferMemory");
-    check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
+    if (hostVisible) check(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_), "vkMapMemory");
 }
 
 Buffer::~Buffer() {

@@ -1,7 +1,13 @@
 #pragma once
-// The consumer's own Vulkan set-up, written against volk and the Vulkan headers only (no Sieve engine):
-// what any host does before it hands its device to the plugin.
-#include <volk.h>
+// The consumer's own Vulkan set-up, written against the loader's ordinary prototypes (libvulkan, no
+// VK_NO_PROTOTYPES, no volk) and the plugin's public header only: what any host does before it hands its
+// device to the plugin.
+#include <vulkan/vulkan.h>
+
+#include <memory>
+#include <vector>
+
+#include "sieve/sieve.h"
 
 #include <cstdint>
 #include <functional>
@@ -25,6 +31,9 @@ public:
 
     VkPhysicalDevice physical() const { return physical_; }
     VkDevice device() const { return device_; }
+    uint32_t family() const { return family_; }
+    // What the host enabled, for sieve::describeDevice.
+    sieve::DeviceSetup setup() const;
     bool validation() const { return messenger_ != VK_NULL_HANDLE; }
     static uint32_t validationMessages();
 
@@ -32,6 +41,8 @@ public:
     void submitAndWait(const std::function<void(VkCommandBuffer)>& record) const;
 
 private:
+    struct Features;
+    void destroy();
     void createInstance();
     void createDevice();
     VkInstance instance_ = VK_NULL_HANDLE;
@@ -41,12 +52,21 @@ private:
     uint32_t family_ = 0;
     VkQueue queue_ = VK_NULL_HANDLE;
     VkCommandPool pool_ = VK_NULL_HANDLE;
+    std::vector<const char*> extensions_;
+    std::unique_ptr<Features> features_;
 };
 
 // A host-visible, coherent storage buffer, mapped for its whole life.
+// The index of a memory type of `bits` with `flags`; fails the program when there is none.
+uint32_t memoryType(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags flags);
+
 class Buffer {
 public:
-    Buffer(const Device& device, VkDeviceSize bytes);
+    // Host-visible buffers stay mapped (words()); device-local ones are not mapped.
+    Buffer(const Device& device, VkDeviceSize bytes,
+           VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+           bool hostVisible = true);
     ~Buffer();
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
@@ -54,6 +74,7 @@ public:
     VkBuffer handle() const { return buffer_; }
     VkDeviceSize size() const { return size_; }
     uint32_t* words() const { return static_cast<uint32_t*>(mapped_); }
+    void* mapped() const { return mapped_; }
 
 private:
     VkDevice device_ = VK_NULL_HANDLE;

@@ -25,7 +25,7 @@ config=$(find "$prefix" -name sieveConfig.cmake -path '*/cmake/sieve/*' | head -
 [ -n "$config" ] || fail "sieveConfig.cmake not installed"
 cmakedir=$(dirname "$config")
 libdir=$(dirname "$(dirname "$cmakedir")")
-for f in "$libdir/libsieve.a" "$libdir/libsieve_spirv.a" "$libdir/libsieve_volk.a" "$cmakedir/sieveConfigVersion.cmake" \
+for f in "$libdir/libsieve.a" "$libdir/libsieve_spirv.a" "$cmakedir/sieveConfigVersion.cmake" \
          "$prefix/include/sieve/sieve.h" "$prefix/include/sieve/shaders/shared/common.h"; do
     [ -f "$f" ] || fail "${f#"$prefix"/} not installed"
 done
@@ -53,13 +53,28 @@ while IFS= read -r rel; do
 done < <(cd "$inc/sieve" && find . -name '*.h' ! -path './shaders/*' ! -name sieve.h | sed 's|^\./||' | sort)
 [ $missing = 0 ] || fail "passes/include/sieve/sieve.h is incomplete"
 
-# Each public header compiles on its own (a host may include just one), with the include directories
-# and definition the package gives (volk.h and glm/ are in the system include path here).
+# Each public header compiles on its own (a host may include just one), with the loader's ordinary
+# prototypes and with VK_NO_PROTOTYPES alike: the package does not choose for the host.
 export inc
-(cd "$inc/sieve" && find . -name '*.h' ! -path './shaders/*' | sed 's|^\./||' | sort) |
-    xargs -P "$(nproc)" -I{} bash -c 'echo "#include \"sieve/{}\"" | ${CXX:-c++} -std=c++20 -fsyntax-only \
-        -DVK_NO_PROTOTYPES -I"$inc" -I"$inc/sieve/shaders" -x c++ - || { echo "sieve/{} is not self-contained"; exit 1; }' ||
-    fail "a public header does not compile on its own"
+for defs in "" "-DVK_NO_PROTOTYPES"; do
+    export defs
+    (cd "$inc/sieve" && find . -name '*.h' ! -path './shaders/*' | sed 's|^\./||' | sort) |
+        xargs -P "$(nproc)" -I{} bash -c 'echo "#include \"sieve/{}\"" | ${CXX:-c++} -std=c++20 -fsyntax-only \
+            $defs -I"$inc" -I"$inc/sieve/shaders" -x c++ - || { echo "sieve/{} is not self-contained ($defs)"; exit 1; }' ||
+        fail "a public header does not compile on its own"
+done
+
+# The public surface is the Vulkan headers and the standard library: no volk, GLM or ImGui reaches a host.
+echo '#include "sieve/sieve.h"' | ${CXX:-c++} -std=c++20 -E -H -I"$inc" -I"$inc/sieve/shaders" -x c++ - \
+    2> "$tmp/headers.txt" > /dev/null || fail "sieve/sieve.h does not preprocess"
+if grep -E 'volk\.h|/glm/|imgui' "$tmp/headers.txt"; then fail "sieve/sieve.h pulls in volk, GLM or ImGui"; fi
+if nm -C "$libdir"/libsieve*.a 2>/dev/null | grep -E ' [TtWwDdBb] .*ImGui'; then fail "libsieve defines ImGui symbols"; fi
+if nm "$libdir"/libsieve*.a 2>/dev/null | grep -E ' [TDB] vk[A-Z]'; then
+    fail "libsieve defines global vk* symbols (they would clash with the host's loader)"
+fi
+if grep -rnE 'find_dependency\((imgui|glm|volk)|SIEVE_IMGUI|volk|glm' "$cmakedir"; then
+    fail "the installed package depends on ImGui, GLM or volk"
+fi
 
 # Version file: SameMajorVersion accepts the same major version only.
 mkdir -p "$tmp/version"

@@ -4,8 +4,10 @@
 // draw-list slots as indirect arguments. Recorded inside the host's vkCmdBeginRendering scope.
 #include <vulkan/vulkan.h>
 
-#include "sieve/graphics_pipeline.h"
-#include "sieve/pipeline.h"
+#include <memory>
+
+#include "sieve/device.h"
+#include "sieve/plugin.h"
 #include "sieve/result.h"
 
 namespace sieve {
@@ -17,11 +19,21 @@ struct GeometryInputs {
     BufferRange draws;      // shared/draw.h DrawCommand, stride 32
     BufferRange counts;     // shared/draw.h DrawCounts (count at offset 0)
     uint32_t maxDraws = 0;  // capacity of `draws`
+    // The viewport to draw with (a flipped one too); null: (0, 0, extent) with depth range [0, 1].
+    const VkViewport* viewport = nullptr;
+};
+
+// The host's conventions for the default pass: depth direction (the test, and the clear value of the
+// early pass) and which winding faces the camera after its projection and viewport.
+struct GeometryOptions {
+    bool reverseZ = true;                             // nearer = larger depth; clear to 0 (else 1)
+    VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    VkCullModeFlags cullMode = VK_CULL_MODE_BACK_BIT;
 };
 
 // Colour and depth attachments of the default pass, in COLOR_ATTACHMENT_OPTIMAL and
-// DEPTH_ATTACHMENT_OPTIMAL. `clear`: the early pass clears them (sky colour, reverse-Z far depth 0); the
-// late pass draws on top.
+// DEPTH_ATTACHMENT_OPTIMAL. `clear`: the early pass clears them (sky colour, the far depth of the
+// convention); the late pass draws on top.
 struct GeometryAttachments {
     VkImageView color = VK_NULL_HANDLE;
     VkImageView depth = VK_NULL_HANDLE;
@@ -33,8 +45,13 @@ inline constexpr float kDefaultLightDir[3] = {0.4f, 0.8f, 0.45f};
 
 class GeometryPass {
 public:
-    static Result<GeometryPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat);
-    // viewProj: column-major 4x4, reverse-Z projection with Y flipped (P11 < 0) as shared/cull.h expects;
+    // Refuses a device without what the pass needs (kGeometryNeeds), naming each missing one.
+    static Result<GeometryPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
+                                       const GeometryOptions& options = {});
+    GeometryPass(GeometryPass&&) noexcept;
+    GeometryPass& operator=(GeometryPass&&) noexcept;
+    ~GeometryPass();
+    // viewProj: column-major 4x4 world -> clip (the host's projection times its view);
     // lightDir: world-space direction to the light.
     void record(VkCommandBuffer cmd, const GeometryInputs& in, VkExtent2D extent, const float viewProj[16],
                 const float lightDir[3]) const;
@@ -42,8 +59,11 @@ public:
     void recordWithRendering(VkCommandBuffer cmd, const GeometryInputs& in, const GeometryAttachments& attachments,
                              VkExtent2D extent, const float viewProj[16]) const;
 
+    struct Impl;
+
 private:
-    GraphicsPipeline pipeline_;
+    GeometryPass() = default;
+    std::unique_ptr<Impl> impl_;
 };
 
 }  // namespace sieve

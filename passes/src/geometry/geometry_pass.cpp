@@ -4,10 +4,24 @@
 #include "shared/draw.h"
 #include "shared/geometry_push.h"
 #include "shared/scene.h"
+#include "sieve/graphics_pipeline.h"
 
 namespace sieve {
 
-Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat) {
+struct GeometryPass::Impl {
+    GraphicsPipeline pipeline;
+    GeometryOptions options;
+};
+
+GeometryPass::GeometryPass(GeometryPass&&) noexcept = default;
+GeometryPass& GeometryPass::operator=(GeometryPass&&) noexcept = default;
+GeometryPass::~GeometryPass() = default;
+
+Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
+                                          const GeometryOptions& options) {
+    if (const std::string m = dev.missing(kGeometryNeeds); !m.empty())
+        return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "GeometryPass: the device was created without " + m +
+                                                           " (sieve::requirements() lists what to enable)");
     const VkVertexInputBindingDescription binding{0, sizeof(gpu::Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
     const VkVertexInputAttributeDescription attributes[] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gpu::Vertex, px)},
@@ -22,16 +36,16 @@ Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorF
     desc.depthFormat = depthFormat;
     desc.depthTest = true;
     desc.depthWrite = true;
-    desc.depthCompare = VK_COMPARE_OP_GREATER_OR_EQUAL;
-    desc.cullMode = VK_CULL_MODE_BACK_BIT;
-    // Meshes are counter-clockwise seen from outside. The projection's Y flip mirrors them in NDC, and
-    // Vulkan's downward framebuffer Y mirrors them back: front faces stay counter-clockwise.
-    desc.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    desc.depthCompare = options.reverseZ ? VK_COMPARE_OP_GREATER_OR_EQUAL : VK_COMPARE_OP_LESS_OR_EQUAL;
+    desc.cullMode = options.cullMode;
+    // Meshes are counter-clockwise seen from outside; whether that stays so on screen depends on the
+    // host's projection and viewport (a Y flip in either mirrors it), so the host says.
+    desc.frontFace = options.frontFace;
     desc.debugName = "geometry";
     auto pipeline = GraphicsPipeline::create(dev, desc);
     if (!pipeline) return pipeline.error();
     GeometryPass pass;
-    pass.pipeline_ = std::move(pipeline).value();
+    pass.impl_ = std::make_unique<Impl>(Impl{std::move(pipeline).value(), options});
     return pass;
 }
 
@@ -42,9 +56,9 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c * 4 + r];
     push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
-    pipeline_.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
-    // A plain viewport: the projection flips Y (P11 < 0), as the culling passes assume (shared/cull.h).
-    VkViewport viewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
+    impl_->pipeline.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
+    const VkViewport viewport =
+        in.viewport ? *in.viewport : VkViewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
     VkRect2D scissor{{0, 0}, extent};
     vkCmdSetViewport(cmd, 0, 1, &viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
@@ -69,7 +83,7 @@ void GeometryPass::recordWithRendering(VkCommandBuffer cmd, const GeometryInputs
     depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
     depth.loadOp = load;
     depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    depth.clearValue.depthStencil = {0.0f, 0};  // reverse-Z: 0 is infinitely far
+    depth.clearValue.depthStencil = {impl_->options.reverseZ ? 0.0f : 1.0f, 0};  // the far depth
     VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
     info.renderArea = {{0, 0}, extent};
     info.layerCount = 1;
