@@ -96,7 +96,9 @@ Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b
         std::string what;
         if (d.kind == SlotKind::Buffer) {
             if (!got.buffer) what = "no buffer";
-            else if (got.size && got.size < d.size) what = std::to_string(got.size) + " bytes, needs " + std::to_string(d.size);
+            // Imported tables are the host's: as large as its scene (the declared size is for maxInstances).
+            else if (d.lifetime != Lifetime::Imported && got.size && got.size < d.size)
+                what = std::to_string(got.size) + " bytes, needs " + std::to_string(d.size);
             else if (d.memory != Memory::Device && !got.mapped) what = "not mapped";
         } else {
             if (!got.view || !got.image) what = "no image";
