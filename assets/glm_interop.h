@@ -7,8 +7,14 @@
 
 namespace sieve {
 
-inline glm::vec4 toGlm(const gpu::vec4& v) { return {v.x, v.y, v.z, v.w}; }
-inline glm::vec3 toGlm3(const gpu::vec4& v) { return {v.x, v.y, v.z}; }
-inline glm::mat4 toGlm(const gpu::mat4& m) { return {toGlm(m[0]), toGlm(m[1]), toGlm(m[2]), toGlm(m[3])}; }
+inline glm::vec4 toGlm(const gpu::vec4& v) {
+    return {v.x, v.y, v.z, v.w};
+}
+inline glm::vec3 toGlm3(const gpu::vec4& v) {
+    return {v.x, v.y, v.z};
+}
+inline glm::mat4 toGlm(const gpu::mat4& m) {
+    return {toGlm(m[0]), toGlm(m[1]), toGlm(m[2]), toGlm(m[3])};
+}
 
 }  // namespace sieve

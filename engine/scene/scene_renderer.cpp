@@ -1,9 +1,8 @@
 #include "engine/scene/scene_renderer.h"
 
-#include <glm/gtc/type_ptr.hpp>
-
 #include <algorithm>
 #include <cstdlib>
+#include <glm/gtc/type_ptr.hpp>
 #include <string>
 
 namespace engine {
@@ -12,8 +11,7 @@ using graph::GraphBuilder;
 using graph::ImportDesc;
 using sieve::SlotDesc;
 
-sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx,
-                                                                    const sieve::assets::SceneData& scene,
+sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
                                                                     uint32_t framesInFlight, uint32_t drawCapacity) {
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
@@ -92,11 +90,12 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     // The first colour write waits at COLOR_ATTACHMENT_OUTPUT: the stage a window's acquire semaphore
     // waits at (headless targets hand over an idle image, for which this is merely conservative).
     ImportDesc colorImport;
-    colorImport.initial = {VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED};
+    colorImport.initial = {VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_NONE,
+                           VK_IMAGE_LAYOUT_UNDEFINED};
     colorImport.final = {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     color_ = g.addSlot(image("color", VK_FORMAT_UNDEFINED, extent, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT), colorImport);
-    depth_ = g.addSlot(image("depth", kDepthFormat, extent,
-                             VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+    depth_ = g.addSlot(
+        image("depth", kDepthFormat, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
     vertices_ = g.addSlot(buffer("scene.vertices", scene_.vertices));
     indices_ = g.addSlot(buffer("scene.indices", scene_.indices));
     std::vector<graph::SlotAlias> aliases = {{sieve::CullingPlugin::kDepth, depth_}};
@@ -118,8 +117,9 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
                   storageRead(slot(sieve::CullingPlugin::kInstances), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
                   vertexRead(vertices_),
                   vertexRead(indices_)};
-        g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b,
-                                             const sieve::FrameInfo& f) { recordDraw(late, cmd, b, f); });
+        g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+            recordDraw(late, cmd, b, f);
+        });
     });
     if (!map) return map.error();
     const auto& m = map.value();

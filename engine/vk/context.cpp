@@ -110,15 +110,15 @@ const char* Context::requirementsText() {
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                 VkDebugUtilsMessageTypeFlagsEXT types,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+                                                  VkDebugUtilsMessageTypeFlagsEXT types,
+                                                  const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
     auto* self = static_cast<Context*>(user);
     const bool counted = (severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT) ||
                          ((severity & VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) &&
                           (types & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT));
     if (!counted) return VK_FALSE;
-    std::string text = std::string(data->pMessageIdName ? data->pMessageIdName : "") + ": " +
-                       (data->pMessage ? data->pMessage : "");
+    std::string text =
+        std::string(data->pMessageIdName ? data->pMessageIdName : "") + ": " + (data->pMessage ? data->pMessage : "");
     std::fprintf(stderr, "[vulkan] %s\n", text.c_str());
     std::lock_guard lock(self->messageMutex_);
     self->messages_.push_back(std::move(text));
@@ -144,7 +144,8 @@ Result<std::unique_ptr<Context>> Context::create(const ContextDesc& descIn) {
     if (envFlag("SIEVE_FORCE_VULKAN12")) desc.forceVulkan12 = true;
     std::unique_ptr<Context> ctx(new Context());
     if (VkResult r = volkInitialize(); r != VK_SUCCESS)
-        return sieve::makeError(r, "no Vulkan loader found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
+        return sieve::makeError(r,
+                                "no Vulkan loader found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
     if (auto r = ctx->createInstance(desc); !r) return r.error();
     if (auto r = ctx->pickPhysicalDevice(); !r) return r.error();
     if (auto r = ctx->createDevice(desc); !r) return r.error();
@@ -181,8 +182,7 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
             return sieve::makeError(VK_ERROR_LAYER_NOT_PRESENT,
                                     "validation requested but VK_LAYER_KHRONOS_validation is not installed "
                                     "(apt-get install -y vulkan-validationlayers)");
-        if (!debugUtils)
-            return sieve::makeError(VK_ERROR_EXTENSION_NOT_PRESENT, "validation needs VK_EXT_debug_utils");
+        if (!debugUtils) return sieve::makeError(VK_ERROR_EXTENSION_NOT_PRESENT, "validation needs VK_EXT_debug_utils");
         layers.push_back("VK_LAYER_KHRONOS_validation");
         validation_ = true;
     }
@@ -219,8 +219,9 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
     info.ppEnabledExtensionNames = extensions.data();
     if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS) {
         if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-            return sieve::makeError(r, "cannot create a Vulkan instance: no Vulkan driver supports it "
-                                       "(VK_ERROR_INCOMPATIBLE_DRIVER); install one, e.g. mesa-vulkan-drivers");
+            return sieve::makeError(r,
+                                    "cannot create a Vulkan instance: no Vulkan driver supports it "
+                                    "(VK_ERROR_INCOMPATIBLE_DRIVER); install one, e.g. mesa-vulkan-drivers");
         return sieve::makeError(r, std::string("cannot create a Vulkan instance: ") + sieve::vkResultName(r));
     }
     volkLoadInstanceOnly(instance_);
@@ -245,9 +246,9 @@ Result<void> Context::pickPhysicalDevice() {
         long index = std::strtol(want, &end, 10);
         if (end && *end == 0) {
             if (index < 0 || index >= long(count))
-                return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
-                                        "SIEVE_DEVICE=" + std::string(want) + " but there are " +
-                                            std::to_string(count) + " devices");
+                return sieve::makeError(
+                    VK_ERROR_INITIALIZATION_FAILED,
+                    "SIEVE_DEVICE=" + std::string(want) + " but there are " + std::to_string(count) + " devices");
             chosen = int(index);
         } else {
             for (uint32_t i = 0; i < count && chosen < 0; ++i)
@@ -259,11 +260,11 @@ Result<void> Context::pickPhysicalDevice() {
     } else {
         auto rank = [](VkPhysicalDeviceType t) {
             switch (t) {
-            case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
-            case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 3;
-            case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-            case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
-            default: return 0;
+                case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
+                case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 3;
+                case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+                case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
+                default: return 0;
             }
         };
         // A 1.3 device of any type before a 1.2 one: 1.2 devices (RenderDoc's capture layer reports
@@ -334,8 +335,7 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
         if ((families[i].queueFlags & need) == need && families[i].timestampValidBits > 0) family = int(i);
     }
     if (family < 0)
-        return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT,
-                                "no queue family with graphics, compute and timestamps");
+        return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT, "no queue family with graphics, compute and timestamps");
     queueFamily_ = uint32_t(family);
 
     float priority = 1.0f;
@@ -429,7 +429,8 @@ Result<void> Context::submitNow(const std::function<void(VkCommandBuffer)>& reco
     if (r == VK_SUCCESS) r = vkWaitForFences(device_, 1, &oneShotFence_, VK_TRUE, UINT64_MAX);
     vkResetFences(device_, 1, &oneShotFence_);
     vkFreeCommandBuffers(device_, oneShotPool_, 1, &cmd);
-    if (r != VK_SUCCESS) return sieve::makeError(r, std::string("one-shot submission failed: ") + sieve::vkResultName(r));
+    if (r != VK_SUCCESS)
+        return sieve::makeError(r, std::string("one-shot submission failed: ") + sieve::vkResultName(r));
     return {};
 }
 

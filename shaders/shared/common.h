@@ -71,15 +71,33 @@ struct mat4 {
 static_assert(sizeof(vec4) == 16 && sizeof(mat4) == 64 && sizeof(uvec4) == 16, "GLSL layouts");
 
 // The scalar functions the shared GLSL code calls, with GLSL's meaning.
-inline float abs(float v) { return std::fabs(v); }
-inline float floor(float v) { return std::floor(v); }
-inline float sqrt(float v) { return std::sqrt(v); }
-inline float min(float a, float b) { return b < a ? b : a; }
-inline float max(float a, float b) { return a < b ? b : a; }
-inline uint min(uint a, uint b) { return b < a ? b : a; }
-inline uint max(uint a, uint b) { return a < b ? b : a; }
-inline int min(int a, int b) { return b < a ? b : a; }
-inline int max(int a, int b) { return a < b ? b : a; }
+inline float abs(float v) {
+    return std::fabs(v);
+}
+inline float floor(float v) {
+    return std::floor(v);
+}
+inline float sqrt(float v) {
+    return std::sqrt(v);
+}
+inline float min(float a, float b) {
+    return b < a ? b : a;
+}
+inline float max(float a, float b) {
+    return a < b ? b : a;
+}
+inline uint min(uint a, uint b) {
+    return b < a ? b : a;
+}
+inline uint max(uint a, uint b) {
+    return a < b ? b : a;
+}
+inline int min(int a, int b) {
+    return b < a ? b : a;
+}
+inline int max(int a, int b) {
+    return a < b ? b : a;
+}
 inline uint floatBitsToUint(float v) {
     uint u;
     std::memcpy(&u, &v, sizeof(u));

@@ -134,7 +134,8 @@ void Device::createDevice() {
             continue;
         }
         // What the plugin needs, as it says.
-        const auto lacking = sieve::missingRequirements(vkGetInstanceProcAddr, instance_, candidate, VK_API_VERSION_1_3);
+        const auto lacking =
+            sieve::missingRequirements(vkGetInstanceProcAddr, instance_, candidate, VK_API_VERSION_1_3);
         if (!lacking.empty()) {
             missing = lacking.front();
             continue;
@@ -185,7 +186,9 @@ void Device::createDevice() {
     check(vkCreateCommandPool(device_, &pool, nullptr, &pool_), "vkCreateCommandPool");
 }
 
-Device::~Device() { destroy(); }
+Device::~Device() {
+    destroy();
+}
 
 sieve::DeviceSetup Device::setup() const {
     sieve::DeviceSetup s;

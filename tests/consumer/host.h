@@ -4,13 +4,12 @@
 // device to the plugin.
 #include <vulkan/vulkan.h>
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
 #include "sieve/sieve.h"
-
-#include <cstdint>
-#include <functional>
 
 namespace host {
 

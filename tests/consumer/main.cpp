@@ -145,8 +145,8 @@ Scene makeScene(const host::Device& d) {
     };
     for (uint32_t gy = 0; gy < kGrid; ++gy)
         for (uint32_t gx = 0; gx < kGrid; ++gx)
-            place(inst[gy * kGrid + gx], -11.0f + 2.0f * gx, -7.0f + 1.3f * gy, -30.0f - 1.5f * float((gx + gy) % 3),
-                  1, 1, 1);
+            place(inst[gy * kGrid + gx], -11.0f + 2.0f * gx, -7.0f + 1.3f * gy, -30.0f - 1.5f * float((gx + gy) % 3), 1,
+                  1, 1);
     place(inst[kGrid * kGrid], 0.0f, 0.0f, -20.0f, 24.0f, 16.0f, 1.0f);  // the wall
     return s;
 }
@@ -199,8 +199,8 @@ struct Rendered {
 };
 
 // Renders kFrames frames of `view` with every culling stage on or off and reads back the last picture.
-bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& scene, const View& view,
-            bool culling, Rendered& out, std::string& error) {
+bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& scene, const View& view, bool culling,
+            Rendered& out, std::string& error) {
     sieve::CullingConfig config;
     config.maxInstances = kInstances;
     config.viewport = kExtent;
@@ -240,10 +240,10 @@ bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& s
                                                                                    : nullptr;
         if (desc.kind == sieve::SlotKind::Image) {
             images.reserve(bindings.size());
-            Image* img = desc.name == sieve::CullingPlugin::kDepth
-                             ? &depth
-                             : &images.emplace_back(makeImage(d, desc.format, desc.extent, desc.mipLevels,
-                                                              desc.imageUsage));
+            Image* img =
+                desc.name == sieve::CullingPlugin::kDepth
+                    ? &depth
+                    : &images.emplace_back(makeImage(d, desc.format, desc.extent, desc.mipLevels, desc.imageUsage));
             imageOf[s] = img;
             b.image = img->image;
             b.view = img->view;
@@ -353,10 +353,11 @@ int main() {
             sky += off.pixels[i] == off.pixels[0];
         }
         const sieve::CullingStats& s = on.stats;
-        std::printf("%s: %zu of %zu pixels differ; culling on draws %u of %u instances (frustum %u), off %u; "
-                    "stats of frame %llu\n",
-                    view.name, differ, on.pixels.size(), s.draws(), s.instances, s.frustumVisible, off.stats.draws(),
-                    (unsigned long long)s.frame);
+        std::printf(
+            "%s: %zu of %zu pixels differ; culling on draws %u of %u instances (frustum %u), off %u; "
+            "stats of frame %llu\n",
+            view.name, differ, on.pixels.size(), s.draws(), s.instances, s.frustumVisible, off.stats.draws(),
+            (unsigned long long)s.frame);
         if (differ) return fails(std::string(view.name) + ": culling changed the picture");
         if (sky == on.pixels.size()) return fails(std::string(view.name) + ": nothing was drawn");
         if (!s.valid || !off.stats.valid || s.frame != kFrames - 1 - 2 || s.instances != kInstances)

@@ -33,8 +33,8 @@ struct CullingConfig {
     uint32_t maxDrawsPerInstance = 1;  // largest Mesh::primitiveCount
     uint32_t drawCapacity = 0;         // records per draw list; 0: maxInstances * maxDrawsPerInstance
     uint32_t framesInFlight = 2;
-    VkExtent2D viewport{0, 0};         // extent of the host's depth attachment
-    prim::PrimOptions scan;            // scan tier for the draw lists
+    VkExtent2D viewport{0, 0};  // extent of the host's depth attachment
+    prim::PrimOptions scan;     // scan tier for the draw lists
 };
 
 struct CullingToggles {
@@ -42,11 +42,11 @@ struct CullingToggles {
     bool occlusion = true;
     bool twoPhase = true;
     bool lod = true;
-    bool stable = true;            // false: atomic-append order (comparison only)
-    bool freeze = false;           // keep the culling camera and the pyramid
-    bool singleDispatchHiZ = true; // false: one dispatch per mip
+    bool stable = true;             // false: atomic-append order (comparison only)
+    bool freeze = false;            // keep the culling camera and the pyramid
+    bool singleDispatchHiZ = true;  // false: one dispatch per mip
     int lodBias = 0;
-    float lodThreshold = 1.0f;     // pixels
+    float lodThreshold = 1.0f;  // pixels
 };
 
 // Counts of one frame, read back framesInFlight frames later. valid: the plugin wrote this record
@@ -56,10 +56,10 @@ struct CullingStats {
     uint64_t frame = 0;
     uint32_t instances = 0;
     uint32_t frustumVisible = 0;
-    uint32_t earlyDrawn = 0;    // instances drawn by the early phase
-    uint32_t lateVisible = 0;   // instances visible after the late test
-    uint32_t lateDrawn = 0;     // instances drawn by the late phase
-    gpu::DrawCounts early{};    // draw records of the early list
+    uint32_t earlyDrawn = 0;   // instances drawn by the early phase
+    uint32_t lateVisible = 0;  // instances visible after the late test
+    uint32_t lateDrawn = 0;    // instances drawn by the late phase
+    gpu::DrawCounts early{};   // draw records of the early list
     gpu::DrawCounts late{};
     uint32_t draws() const { return early.count + late.count; }
     uint32_t overflow() const { return early.overflow + late.overflow; }
@@ -76,7 +76,7 @@ public:
     static constexpr const char* kCountsEarly = "counts.early";
     static constexpr const char* kDrawsLate = "draws.late";
     static constexpr const char* kCountsLate = "counts.late";
-    static constexpr const char* kPyramid = "hiz.pyramid";          // persistent, for debug views
+    static constexpr const char* kPyramid = "hiz.pyramid";  // persistent, for debug views
     // Pass indices (passes() order). Hosts put draw.early after kEarlyCompact and draw.late after
     // kLateCompact.
     enum PassIndex : uint32_t { kEarlyFlag, kEarlyCompact, kHiZ, kLateFlag, kLateCompact, kStats, kPassCount };

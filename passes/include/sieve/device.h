@@ -15,20 +15,19 @@ namespace sieve {
 
 // What a component needs; `create()` of each component checks its own set and names what is missing.
 enum class Need : uint32_t {
-    PushDescriptor = 1u << 0,         // VK_KHR_push_descriptor (every component)
-    Synchronization2 = 1u << 1,       // 1.3 feature or VK_KHR_synchronization2 (every component)
-    DynamicRendering = 1u << 2,       // 1.3 feature or VK_KHR_dynamic_rendering (GeometryPass)
-    DrawIndirectCount = 1u << 3,      // 1.2 feature (GeometryPass)
-    MultiDrawIndirect = 1u << 4,      // 1.0 feature (GeometryPass: one indirect call draws a list)
+    PushDescriptor = 1u << 0,             // VK_KHR_push_descriptor (every component)
+    Synchronization2 = 1u << 1,           // 1.3 feature or VK_KHR_synchronization2 (every component)
+    DynamicRendering = 1u << 2,           // 1.3 feature or VK_KHR_dynamic_rendering (GeometryPass)
+    DrawIndirectCount = 1u << 3,          // 1.2 feature (GeometryPass)
+    MultiDrawIndirect = 1u << 4,          // 1.0 feature (GeometryPass: one indirect call draws a list)
     DrawIndirectFirstInstance = 1u << 5,  // 1.0 feature (draw records carry the instance index)
-    ShaderDrawParameters = 1u << 6,   // 1.1 feature (gl_BaseInstance in the default vertex shader)
+    ShaderDrawParameters = 1u << 6,       // 1.1 feature (gl_BaseInstance in the default vertex shader)
 };
 using Needs = uint32_t;
 inline constexpr Needs kCullingNeeds = uint32_t(Need::PushDescriptor) | uint32_t(Need::Synchronization2);
 inline constexpr Needs kGeometryNeeds = uint32_t(Need::PushDescriptor) | uint32_t(Need::Synchronization2) |
                                         uint32_t(Need::DynamicRendering) | uint32_t(Need::DrawIndirectCount) |
-                                        uint32_t(Need::MultiDrawIndirect) |
-                                        uint32_t(Need::DrawIndirectFirstInstance) |
+                                        uint32_t(Need::MultiDrawIndirect) | uint32_t(Need::DrawIndirectFirstInstance) |
                                         uint32_t(Need::ShaderDrawParameters);
 inline constexpr Needs kAllNeeds = kCullingNeeds | kGeometryNeeds;
 
@@ -53,8 +52,8 @@ struct FeatureStructs {
     VkPhysicalDeviceVulkan11Features* f11 = nullptr;
     VkPhysicalDeviceVulkan12Features* f12 = nullptr;
     VkPhysicalDeviceVulkan13Features* f13 = nullptr;
-    VkPhysicalDeviceSynchronization2Features* sync2 = nullptr;       // 1.2 path only
-    VkPhysicalDeviceDynamicRenderingFeatures* rendering = nullptr;   // 1.2 path only
+    VkPhysicalDeviceSynchronization2Features* sync2 = nullptr;      // 1.2 path only
+    VkPhysicalDeviceDynamicRenderingFeatures* rendering = nullptr;  // 1.2 path only
 };
 void enableRequiredFeatures(const FeatureStructs& features, Needs needs = kAllNeeds);
 

@@ -26,7 +26,7 @@ struct GeometryInputs {
 // The host's conventions for the default pass: depth direction (the test, and the clear value of the
 // early pass) and which winding faces the camera after its projection and viewport.
 struct GeometryOptions {
-    bool reverseZ = true;                             // nearer = larger depth; clear to 0 (else 1)
+    bool reverseZ = true;  // nearer = larger depth; clear to 0 (else 1)
     VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     VkCullModeFlags cullMode = VK_CULL_MODE_BACK_BIT;
 };

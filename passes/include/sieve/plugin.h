@@ -51,7 +51,7 @@ struct ResourceUse {
     SlotId slot = kNoSlot;
     VkPipelineStageFlags2 stage = VK_PIPELINE_STAGE_2_NONE;
     VkAccessFlags2 access = VK_ACCESS_2_NONE;
-    VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;  // images only
+    VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;                                            // images only
     VkImageSubresourceRange range{0, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS};  // images only
     bool write = false;
 };
@@ -90,8 +90,8 @@ struct SlotBinding {
     VkDeviceSize size = 0;
     void* mapped = nullptr;  // Upload/Readback buffers
     VkImage image = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;          // all mips
-    std::vector<VkImageView> mipViews;          // one per mip (images only)
+    VkImageView view = VK_NULL_HANDLE;  // all mips
+    std::vector<VkImageView> mipViews;  // one per mip (images only)
     VkExtent2D extent{0, 0};
 };
 
@@ -108,8 +108,8 @@ struct Bindings {
 };
 
 struct FrameInfo {
-    uint64_t frameIndex = 0;     // increases by one per frame
-    uint32_t frameSlot = 0;      // frameIndex % framesInFlight
+    uint64_t frameIndex = 0;  // increases by one per frame
+    uint32_t frameSlot = 0;   // frameIndex % framesInFlight
     uint32_t framesInFlight = 2;
 };
 

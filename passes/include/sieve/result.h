@@ -43,17 +43,18 @@ private:
     Error error_;
 };
 
-inline Error makeError(VkResult code, std::string message) { return Error{code, std::move(message)}; }
+inline Error makeError(VkResult code, std::string message) {
+    return Error{code, std::move(message)};
+}
 
 const char* vkResultName(VkResult r);
 
 }  // namespace sieve
 
 // Propagate a failing VkResult as an Error naming the call.
-#define SIEVE_VK_TRY(expr)                                                                              \
-    do {                                                                                                \
-        VkResult sieve_r_ = (expr);                                                                     \
-        if (sieve_r_ != VK_SUCCESS)                                                                     \
-            return ::sieve::makeError(sieve_r_, std::string(#expr) + " failed: " +                     \
-                                                    ::sieve::vkResultName(sieve_r_));                   \
+#define SIEVE_VK_TRY(expr)                                                                                           \
+    do {                                                                                                             \
+        VkResult sieve_r_ = (expr);                                                                                  \
+        if (sieve_r_ != VK_SUCCESS)                                                                                  \
+            return ::sieve::makeError(sieve_r_, std::string(#expr) + " failed: " + ::sieve::vkResultName(sieve_r_)); \
     } while (0)

@@ -1,35 +1,42 @@
 // Requirements, the host's enabled set, and the device description.
+#include "sieve/device.h"
+
 #include <algorithm>
 #include <cstring>
 #include <iterator>
 
 #include "core/vk.h"
-#include "sieve/device.h"
 
 namespace sieve {
 
 namespace {
 
-constexpr Need kAll[] = {Need::PushDescriptor,    Need::Synchronization2,          Need::DynamicRendering,
-                         Need::DrawIndirectCount, Need::MultiDrawIndirect,         Need::DrawIndirectFirstInstance,
+constexpr Need kAll[] = {Need::PushDescriptor,      Need::Synchronization2,  Need::DynamicRendering,
+                         Need::DrawIndirectCount,   Need::MultiDrawIndirect, Need::DrawIndirectFirstInstance,
                          Need::ShaderDrawParameters};
 
-bool has(Needs needs, Need n) { return (needs & uint32_t(n)) != 0; }
+bool has(Needs needs, Need n) {
+    return (needs & uint32_t(n)) != 0;
+}
 
-bool core13(uint32_t apiVersion) { return VK_API_VERSION_MINOR(apiVersion) >= 3 || VK_API_VERSION_MAJOR(apiVersion) > 1; }
+bool core13(uint32_t apiVersion) {
+    return VK_API_VERSION_MINOR(apiVersion) >= 3 || VK_API_VERSION_MAJOR(apiVersion) > 1;
+}
 
 // The extension a need comes from on `apiVersion`, or null when it is a core feature there.
 const char* extensionOf(Need n, uint32_t apiVersion) {
     switch (n) {
-    case Need::PushDescriptor: return VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
-    case Need::Synchronization2: return core13(apiVersion) ? nullptr : VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME;
-    case Need::DynamicRendering: return core13(apiVersion) ? nullptr : VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
-    default: return nullptr;
+        case Need::PushDescriptor: return VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        case Need::Synchronization2: return core13(apiVersion) ? nullptr : VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME;
+        case Need::DynamicRendering: return core13(apiVersion) ? nullptr : VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME;
+        default: return nullptr;
     }
 }
 
 // A need that is a feature bit (every one but push descriptors).
-bool isFeature(Need n) { return n != Need::PushDescriptor; }
+bool isFeature(Need n) {
+    return n != Need::PushDescriptor;
+}
 
 // The feature bits of a chain that matter here, from any mix of core and KHR structs.
 struct FeatureBits {
@@ -50,35 +57,39 @@ FeatureBits readChain(const VkPhysicalDeviceFeatures2* f2) {
     b.int64 = f2->features.shaderInt64;
     for (auto* s = static_cast<const VkBaseInStructure*>(f2->pNext); s; s = s->pNext) {
         switch (s->sType) {
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
-            b[Need::ShaderDrawParameters] |= bool(reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s)->shaderDrawParameters);
-            break;
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
-            b[Need::ShaderDrawParameters] |=
-                bool(reinterpret_cast<const VkPhysicalDeviceShaderDrawParametersFeatures*>(s)->shaderDrawParameters);
-            break;
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
-            auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
-            b[Need::DrawIndirectCount] |= bool(f->drawIndirectCount);
-            b.int64Atomics |= bool(f->shaderBufferInt64Atomics);
-            break;
-        }
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
-            b.int64Atomics |= bool(reinterpret_cast<const VkPhysicalDeviceShaderAtomicInt64Features*>(s)->shaderBufferInt64Atomics);
-            break;
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
-            auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
-            b[Need::Synchronization2] |= bool(f->synchronization2);
-            b[Need::DynamicRendering] |= bool(f->dynamicRendering);
-            break;
-        }
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
-            b[Need::Synchronization2] |= bool(reinterpret_cast<const VkPhysicalDeviceSynchronization2Features*>(s)->synchronization2);
-            break;
-        case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
-            b[Need::DynamicRendering] |= bool(reinterpret_cast<const VkPhysicalDeviceDynamicRenderingFeatures*>(s)->dynamicRendering);
-            break;
-        default: break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES:
+                b[Need::ShaderDrawParameters] |=
+                    bool(reinterpret_cast<const VkPhysicalDeviceVulkan11Features*>(s)->shaderDrawParameters);
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_DRAW_PARAMETERS_FEATURES:
+                b[Need::ShaderDrawParameters] |= bool(
+                    reinterpret_cast<const VkPhysicalDeviceShaderDrawParametersFeatures*>(s)->shaderDrawParameters);
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES: {
+                auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan12Features*>(s);
+                b[Need::DrawIndirectCount] |= bool(f->drawIndirectCount);
+                b.int64Atomics |= bool(f->shaderBufferInt64Atomics);
+                break;
+            }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
+                b.int64Atomics |= bool(
+                    reinterpret_cast<const VkPhysicalDeviceShaderAtomicInt64Features*>(s)->shaderBufferInt64Atomics);
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES: {
+                auto* f = reinterpret_cast<const VkPhysicalDeviceVulkan13Features*>(s);
+                b[Need::Synchronization2] |= bool(f->synchronization2);
+                b[Need::DynamicRendering] |= bool(f->dynamicRendering);
+                break;
+            }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES:
+                b[Need::Synchronization2] |=
+                    bool(reinterpret_cast<const VkPhysicalDeviceSynchronization2Features*>(s)->synchronization2);
+                break;
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES:
+                b[Need::DynamicRendering] |=
+                    bool(reinterpret_cast<const VkPhysicalDeviceDynamicRenderingFeatures*>(s)->dynamicRendering);
+                break;
+            default: break;
         }
     }
     return b;
@@ -94,13 +105,13 @@ bool listed(const char* const* names, uint32_t count, const char* name) {
 
 const char* needName(Need need) {
     switch (need) {
-    case Need::PushDescriptor: return VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
-    case Need::Synchronization2: return "synchronization2";
-    case Need::DynamicRendering: return "dynamicRendering";
-    case Need::DrawIndirectCount: return "drawIndirectCount";
-    case Need::MultiDrawIndirect: return "multiDrawIndirect";
-    case Need::DrawIndirectFirstInstance: return "drawIndirectFirstInstance";
-    case Need::ShaderDrawParameters: return "shaderDrawParameters";
+        case Need::PushDescriptor: return VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+        case Need::Synchronization2: return "synchronization2";
+        case Need::DynamicRendering: return "dynamicRendering";
+        case Need::DrawIndirectCount: return "drawIndirectCount";
+        case Need::MultiDrawIndirect: return "multiDrawIndirect";
+        case Need::DrawIndirectFirstInstance: return "drawIndirectFirstInstance";
+        case Need::ShaderDrawParameters: return "shaderDrawParameters";
     }
     return "?";
 }

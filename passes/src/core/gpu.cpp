@@ -1,5 +1,6 @@
-#include "core/vk.h"
 #include "sieve/gpu.h"
+
+#include "core/vk.h"
 
 namespace sieve {
 

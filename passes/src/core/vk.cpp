@@ -19,7 +19,9 @@ namespace {
 VkDevice gDevice = VK_NULL_HANDLE;
 }
 
-VkDevice loadedDevice() { return gDevice; }
+VkDevice loadedDevice() {
+    return gDevice;
+}
 
 Result<void> loadEntryPoints(PFN_vkGetInstanceProcAddr gipa, VkInstance instance, VkDevice device) {
     if (!gipa) return makeError(VK_ERROR_INITIALIZATION_FAILED, "sieve: no vkGetInstanceProcAddr given");
@@ -27,22 +29,21 @@ Result<void> loadEntryPoints(PFN_vkGetInstanceProcAddr gipa, VkInstance instance
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "sieve: the VkInstance and VkDevice must not be null");
     std::string missing;
     auto note = [&](const char* name) { missing += std::string(missing.empty() ? "" : ", ") + name; };
-#define SIEVE_VK_LOAD_INSTANCE(name)                                                 \
-    name = reinterpret_cast<PFN_##name>(gipa(instance, #name));                      \
+#define SIEVE_VK_LOAD_INSTANCE(name)                            \
+    name = reinterpret_cast<PFN_##name>(gipa(instance, #name)); \
     if (!name) note(#name);
     SIEVE_VK_INSTANCE_FUNCTIONS(SIEVE_VK_LOAD_INSTANCE)
 #undef SIEVE_VK_LOAD_INSTANCE
-    if (!vkGetDeviceProcAddr)
-        return makeError(VK_ERROR_INITIALIZATION_FAILED, "sieve: the instance has no " + missing);
+    if (!vkGetDeviceProcAddr) return makeError(VK_ERROR_INITIALIZATION_FAILED, "sieve: the instance has no " + missing);
     auto device_fn = [&](const char* name) { return vkGetDeviceProcAddr(device, name); };
-#define SIEVE_VK_LOAD_DEVICE(name)                                \
-    name = reinterpret_cast<PFN_##name>(device_fn(#name));        \
+#define SIEVE_VK_LOAD_DEVICE(name)                         \
+    name = reinterpret_cast<PFN_##name>(device_fn(#name)); \
     if (!name) note(#name);
 // The KHR name first: on a 1.2 device with the extension it is the valid one, even where a layer
-    // also answers the core name; on 1.3 without the extension it is null and the core one is taken.
-#define SIEVE_VK_LOAD_DEVICE2(name, alias)                                                              \
-    name = reinterpret_cast<PFN_##name>(device_fn(#alias));                                             \
-    if (!name) name = reinterpret_cast<PFN_##name>(device_fn(#name));                                   \
+// also answers the core name; on 1.3 without the extension it is null and the core one is taken.
+#define SIEVE_VK_LOAD_DEVICE2(name, alias)                            \
+    name = reinterpret_cast<PFN_##name>(device_fn(#alias));           \
+    if (!name) name = reinterpret_cast<PFN_##name>(device_fn(#name)); \
     if (!name) note(#name " (or " #alias ")");
 #define SIEVE_VK_LOAD_OPTIONAL(name) name = reinterpret_cast<PFN_##name>(gipa(instance, #name));
     SIEVE_VK_DEVICE_FUNCTIONS(SIEVE_VK_LOAD_DEVICE)

@@ -12,51 +12,51 @@
 #include "sieve/result.h"
 
 // Instance-level functions (vkGetInstanceProcAddr on the host's instance).
-#define SIEVE_VK_INSTANCE_FUNCTIONS(X)       \
-    X(vkGetDeviceProcAddr)                   \
-    X(vkGetPhysicalDeviceProperties)         \
-    X(vkGetPhysicalDeviceProperties2)        \
-    X(vkGetPhysicalDeviceFeatures2)          \
+#define SIEVE_VK_INSTANCE_FUNCTIONS(X) \
+    X(vkGetDeviceProcAddr)             \
+    X(vkGetPhysicalDeviceProperties)   \
+    X(vkGetPhysicalDeviceProperties2)  \
+    X(vkGetPhysicalDeviceFeatures2)    \
     X(vkEnumerateDeviceExtensionProperties)
 
 // Device-level functions of Vulkan 1.2 core and VK_KHR_push_descriptor: every one must be present.
-#define SIEVE_VK_DEVICE_FUNCTIONS(X)     \
-    X(vkCreateShaderModule)              \
-    X(vkDestroyShaderModule)             \
-    X(vkCreateComputePipelines)          \
-    X(vkCreateGraphicsPipelines)         \
-    X(vkDestroyPipeline)                 \
-    X(vkCreatePipelineLayout)            \
-    X(vkDestroyPipelineLayout)           \
-    X(vkCreateDescriptorSetLayout)       \
-    X(vkDestroyDescriptorSetLayout)      \
-    X(vkCreateSampler)                   \
-    X(vkDestroySampler)                  \
-    X(vkCmdBindPipeline)                 \
-    X(vkCmdPushConstants)                \
-    X(vkCmdPushDescriptorSetKHR)         \
-    X(vkCmdDispatch)                     \
-    X(vkCmdDispatchIndirect)             \
-    X(vkCmdFillBuffer)                   \
-    X(vkCmdUpdateBuffer)                 \
-    X(vkCmdCopyBuffer)                   \
-    X(vkCmdSetViewport)                  \
-    X(vkCmdSetScissor)                   \
-    X(vkCmdBindVertexBuffers)            \
-    X(vkCmdBindIndexBuffer)              \
-    X(vkCmdDrawIndexedIndirect)          \
+#define SIEVE_VK_DEVICE_FUNCTIONS(X) \
+    X(vkCreateShaderModule)          \
+    X(vkDestroyShaderModule)         \
+    X(vkCreateComputePipelines)      \
+    X(vkCreateGraphicsPipelines)     \
+    X(vkDestroyPipeline)             \
+    X(vkCreatePipelineLayout)        \
+    X(vkDestroyPipelineLayout)       \
+    X(vkCreateDescriptorSetLayout)   \
+    X(vkDestroyDescriptorSetLayout)  \
+    X(vkCreateSampler)               \
+    X(vkDestroySampler)              \
+    X(vkCmdBindPipeline)             \
+    X(vkCmdPushConstants)            \
+    X(vkCmdPushDescriptorSetKHR)     \
+    X(vkCmdDispatch)                 \
+    X(vkCmdDispatchIndirect)         \
+    X(vkCmdFillBuffer)               \
+    X(vkCmdUpdateBuffer)             \
+    X(vkCmdCopyBuffer)               \
+    X(vkCmdSetViewport)              \
+    X(vkCmdSetScissor)               \
+    X(vkCmdBindVertexBuffers)        \
+    X(vkCmdBindIndexBuffer)          \
+    X(vkCmdDrawIndexedIndirect)      \
     X(vkCmdDrawIndexedIndirectCount)
 
 // Core in 1.3, KHR extensions on 1.2: loaded under the core name, falling back to the KHR one.
-#define SIEVE_VK_DEVICE_FUNCTIONS_13(X)             \
+#define SIEVE_VK_DEVICE_FUNCTIONS_13(X)                \
     X(vkCmdPipelineBarrier2, vkCmdPipelineBarrier2KHR) \
     X(vkCmdBeginRendering, vkCmdBeginRenderingKHR)     \
     X(vkCmdEndRendering, vkCmdEndRenderingKHR)
 
 // VK_EXT_debug_utils (instance extension): may be absent; callers check for null.
-#define SIEVE_VK_OPTIONAL_FUNCTIONS(X)   \
-    X(vkSetDebugUtilsObjectNameEXT)      \
-    X(vkCmdBeginDebugUtilsLabelEXT)      \
+#define SIEVE_VK_OPTIONAL_FUNCTIONS(X) \
+    X(vkSetDebugUtilsObjectNameEXT)    \
+    X(vkCmdBeginDebugUtilsLabelEXT)    \
     X(vkCmdEndDebugUtilsLabelEXT)
 
 namespace sieve {

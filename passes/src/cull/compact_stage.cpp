@@ -19,8 +19,8 @@ public:
         if (!list) return list.error();
         list_ = list.value();
         const uint64_t n = kit.config().maxInstances;
-        capacity_ = uint32_t(kit.config().drawCapacity ? kit.config().drawCapacity
-                                                       : n * kit.config().maxDrawsPerInstance);
+        capacity_ =
+            uint32_t(kit.config().drawCapacity ? kit.config().drawCapacity : n * kit.config().maxDrawsPerInstance);
         maxDrawsPerInstance_ = kit.config().maxDrawsPerInstance;
         return {};
     }
@@ -52,9 +52,9 @@ public:
         using namespace use;
         PassDesc d;
         d.name = std::string("cull.") + phaseName(phase_) + ".compact";
-        d.uses = {storageRead(instances_),    storageRead(meshes_),      storageRead(primitives_),
-                  storageRead(drawCounts_),   storageRead(lods_),        storageReadWrite(offsets_),
-                  storageReadWrite(scratch_), storageWrite(draws_),      transferWrite(counts_),
+        d.uses = {storageRead(instances_),    storageRead(meshes_), storageRead(primitives_),
+                  storageRead(drawCounts_),   storageRead(lods_),   storageReadWrite(offsets_),
+                  storageReadWrite(scratch_), storageWrite(draws_), transferWrite(counts_),
                   storageReadWrite(counts_)};
         return d;
     }
@@ -63,9 +63,9 @@ public:
         // In single phase the late slot has no flags this frame: an empty list.
         const uint32_t n = (phase_ == Phase::Late && f.singlePhase) ? 0 : f.instanceCount;
         const SlotTable& s = *slots_;
-        DrawListBuffers buffers{range(b, s, instances_), range(b, s, meshes_),  range(b, s, primitives_),
-                                range(b, s, drawCounts_), range(b, s, lods_),    range(b, s, offsets_),
-                                range(b, s, scratch_),   range(b, s, draws_),   range(b, s, counts_)};
+        DrawListBuffers buffers{range(b, s, instances_),  range(b, s, meshes_), range(b, s, primitives_),
+                                range(b, s, drawCounts_), range(b, s, lods_),   range(b, s, offsets_),
+                                range(b, s, scratch_),    range(b, s, draws_),  range(b, s, counts_)};
         return list_->record(cmd, buffers, n, capacity_, maxDrawsPerInstance_,
                              f.stable ? DrawOrder::Stable : DrawOrder::AtomicAppend);
     }
@@ -80,6 +80,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Stage> makeCompactStage(Phase phase) { return std::make_unique<CompactStage>(phase); }
+std::unique_ptr<Stage> makeCompactStage(Phase phase) {
+    return std::make_unique<CompactStage>(phase);
+}
 
 }  // namespace sieve::cull

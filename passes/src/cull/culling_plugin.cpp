@@ -46,11 +46,14 @@ struct CullingPlugin::Impl {
 
 namespace {
 
-Error error(std::string message) { return makeError(VK_ERROR_INITIALIZATION_FAILED, "CullingPlugin: " + std::move(message)); }
+Error error(std::string message) {
+    return makeError(VK_ERROR_INITIALIZATION_FAILED, "CullingPlugin: " + std::move(message));
+}
 
 ViewDesc defaultView(VkExtent2D extent) {
     ViewDesc v;
-    v.projection = perspectiveReverseZ(1.0f, float(std::max(extent.width, 1u)) / float(std::max(extent.height, 1u)), 0.1f);
+    v.projection =
+        perspectiveReverseZ(1.0f, float(std::max(extent.width, 1u)) / float(std::max(extent.height, 1u)), 0.1f);
     v.viewport = {0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
     return v;
 }
@@ -99,10 +102,13 @@ Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b
             // Imported tables are the host's: as large as its scene (the declared size is for maxInstances).
             else if (d.lifetime != Lifetime::Imported && got.size && got.size < d.size)
                 what = std::to_string(got.size) + " bytes, needs " + std::to_string(d.size);
-            else if (d.memory != Memory::Device && !got.mapped) what = "not mapped";
+            else if (d.memory != Memory::Device && !got.mapped)
+                what = "not mapped";
         } else {
-            if (!got.view || !got.image) what = "no image";
-            else if (d.mipLevels > 1 && got.mipViews.size() < d.mipLevels) what = "fewer mip views than mips";
+            if (!got.view || !got.image)
+                what = "no image";
+            else if (d.mipLevels > 1 && got.mipViews.size() < d.mipLevels)
+                what = "fewer mip views than mips";
         }
         if (!what.empty()) return error("pass " + passes[pass].name + ": slot " + d.name + " is bound with " + what);
     }
@@ -118,8 +124,8 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
     if (config.maxInstances == 0) return error("maxInstances is 0");
     if (config.framesInFlight == 0 || config.maxDrawsPerInstance == 0)
         return error("framesInFlight and maxDrawsPerInstance must be > 0");
-    const uint64_t wanted = config.drawCapacity ? config.drawCapacity
-                                                : uint64_t(config.maxInstances) * config.maxDrawsPerInstance;
+    const uint64_t wanted =
+        config.drawCapacity ? config.drawCapacity : uint64_t(config.maxInstances) * config.maxDrawsPerInstance;
     const uint64_t maxByRange = dev.limits.maxStorageBufferRange / sizeof(gpu::DrawCommand);
     const uint64_t maxByDraw = dev.limits.maxDrawIndirectCount;
     if (wanted > maxByRange || wanted > maxByDraw)
@@ -151,7 +157,8 @@ Result<void> CullingPlugin::resize(VkExtent2D viewport) {
 
 Result<void> CullingPlugin::setInstanceCount(uint32_t n) {
     if (n > impl_->config.maxInstances)
-        return error(std::to_string(n) + " instances exceed maxInstances " + std::to_string(impl_->config.maxInstances));
+        return error(std::to_string(n) + " instances exceed maxInstances " +
+                     std::to_string(impl_->config.maxInstances));
     impl_->instanceCount = n;
     return {};
 }
@@ -162,13 +169,27 @@ Result<void> CullingPlugin::setView(const ViewDesc& view) {
     return {};
 }
 
-CullingToggles& CullingPlugin::toggles() { return impl_->toggles; }
-const CullingStats& CullingPlugin::stats() const { return impl_->kit.stats(); }
-uint32_t CullingPlugin::drawCapacity() const { return impl_->capacity; }
-const CullingConfig& CullingPlugin::config() const { return impl_->config; }
-std::span<const SlotDesc> CullingPlugin::slots() const { return impl_->slots.descs(); }
-std::span<const PassDesc> CullingPlugin::passes() const { return impl_->passes; }
-SlotId CullingPlugin::slot(std::string_view name) const { return impl_->slots.find(name); }
+CullingToggles& CullingPlugin::toggles() {
+    return impl_->toggles;
+}
+const CullingStats& CullingPlugin::stats() const {
+    return impl_->kit.stats();
+}
+uint32_t CullingPlugin::drawCapacity() const {
+    return impl_->capacity;
+}
+const CullingConfig& CullingPlugin::config() const {
+    return impl_->config;
+}
+std::span<const SlotDesc> CullingPlugin::slots() const {
+    return impl_->slots.descs();
+}
+std::span<const PassDesc> CullingPlugin::passes() const {
+    return impl_->passes;
+}
+SlotId CullingPlugin::slot(std::string_view name) const {
+    return impl_->slots.find(name);
+}
 
 Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     clearError();
@@ -176,7 +197,8 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     m.prepared = false;
     Result<void> result;
     FrameInfo info = frame;
-    if (frame.framesInFlight != m.config.framesInFlight || frame.frameSlot != frame.frameIndex % m.config.framesInFlight) {
+    if (frame.framesInFlight != m.config.framesInFlight ||
+        frame.frameSlot != frame.frameIndex % m.config.framesInFlight) {
         // The frame still records, in the slot the configuration gives, so that nothing the GPU may still
         // read is overwritten.
         result = fail(error("FrameInfo: frame " + std::to_string(frame.frameIndex) + " in slot " +

@@ -62,10 +62,10 @@ public:
         using namespace use;
         PassDesc d;
         d.name = std::string("cull.") + phaseName(phase_) + ".flag";
-        d.uses = {uniformRead(params_),          storageRead(instances_),  storageRead(meshes_),
-                  storageRead(primitives_),      storageReadWrite(visibility_), sampledImage(pyramid_),
-                  storageRead(otherFlags_),      storageWrite(flags_out_), storageWrite(drawCounts_),
-                  storageWrite(lods_),           storageReadWrite(counters_)};
+        d.uses = {uniformRead(params_),     storageRead(instances_),       storageRead(meshes_),
+                  storageRead(primitives_), storageReadWrite(visibility_), sampledImage(pyramid_),
+                  storageRead(otherFlags_), storageWrite(flags_out_),      storageWrite(drawCounts_),
+                  storageWrite(lods_),      storageReadWrite(counters_)};
         // Both slots may run either shader (single phase runs the full test early): the union above.
         if (phase_ == Phase::Early) {
             d.uses.push_back(transferWrite(counters_));
@@ -82,15 +82,15 @@ public:
             vkCmdFillBuffer(cmd, b[counters_].buffer, b[counters_].offset, sizeof(gpu::CullCounters), 0);
             // Last frame's visibility of memory the host just created means nothing: start from none.
             if (f.initPersistent) vkCmdFillBuffer(cmd, b[visibility_].buffer, b[visibility_].offset, VK_WHOLE_SIZE, 0);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                          VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         }
         const BufferRange params{b[params_].buffer, b[params_].offset + f.paramsStride * f.info.frameSlot,
                                  sizeof(gpu::CullParams)};
         auto r = [&](SlotId s) { return range(b, *slots_, s); };
-        CullPhaseBuffers buffers{params,         r(instances_), r(meshes_), r(primitives_), r(visibility_),
-                                 r(flags_out_),  r(drawCounts_), r(lods_),  r(counters_)};
+        CullPhaseBuffers buffers{params,        r(instances_),  r(meshes_), r(primitives_), r(visibility_),
+                                 r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
         const VkImageView pyramid = b[pyramid_].view;
         const VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         if (phase_ == Phase::Early) {
@@ -114,7 +114,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Stage> makeFlagStage(Phase phase) { return std::make_unique<FlagStage>(phase); }
+std::unique_ptr<Stage> makeFlagStage(Phase phase) {
+    return std::make_unique<FlagStage>(phase);
+}
 
 VkDeviceSize paramsStride(const DeviceInfo& dev) {
     const VkDeviceSize a = std::max<VkDeviceSize>(dev.limits.minUniformBufferOffsetAlignment, 1);

@@ -36,7 +36,8 @@ public:
         using namespace use;
         PassDesc d;
         d.name = "hiz.build";
-        d.uses = {depthSampled(depth_), storageImageWrite(pyramid_), transferWrite(counter_), storageReadWrite(counter_)};
+        d.uses = {depthSampled(depth_), storageImageWrite(pyramid_), transferWrite(counter_),
+                  storageReadWrite(counter_)};
         return d;
     }
 
@@ -45,8 +46,8 @@ public:
         // the host just created starts at whatever it holds.
         if (f.initPersistent) {
             vkCmdFillBuffer(cmd, b[counter_].buffer, b[counter_].offset, HiZBuilder::counterBytes(), 0);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                          VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
+                          VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                           VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         }
         // Frozen: the pyramid of the frozen view stays (occlusion keeps testing against it).
@@ -66,6 +67,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Stage> makeHiZStage() { return std::make_unique<HiZStage>(); }
+std::unique_ptr<Stage> makeHiZStage() {
+    return std::make_unique<HiZStage>();
+}
 
 }  // namespace sieve::cull

@@ -14,7 +14,9 @@
 namespace sieve::cull {
 
 enum class Phase : uint32_t { Early, Late };
-inline const char* phaseName(Phase p) { return p == Phase::Early ? "early" : "late"; }
+inline const char* phaseName(Phase p) {
+    return p == Phase::Early ? "early" : "late";
+}
 
 // The plugin's slots, found by name. Stages declare the slots they own and look up those of others.
 class SlotTable {
@@ -47,9 +49,9 @@ struct FrameState {
     gpu::CullParams params{};
     VkDeviceSize paramsStride = 0;
     uint32_t instanceCount = 0;
-    bool singlePhase = false;    // two-phase off: the early slot runs the full test, the late one nothing
-    bool frozen = false;         // culling camera and pyramid kept
-    bool stable = true;          // draw order by instance (false: atomic append)
+    bool singlePhase = false;  // two-phase off: the early slot runs the full test, the late one nothing
+    bool frozen = false;       // culling camera and pyramid kept
+    bool stable = true;        // draw order by instance (false: atomic append)
     bool singleDispatchHiZ = true;
     // Persistent slots were (re)created and hold whatever memory the host gave: the first stage that
     // uses each clears it this frame.
@@ -110,7 +112,9 @@ VkDeviceSize paramsStride(const DeviceInfo& dev);
 inline constexpr const char* kParams = "cull.params";
 inline constexpr const char* kVisibility = "cull.visibility";
 inline constexpr const char* kCounters = "cull.counters";
-inline std::string phaseSlot(const char* base, Phase p) { return std::string(base) + "." + phaseName(p); }
+inline std::string phaseSlot(const char* base, Phase p) {
+    return std::string(base) + "." + phaseName(p);
+}
 
 // The stages, in pass order (culling_plugin.cpp lists them).
 std::unique_ptr<Stage> makeFlagStage(Phase phase);

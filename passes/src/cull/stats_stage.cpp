@@ -70,9 +70,11 @@ public:
             stats_->late = r.late;
         }
         const VkDeviceSize base = b[stats_slot_].offset + sizeof(StatsRecord) * slot;
-        const uint32_t header[4] = {uint32_t(f.info.frameIndex), uint32_t(f.info.frameIndex >> 32), f.instanceCount, 1u};
+        const uint32_t header[4] = {uint32_t(f.info.frameIndex), uint32_t(f.info.frameIndex >> 32), f.instanceCount,
+                                    1u};
         vkCmdUpdateBuffer(cmd, b[stats_slot_].buffer, base, sizeof(header), header);
-        const VkBufferCopy counters{b[counters_].offset, base + offsetof(StatsRecord, counters), sizeof(gpu::CullCounters)};
+        const VkBufferCopy counters{b[counters_].offset, base + offsetof(StatsRecord, counters),
+                                    sizeof(gpu::CullCounters)};
         const VkBufferCopy early{b[early_].offset, base + offsetof(StatsRecord, early), sizeof(gpu::DrawCounts)};
         const VkBufferCopy late{b[late_].offset, base + offsetof(StatsRecord, late), sizeof(gpu::DrawCounts)};
         vkCmdCopyBuffer(cmd, b[counters_].buffer, b[stats_slot_].buffer, 1, &counters);
@@ -93,6 +95,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<Stage> makeStatsStage() { return std::make_unique<StatsStage>(); }
+std::unique_ptr<Stage> makeStatsStage() {
+    return std::make_unique<StatsStage>();
+}
 
 }  // namespace sieve::cull

@@ -1,6 +1,6 @@
-#include "core/vk.h"
 #include "sieve/geometry_pass.h"
 
+#include "core/vk.h"
 #include "shared/draw.h"
 #include "shared/geometry_push.h"
 #include "shared/scene.h"
