@@ -138,7 +138,9 @@ sieve::Result<SieveSlots> addSievePlugin(FrameGraph& fg, sieve::Plugin& plugin, 
                 for (size_t i = 0; i < bindings.size(); ++i)
                     bindings[i] =
                         d.slots.images[i].valid() ? c.binding(d.slots.images[i]) : c.binding(d.slots.buffers[i]);
-                plugin->record(p, c.cmd(), sieve::Bindings{bindings}, c.frame());
+                // A failing pass records nothing; the error stays in plugin->lastError(), which the
+                // renderer reports after the frame.
+                if (auto r = plugin->record(p, c.cmd(), sieve::Bindings{bindings}, c.frame()); !r) return;
             });
         if (after) after(p, s);
     }
