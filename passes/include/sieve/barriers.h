@@ -11,6 +11,9 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccess
 // Storage writes of one compute dispatch -> storage reads and writes of the next.
 void computeToComputeBarrier(VkCommandBuffer cmd);
 
+// Fills and updates (vkCmdFillBuffer / vkCmdUpdateBuffer) -> storage reads and writes of compute dispatches.
+void transferToComputeBarrier(VkCommandBuffer cmd);
+
 // An image dependency with a layout transition, over `range` (all mips of layer 0 by default).
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkPipelineStageFlags2 srcStage,
                   VkAccessFlags2 srcAccess, VkImageLayout oldLayout, VkPipelineStageFlags2 dstStage,

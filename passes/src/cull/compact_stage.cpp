@@ -18,9 +18,7 @@ public:
         auto list = kit.shared<DrawListBuilder>([&] { return DrawListBuilder::create(kit.dev(), kit.config().scan); });
         if (!list) return list.error();
         list_ = list.value();
-        const uint64_t n = kit.config().maxInstances;
-        capacity_ =
-            uint32_t(kit.config().drawCapacity ? kit.config().drawCapacity : n * kit.config().maxDrawsPerInstance);
+        capacity_ = uint32_t(kit.drawCapacity());  // checked against the device by CullingPlugin::create
         maxDrawsPerInstance_ = kit.config().maxDrawsPerInstance;
         return {};
     }

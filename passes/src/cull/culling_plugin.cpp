@@ -15,7 +15,6 @@ struct CullingPlugin::Impl {
     explicit Impl(const DeviceInfo& dev, const CullingConfig& config) : kit(dev, config), config(config) {}
     StageKit kit;
     CullingConfig config;
-    uint32_t capacity = 0;
     SlotTable slots;
     std::vector<std::unique_ptr<Stage>> stages;  // one per pass, in pass order
     std::vector<PassDesc> passes;
@@ -26,8 +25,7 @@ struct CullingPlugin::Impl {
     FrameState frame;
     bool prepared = false;
     bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
-    bool pyramidBuilt = false;
-    int pyramidConvention = -1;  // reverseZ of the view the pyramid was last built for
+    int pyramidConvention = -1;   // reverseZ of the view the pyramid was last built for; -1: none built yet
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
     void makeStages() {
@@ -76,7 +74,7 @@ Result<void> CullingPlugin::Impl::describe() {
     if (!slots.missing().empty()) return error("stages use undeclared slots: " + slots.missing());
     pyramid = slots.find(kPyramid);
     persistentFresh = true;
-    pyramidBuilt = false;
+    pyramidConvention = -1;
     return {};
 }
 
@@ -124,8 +122,8 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
     if (config.maxInstances == 0) return error("maxInstances is 0");
     if (config.framesInFlight == 0 || config.maxDrawsPerInstance == 0)
         return error("framesInFlight and maxDrawsPerInstance must be > 0");
-    const uint64_t wanted =
-        config.drawCapacity ? config.drawCapacity : uint64_t(config.maxInstances) * config.maxDrawsPerInstance;
+    auto impl = std::make_unique<Impl>(dev, config);
+    const uint64_t wanted = impl->kit.drawCapacity();
     const uint64_t maxByRange = dev.limits.maxStorageBufferRange / sizeof(gpu::DrawCommand);
     const uint64_t maxByDraw = dev.limits.maxDrawIndirectCount;
     if (wanted > maxByRange || wanted > maxByDraw)
@@ -138,8 +136,6 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
                          "CullingPlugin: at most " +
                              std::to_string(dev.limits.maxStorageBufferRange / sizeof(gpu::Instance)) +
                              " instances fit in one storage buffer binding on this device");
-    auto impl = std::make_unique<Impl>(dev, config);
-    impl->capacity = uint32_t(wanted);
     impl->instanceCount = config.maxInstances;
     impl->makeStages();
     for (auto& s : impl->stages)
@@ -176,7 +172,7 @@ const CullingStats& CullingPlugin::stats() const {
     return impl_->kit.stats();
 }
 uint32_t CullingPlugin::drawCapacity() const {
-    return impl_->capacity;
+    return uint32_t(impl_->kit.drawCapacity());
 }
 const CullingConfig& CullingPlugin::config() const {
     return impl_->config;
@@ -218,7 +214,6 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.stable = t.stable;
     f.singleDispatchHiZ = t.singleDispatchHiZ;
     f.initPersistent = m.persistentFresh;
-    f.pyramidEmpty = !m.pyramidBuilt;
     if (!f.frozen) m.cullView = m.view;
     uint32_t bits = (t.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) | (t.lod ? gpu::SIEVE_CULL_LOD : 0u) |
                     (t.twoPhase ? gpu::SIEVE_CULL_TWO_PHASE : 0u) | (t.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u);
@@ -236,13 +231,9 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     const bool pyramidThisFrame = !f.frozen;
     const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
     const int convention = int(f.params.reverseZ);
-    if (readsOldPyramid && (f.pyramidEmpty || m.pyramidConvention != convention))
-        f.params.toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
+    if (readsOldPyramid && m.pyramidConvention != convention) f.params.toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
     m.persistentFresh = false;
-    if (pyramidThisFrame) {
-        m.pyramidBuilt = true;
-        m.pyramidConvention = convention;
-    }
+    if (pyramidThisFrame) m.pyramidConvention = convention;
     m.prepared = true;
     return result;
 }

@@ -82,9 +82,7 @@ public:
             vkCmdFillBuffer(cmd, b[counters_].buffer, b[counters_].offset, sizeof(gpu::CullCounters), 0);
             // Last frame's visibility of memory the host just created means nothing: start from none.
             if (f.initPersistent) vkCmdFillBuffer(cmd, b[visibility_].buffer, b[visibility_].offset, VK_WHOLE_SIZE, 0);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
-                          VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+            transferToComputeBarrier(cmd);
         }
         const BufferRange params{b[params_].buffer, b[params_].offset + f.paramsStride * f.info.frameSlot,
                                  sizeof(gpu::CullParams)};

@@ -46,9 +46,7 @@ public:
         // the host just created starts at whatever it holds.
         if (f.initPersistent) {
             vkCmdFillBuffer(cmd, b[counter_].buffer, b[counter_].offset, HiZBuilder::counterBytes(), 0);
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT,
-                          VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+            transferToComputeBarrier(cmd);
         }
         // Frozen: the pyramid of the frozen view stays (occlusion keeps testing against it).
         if (f.frozen) return {};

@@ -56,8 +56,6 @@ struct FrameState {
     // Persistent slots were (re)created and hold whatever memory the host gave: the first stage that
     // uses each clears it this frame.
     bool initPersistent = false;
-    // No pyramid was built since the persistent slots were created: occlusion tests nothing.
-    bool pyramidEmpty = true;
 };
 
 // Pipelines and helpers several stages share, created once per plugin on first request.
@@ -67,7 +65,12 @@ public:
     const DeviceInfo& dev() const { return dev_; }
     const CullingConfig& config() const { return config_; }
     CullingStats& stats() { return stats_; }
-    // One T per plugin: T::create(dev) (or T::create(dev, config) when it takes one) on first use.
+    // Records per draw list (CullingConfig::drawCapacity, or enough for every draw of every instance).
+    uint64_t drawCapacity() const {
+        return config_.drawCapacity ? config_.drawCapacity
+                                    : uint64_t(config_.maxInstances) * config_.maxDrawsPerInstance;
+    }
+    // One T per plugin, made by `make` (returning Result<T>) on the first request.
     template <typename T, typename Make>
     Result<T*> shared(Make make) {
         auto it = shared_.find(std::type_index(typeid(T)));

@@ -45,9 +45,7 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     }
     ScopedLabel label(cmd, "draw list (atomic append)");
     vkCmdFillBuffer(cmd, b.counts.buffer, b.counts.offset, sizeof(gpu::DrawCounts), 0);
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT | VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    transferToComputeBarrier(cmd);
     atomic_.dispatchLinear(cmd, bindings, push, groups);
     prim::detail::computeBarrier(cmd);
     finishAtomic_.dispatch(cmd, {Binding::storage(b.counts)}, gpu::DrawFinishPush{capacity}, 1);
