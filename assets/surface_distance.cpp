@@ -39,9 +39,10 @@ SurfaceGrid::SurfaceGrid(TriangleSurface surface, glm::vec3 boundsMin, glm::vec3
     glm::vec3 extent = glm::max(boundsMax - boundsMin, glm::vec3(0.0f));
     float longest = std::max({extent.x, extent.y, extent.z});
     origin_ = boundsMin;
-    if (longest > 0.0f && std::isfinite(longest)) {
-        // About two triangles per cell, no axis over kMaxGridDim cells; flat axes get one cell.
-        float minCell = longest / float(kMaxGridDim);
+    // About two triangles per cell, no axis over kMaxGridDim cells; flat axes get one cell. A mesh so small
+    // that its smallest cell underflows to 0 keeps one cell (cell counts must stay finite).
+    const float minCell = longest / float(kMaxGridDim);
+    if (std::isfinite(longest) && minCell > 0.0f) {
         glm::vec3 padded = glm::max(extent, glm::vec3(minCell));
         float volume = padded.x * padded.y * padded.z;
         cell_ = std::max(minCell, std::cbrt(volume / float(std::max<size_t>(1, 2 * triangles))));

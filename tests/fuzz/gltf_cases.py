@@ -102,6 +102,9 @@ def seeds(out):
         "quad_normals": model(normals=True),
         "cube_tree": model(pos=cube, idx=cube_idx, nodes=trs),
         "strided": model(pos_stride=16, pos=QUAD_POS, pos_count=3, idx=[]),
+        # A triangle of subnormal size: the LOD error grid's smallest cell underflows to 0 (found by the
+        # fuzzer: a float -> int conversion of inf in assets/surface_distance.cpp).
+        "subnormal_triangle": model(pos=[(0, 0, 0), (1e-45, 0, 0), (0, 1e-45, 0)], idx=[0, 1, 2]),
     }
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():

@@ -263,3 +263,15 @@ TEST(LodChain, GltfMeshWithNearlyEqualSeamsStaysWhole) {
     }
     EXPECT_GE(expectWholeChains(s, "lod_seams.gltf"), 3u);
 }
+
+// A mesh whose extent is so small that its smallest grid cell underflows to 0 (the fuzzer found one in a
+// glTF file): the grid keeps one cell and answers exactly. The conversion of inf to int it used to do is
+// caught by the fuzz job's clang UBSan, which replays tests/fuzz/gltf_cases.py's subnormal_triangle.
+TEST(SurfaceDistance, GridOfAMeshSmallerThanTheCellUnderflowIsOneCell) {
+    const float tiny = 1e-45f;  // the smallest subnormal: tiny / kMaxGridDim is 0
+    const std::vector<glm::vec3> positions = {{0, 0, 0}, {tiny, 0, 0}, {0, tiny, 0}};
+    const std::vector<uint32_t> indices = {0, 1, 2};
+    SurfaceGrid grid({positions, indices}, glm::vec3(0.0f), glm::vec3(tiny, tiny, 0.0f));
+    EXPECT_EQ(grid.distance(glm::vec3(0.0f)), 0.0f);
+    EXPECT_EQ(grid.distance(glm::vec3(0, 0, 2)), 2.0f);
+}
