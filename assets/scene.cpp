@@ -137,6 +137,7 @@ gpu::Instance makeInstance(const glm::mat4& m, uint32_t mesh, const gpu::Mesh& m
     inst.sphere = glm::vec4(centre, meshData.sphere.w * scale);
     inst.mesh = mesh;
     inst.scale = scale;
+    inst.flags = gpu::SIEVE_INSTANCE_DEFAULT_FLAGS;
     return inst;
 }
 

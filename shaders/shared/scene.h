@@ -9,6 +9,12 @@ SIEVE_NS_BEGIN
 
 SIEVE_CONST(uint, SIEVE_MAX_LODS, 8)
 
+// Instance::flags: the kinds of an instance. A view culls an instance only when
+// (flags & view mask) == view mask (mask 0: every instance).
+SIEVE_CONST(uint, SIEVE_INSTANCE_CASTS_SHADOW, 1u)
+SIEVE_CONST(uint, SIEVE_INSTANCE_RECEIVES_SHADOW, 2u)
+SIEVE_CONST(uint, SIEVE_INSTANCE_DEFAULT_FLAGS, 3u)
+
 struct MeshLod {
     uint firstIndex;  // into the shared index buffer
     uint indexCount;
@@ -19,8 +25,8 @@ struct MeshLod {
 struct MeshPrimitive {
     int vertexOffset;  // added to each index (VkDrawIndexedIndirectCommand::vertexOffset)
     uint lodCount;     // 1..SIEVE_MAX_LODS
-    uint material;     // colour index used by the default geometry pass
-    uint pad;
+    uint material;     // material index (the default geometry pass's material table)
+    uint bin;          // host-defined bin (pipeline class: opaque, alpha-masked, ...), < CullingConfig::binCount
     MeshLod lods[SIEVE_MAX_LODS];
 };
 
@@ -37,7 +43,7 @@ struct Instance {
     vec4 sphere;    // world-space bounding sphere (xyz centre, w radius), computed at upload
     uint mesh;
     float scale;    // largest axis scale of the transform (for LOD error)
-    uint pad0;
+    uint flags;     // SIEVE_INSTANCE_* kinds; a view's instance mask selects by them
     uint pad1;
 };
 
