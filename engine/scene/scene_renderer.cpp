@@ -127,6 +127,8 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     if (hizView_)
         if (auto r = hizView_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kPyramid)]); !r) return r;
     instances_ = m[plugin_->slot(sieve::CullingPlugin::kInstances)];
+    if (cullDebug_)
+        cullDebug_->addTo(g, color_, instances_, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)], extent);
     meshes_ = m[plugin_->slot(sieve::CullingPlugin::kMeshes)];
     primitives_ = m[plugin_->slot(sieve::CullingPlugin::kPrimitives)];
     drawsEarly_ = m[plugin_->slot(sieve::CullingPlugin::kDrawsEarly)];
@@ -166,6 +168,19 @@ sieve::Result<void> SceneRenderer::enableHiZView() {
     return {};
 }
 
+sieve::Result<void> SceneRenderer::enableCullDebug() {
+    if (cullDebug_) return {};
+    auto pass = ui::CullDebugPass::create(ctx_, colorFormat_);
+    if (!pass) return pass.error();
+    cullDebug_ = std::move(pass).value();
+    if (auto r = build(extent_); !r) {
+        cullDebug_.reset();
+        (void)build(extent_);
+        return r;
+    }
+    return {};
+}
+
 sieve::Result<void> SceneRenderer::reloadPipelines() {
     retired_.clear();  // the caller waited for the GPU
     // Every new object first; the old ones are replaced only once all of them exist.
@@ -182,14 +197,27 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
         if (!p) return p.error();
         hizPipeline.emplace(std::move(p).value());
     }
+    std::optional<ui::CullDebugPass::Pipelines> debugPipelines;
+    if (cullDebug_) {
+        auto p = cullDebug_->createPipelines();
+        if (!p) return p.error();
+        debugPipelines.emplace(std::move(p).value());
+    }
     std::swap(plugin_, next);
     if (auto r = build(extent_); !r) {
+        std::optional<ui::CullDebugPass::Pipelines> debugPipelines;
+        if (cullDebug_) {
+            auto p = cullDebug_->createPipelines();
+            if (!p) return p.error();
+            debugPipelines.emplace(std::move(p).value());
+        }
         std::swap(plugin_, next);
         (void)build(extent_);  // the previous graph again (it was built before with the same inputs)
         return r;
     }
     geometry_.emplace(std::move(geometry).value());
     if (hizPipeline) hizView_->replacePipeline(std::move(*hizPipeline));
+    if (debugPipelines) cullDebug_->replacePipelines(std::move(*debugPipelines));
     return {};
 }
 
@@ -267,8 +295,15 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
     in.draws = {b[late ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
     in.counts = {b[late ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
     in.maxDraws = plugin_->drawCapacity();
-    geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
-                                   glm::value_ptr(viewProj_));
+    const std::array<float, 4>& tint = late ? tints_.late : tints_.early;
+    std::copy(tint.begin(), tint.end(), in.tint);
+    in.tintByLod = tints_.byLod;
+    // Single phase: the early list holds every draw and the late one none; its pass would only load and
+    // store the attachments.
+    if (late && !plugin_->toggles().twoPhase) in.maxDraws = 0;
+    if (in.maxDraws)
+        geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
+                                       glm::value_ptr(viewProj_));
     if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
 }
 

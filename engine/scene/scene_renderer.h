@@ -2,6 +2,7 @@
 // The viewer's frame graph: the culling plugin's passes with the default geometry pass interleaved
 // (draw.early after cull.early.compact, draw.late after cull.late.compact), on the reference render
 // graph. Rebuilt when the viewport changes.
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "engine/graph/graph_desc.h"
 #include "engine/scene/gpu_scene.h"
 #include "engine/target/target.h"
+#include "engine/ui/cull_debug_pass.h"
 #include "engine/ui/hiz_view_pass.h"
 #include "engine/vk/context.h"
 #include "sieve/culling.h"
@@ -38,13 +40,21 @@ public:
     // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
     void collect(uint32_t slot, std::vector<graph::PassTiming>& timings, FrameCounts& counts);
     // Records the whole frame into frame.cmd; the colour image ends in COLOR_ATTACHMENT_OPTIMAL.
-    sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view,
-                               const glm::mat4& proj);
+    sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view, const glm::mat4& proj);
     std::string graphDump() const;
 
     // Adds the overlay's Hi-Z view pass (engine/ui/hiz_view_pass.h) to the graph; call before the first frame.
     sieve::Result<void> enableHiZView();
     ui::HiZViewPass* hizView() { return hizView_.get(); }
+    // Adds the culling debug view's line pass (engine/ui/cull_debug_pass.h); call before the first frame.
+    sieve::Result<void> enableCullDebug();
+    ui::CullDebugPass* cullDebug() { return cullDebug_.get(); }
+    // Debug colouring of the geometry passes (sieve::GeometryInputs::tint / tintByLod), per phase.
+    struct DrawTints {
+        std::array<float, 4> early{1, 1, 1, 1}, late{1, 1, 1, 1};
+        bool byLod = false;
+    };
+    void setDrawTints(const DrawTints& tints) { tints_ = tints; }
 
     // Shader hot reload: recreates the plugin, the geometry pass and the Hi-Z view from sieve::embeddedSpirv()
     // (where overrides take effect) and rebuilds the graph. The caller has waited for the GPU
@@ -68,6 +78,8 @@ private:
     VkExtent2D extent_{0, 0};
     VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;
     std::unique_ptr<ui::HiZViewPass> hizView_;
+    std::unique_ptr<ui::CullDebugPass> cullDebug_;
+    DrawTints tints_;
     // Graphs replaced by a rebuild inside a frame (viewport change) while earlier frames in flight may
     // still use their resources: destroyed once every frame slot has been waited for since (no stall).
     struct Retired {
@@ -81,8 +93,7 @@ private:
     glm::mat4 viewProj_{1.0f};
     // Graph slots of the host's resources.
     graph::SlotId color_{}, depth_{}, vertices_{}, indices_{};
-    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{},
-        countsLate_{};
+    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
     // Pipeline statistics: one pool per frame slot, a query per draw pass.
     std::vector<VkQueryPool> statsPools_;
     std::vector<bool> statsWritten_;

@@ -149,9 +149,12 @@ sieve::Result<Target::Acquired> WindowTarget::acquire(uint32_t slot) {
     Acquired skipped;
     skipped.skipped = true;
     const VkExtent2D fb = framebufferSize();
-    if (fb.width == 0 || fb.height == 0) {
-        // Minimized: block on window events (bounded, so that the caller can still poll for close), no frame.
-        glfwWaitEventsTimeout(0.1);
+    // Iconified (a window manager keeps the framebuffer size) or 0x0: no frame, and the thread sleeps in
+    // glfwWaitEvents until an event comes (a restore, a close); bounded, so that the caller can still
+    // run its own timed work (test sequences) at a slow pace.
+    iconified_ = glfwGetWindowAttrib(window_->handle(), GLFW_ICONIFIED) == GLFW_TRUE;
+    if (iconified_ || fb.width == 0 || fb.height == 0) {
+        glfwWaitEventsTimeout(0.5);
         needRecreate_ = true;
         return skipped;
     }

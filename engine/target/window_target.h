@@ -1,7 +1,7 @@
 #pragma once
 // Window target: a VkSurfaceKHR on a GLFW window and a FIFO swapchain. The swapchain is recreated when the
-// window is resized or presentation reports OUT_OF_DATE / SUBOPTIMAL; while the framebuffer is 0x0
-// (minimized) beginFrame waits for window events and returns a skipped frame.
+// window is resized or presentation reports OUT_OF_DATE / SUBOPTIMAL; while the window is iconified or
+// its framebuffer is 0x0 (minimized) beginFrame waits for window events and returns a skipped frame.
 //
 // Semaphores: one "image acquired" semaphore per frame slot (the slot's fence proves the submission that
 // waited on it has completed), one "render finished" semaphore per swapchain image (presentation of that
@@ -29,6 +29,7 @@ public:
     VkFormat colorFormat() const override { return format_; }
     uint32_t swapchainImageCount() const { return uint32_t(images_.size()); }
     uint32_t recreateCount() const { return recreateCount_; }  // how often the swapchain was rebuilt
+    bool iconified() const { return iconified_; }              // at the last beginFrame
 
 protected:
     sieve::Result<Acquired> acquire(uint32_t slot) override;
@@ -55,6 +56,7 @@ private:
     std::vector<VkSemaphore> renderFinished_;  // per swapchain image
     uint32_t imageIndex_ = 0;
     bool needRecreate_ = false;
+    bool iconified_ = false;
     uint32_t recreateCount_ = 0;
 };
 

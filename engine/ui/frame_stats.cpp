@@ -4,6 +4,15 @@
 
 namespace engine::ui {
 
+const char* debugViewName(DebugView v) {
+    switch (v) {
+        case DebugView::Culling: return "culling";
+        case DebugView::Lod: return "lod";
+        case DebugView::Off: break;
+    }
+    return "off";
+}
+
 void RollingSeries::add(float value) {
     samples_[head_] = value;
     head_ = (head_ + 1) % kCapacity;

@@ -60,6 +60,34 @@ struct HiZView {
     void* texture = nullptr;         // ImTextureID of the selected min/max mip (a VkImageView), set by the host
 };
 
+// The LOD bias range of the overlay's slider and of the viewer's --lod-bias (in levels).
+inline constexpr int kLodBiasMin = -8, kLodBiasMax = 8;
+
+// Debug colouring of the scene (the viewer's --debug-view): culling tints each object by the phase that
+// drew it and draws the bounds of culled objects; lod colours each object by the LOD it was drawn with.
+enum class DebugView { Off, Culling, Lod };
+const char* debugViewName(DebugView v);  // "off", "culling", "lod"
+
+// Where the overlay put things last frame, in pixels of the display (for tests and the stats JSON).
+struct UiRect {
+    std::string name;
+    float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    bool visible = false;  // not clipped away (ImGui::IsItemVisible) and not collapsed into its window
+};
+struct OverlayLayout {
+    UiRect window;                 // the main "Sieve" window
+    std::vector<UiRect> sections;  // each collapsing section's header
+    UiRect status;                 // the bottom bar (status line, frozen banner); empty name when not shown
+    float scale = 1.0f;            // scale the overlay was drawn at (content scale x fit)
+};
+
+// How the overlay is sized: `contentScale` is the window's (GLFW content scale, 1 headless); `quarter`
+// keeps it within a quarter of the display (headless screenshots), shrinking it to fit there.
+struct OverlayPolicy {
+    float contentScale = 1.0f;
+    bool quarter = false;
+};
+
 // Everything the overlay draws.
 struct OverlayModel {
     std::string deviceName;
@@ -71,13 +99,20 @@ struct OverlayModel {
     sieve::CullingToggles toggles;
     HiZView hiz;
     bool captureAvailable = false;  // RenderDoc is loaded
-    std::string status;             // last action's result ("screenshot written to ...")
+    std::string status;             // last action's result ("screenshot written to ..."), in the bottom bar
     bool statusIsError = false;     // drawn in red (e.g. a shader compile error)
+    DebugView debugView = DebugView::Off;
+    OverlayPolicy policy;
+    OverlayLayout layout;  // written by drawOverlay
+    // drawOverlay's own state under policy.quarter, carried between frames: the scale factor, and how many
+    // of the sections counts, culling, GPU time (in that order) stay open.
+    float fitScale = 1.0f;
+    int quarterOpen = 3;
 };
 
 // What the user asked for this frame.
 struct OverlayActions {
-    bool togglesChanged = false;
+    bool togglesChanged = false;  // toggles or the debug view
     bool screenshot = false;
     bool capture = false;
     bool reloadShaders = false;

@@ -1,6 +1,10 @@
 #include "engine/ui/imgui_layer.h"
 
 #include <backends/imgui_impl_glfw.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
 
 namespace engine::ui {
 
@@ -15,6 +19,8 @@ sieve::Result<std::unique_ptr<ImGuiLayer>> ImGuiLayer::create(Context& ctx, cons
     io.BackendFlags |= ImGuiBackendFlags_RendererHasVtxOffset;
     ImGui::StyleColorsDark();
     ImGui::GetStyle().WindowRounding = 3.0f;
+    layer->baseStyle_ = ImGui::GetStyle();
+    layer->window_ = desc.window;
     if (desc.window) {
         if (!ImGui_ImplGlfw_InitForVulkan(desc.window, true))
             return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "ImGui_ImplGlfw_InitForVulkan failed");
@@ -32,8 +38,22 @@ ImGuiLayer::~ImGuiLayer() {
     if (context_) ImGui::DestroyContext(context_);
 }
 
-void ImGuiLayer::newFrame(VkExtent2D extent, float dtSeconds) {
+float ImGuiLayer::contentScale() const {
+    if (!window_) return 1.0f;
+    float x = 1.0f, y = 1.0f;
+    glfwGetWindowContentScale(window_, &x, &y);
+    return std::clamp(std::max(x, y), 0.5f, 4.0f);
+}
+
+void ImGuiLayer::newFrame(VkExtent2D extent, float dtSeconds, float fit) {
     ImGuiIO& io = ImGui::GetIO();
+    const float scale = contentScale() * std::clamp(fit, 0.25f, 1.0f);
+    if (scale != scale_) {  // ScaleAllSizes compounds: start from the unscaled style each time
+        ImGui::GetStyle() = baseStyle_;
+        ImGui::GetStyle().ScaleAllSizes(scale);
+        scale_ = scale;
+    }
+    io.FontGlobalScale = scale;
     if (glfw_) {
         ImGui_ImplGlfw_NewFrame();  // display size, framebuffer scale, time and input from the window
     } else {

@@ -28,8 +28,13 @@ public:
     ImGuiLayer(const ImGuiLayer&) = delete;
     ImGuiLayer& operator=(const ImGuiLayer&) = delete;
 
-    // Starts an ImGui frame for a framebuffer of `extent` pixels; dtSeconds <= 0 uses 1/60.
-    void newFrame(VkExtent2D extent, float dtSeconds);
+    // Starts an ImGui frame for a framebuffer of `extent` pixels; dtSeconds <= 0 uses 1/60. Text and
+    // style sizes are scaled by the window's content scale (1 headless) times `fit` (the overlay's own
+    // shrink factor, OverlayModel::fitScale).
+    void newFrame(VkExtent2D extent, float dtSeconds, float fit = 1.0f);
+    float contentScale() const;
+    // Ends the ImGui frame begun by newFrame without drawing it (a layout pass whose result is dropped).
+    void discardFrame() { ImGui::EndFrame(); }
     // Ends the ImGui frame and records it over colorView (see ImGuiRenderer::record for the layout contract).
     sieve::Result<void> render(VkCommandBuffer cmd, VkImageView colorView, VkExtent2D extent, uint32_t frameSlot);
 
@@ -41,6 +46,9 @@ private:
     ImGuiLayer() = default;
     ImGuiContext* context_ = nullptr;
     bool glfw_ = false;
+    GLFWwindow* window_ = nullptr;
+    ImGuiStyle baseStyle_;  // unscaled
+    float scale_ = 1.0f;    // applied to the style
     std::unique_ptr<ImGuiRenderer> renderer_;
 };
 

@@ -10,17 +10,31 @@ namespace engine::ui {
 
 namespace {
 
-void countRow(const char* label, uint64_t value, uint64_t of) {
+constexpr float kMargin = 10.0f;      // between the overlay's windows and the display edge (unscaled)
+constexpr float kMainWidth = 400.0f;  // of the main window (unscaled)
+
+// A row of the counts table: label, value ("-" while there are no counts), and for instance counts
+// their share of all instances (instances = 0: no share column, e.g. draw records, triangles).
+void countRow(const char* label, bool valid, uint64_t value, uint64_t instances) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(label);
     ImGui::TableNextColumn();
-    ImGui::Text("%" PRIu64, value);
-    ImGui::TableNextColumn();
-    if (of)
-        ImGui::Text("%5.1f%%", 100.0 * double(value) / double(of));
+    if (valid)
+        ImGui::Text("%" PRIu64, value);
     else
         ImGui::TextUnformatted("-");
+    ImGui::TableNextColumn();
+    if (valid && instances)
+        ImGui::Text("%5.1f%%", 100.0 * double(value) / double(instances));
+    else
+        ImGui::TextUnformatted(instances || !valid ? "-" : "");
+}
+void instanceRow(const char* label, bool valid, uint64_t value, uint64_t instances) {
+    countRow(label, valid, value, std::max<uint64_t>(instances, 1));
+}
+void plainRow(const char* label, bool valid, uint64_t value) {
+    countRow(label, valid, value, 0);
 }
 
 void disabledWrapped(const char* text) {
@@ -36,50 +50,117 @@ void plot(const char* id, const RollingSeries& s, float height) {
                      ImVec2(ImGui::GetContentRegionAvail().x, height));
 }
 
+UiRect lastItemRect(const char* name) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    return {name, a.x, a.y, b.x, b.y, ImGui::IsItemVisible()};
+}
+
+UiRect windowRect(const char* name) {
+    const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+    return {name, p.x, p.y, p.x + s.x, p.y + s.y, true};
+}
+
+// A collapsing section whose header rectangle is recorded; `open` is the default the first time (always,
+// under policy.quarter, where nobody clicks).
+bool section(OverlayModel& m, const char* name, bool open) {
+    ImGui::SetNextItemOpen(open, m.policy.quarter ? ImGuiCond_Always : ImGuiCond_Once);
+    const bool shown = ImGui::CollapsingHeader(name);
+    m.layout.sections.push_back(lastItemRect(name));
+    return shown;
+}
+
+// The bottom bar: the frozen-culling banner and the last action's result, always on screen (a reload or
+// a tall overlay never hides them). Returns its height.
+float drawStatusBar(OverlayModel& m, const ImVec2& display, float margin) {
+    const bool frozen = m.toggles.freeze;
+    if (!frozen && m.status.empty()) return 0.0f;
+    ImGui::SetNextWindowPos(ImVec2(margin, display.y - margin), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
+    ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(display.x - 2 * margin, 1.0f), FLT_MAX));
+    ImGui::SetNextWindowBgAlpha(0.85f);
+    const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                   ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+    float height = 0.0f;
+    if (ImGui::Begin("##status", nullptr, flags)) {
+        ImGui::PushTextWrapPos(std::max(display.x - 4 * margin, 64.0f));
+        if (frozen)
+            ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.2f, 1.0f),
+                               "CULLING FROZEN: the culling camera stays where it was (debug view: culling shows "
+                               "its frustum in yellow)");
+        if (!m.status.empty()) {
+            if (m.statusIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+            ImGui::TextUnformatted(m.status.c_str());
+            if (m.statusIsError) ImGui::PopStyleColor();
+        }
+        ImGui::PopTextWrapPos();
+        m.layout.status = windowRect("status");
+        height = ImGui::GetWindowSize().y;
+    }
+    ImGui::End();
+    return height;
+}
+
 }  // namespace
 
 void drawFrameSection(const OverlayModel& m) {
     ImGui::Text("%s", m.deviceName.c_str());
     ImGui::Text("%ux%u  frame %.2f ms (mean %.2f ms, %.0f fps)", m.width, m.height, m.frameMs.last(),
                 m.frameMs.average(), m.frameMs.average() > 0 ? 1000.0f / m.frameMs.average() : 0.0f);
-    plot("##frame", m.frameMs, 28.0f);
+    plot("##frame", m.frameMs, ImGui::GetTextLineHeight() * 1.5f);
 }
 
-void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles) {
-    if (!c.valid) {
-        disabledWrapped(
-            "no culling counts yet: they reach the CPU some frames late (or no culling plugin reports any)");
-        return;
-    }
-    ImGui::Text("counts of frame %" PRIu64, c.frame);
+void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles, bool singlePhase) {
+    // The same rows with or without counts, so that the overlay does not change size when they arrive.
+    const bool v = c.valid;
+    if (v)
+        ImGui::Text("counts of frame %" PRIu64, c.frame);
+    else
+        disabledWrapped("no culling counts yet (they reach the CPU some frames late)");
+    // Instance rows first (with their share of all instances), then draw records, which are per
+    // (instance, primitive) and so never a share of instances.
     if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-        countRow("instances", c.instances, c.instances);
-        countRow("frustum visible", c.frustumVisible, c.instances);
-        countRow("occlusion visible (early)", c.earlyDrawn, c.instances);
-        countRow("occlusion visible (late)", c.lateDrawn, c.instances);
-        countRow("drawn", c.draws(), c.instances);
-        countRow("triangles", triangles, 0);
-        countRow("overflow", c.overflow(), 0);
+        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
+        ImGui::TableSetupColumn("count", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0000000000").x);
+        ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("100.0%").x);
+        instanceRow("instances", v, c.instances, c.instances);
+        instanceRow("frustum visible", v, c.frustumVisible, c.instances);
+        if (singlePhase) {
+            instanceRow("drawn (single phase)", v, c.lateDrawn, c.instances);
+        } else {
+            instanceRow("drawn early (visible last frame)", v, c.earlyDrawn, c.instances);
+            instanceRow("drawn late (newly visible)", v, c.lateDrawn, c.instances);
+        }
+        const uint64_t drawnInstances = uint64_t(c.earlyDrawn) + c.lateDrawn;
+        instanceRow("occlusion culled", v, c.frustumVisible > drawnInstances ? c.frustumVisible - drawnInstances : 0,
+                    c.instances);
+        plainRow("draw records (instance x primitive)", v, c.draws());
+        plainRow("triangles", v, triangles);
         ImGui::EndTable();
     }
-    if (c.overflow()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %u dropped", c.overflow());
+    if (v && c.overflow())
+        ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %u draw records dropped", c.overflow());
 }
 
-void drawTimingsSection(const PassTimings& t) {
+void drawTimingsSection(const PassTimings& t, float maxHeight, bool singlePhase) {
     if (t.entries().empty()) {
         disabledWrapped("no GPU timings reported");
         return;
     }
     ImGui::Text("GPU total (mean) %.3f ms", t.totalAverage());
-    // One row per pass with its history as a small plot: the overlay must fit a 720-pixel-high window.
-    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg;
-    if (!ImGui::BeginTable("timings", 4, flags)) return;
+    if (singlePhase) disabledWrapped("single phase: draw.early draws everything, draw.late is not recorded");
+    // Its own scroll region, as tall as the window has room for: the rest of the overlay never scrolls.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+    const float natural = float(t.entries().size() + 1) * rowHeight + 2.0f * style.CellPadding.y;
+    const float height = std::clamp(maxHeight - ImGui::GetCursorScreenPos().y, 2.0f * rowHeight, natural);
+    const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
+    if (!ImGui::BeginTable("timings", 4, flags, ImVec2(0.0f, height))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("pass", ImGuiTableColumnFlags_WidthStretch, 3.0f);
     ImGui::TableSetupColumn("ms", ImGuiTableColumnFlags_WidthStretch, 1.3f);
     ImGui::TableSetupColumn("mean", ImGuiTableColumnFlags_WidthStretch, 1.3f);
     ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch, 2.4f);
     ImGui::TableHeadersRow();
-    const float rowHeight = ImGui::GetTextLineHeight();
     for (const PassTimings::Entry& e : t.entries()) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
@@ -90,7 +171,7 @@ void drawTimingsSection(const PassTimings& t) {
         ImGui::Text("%7.3f", e.ms.average());
         ImGui::TableNextColumn();
         ImGui::PushID(e.name.c_str());
-        plot("##pass", e.ms, rowHeight);
+        plot("##pass", e.ms, ImGui::GetTextLineHeight());
         ImGui::PopID();
     }
     ImGui::EndTable();
@@ -111,7 +192,30 @@ bool drawTogglesSection(sieve::CullingToggles& t) {
     ImGui::SameLine();
     changed |= ImGui::RadioButton("atomic append", &mode, 1);
     t.stable = mode == 0;
-    changed |= ImGui::SliderInt("LOD bias", &t.lodBias, -4, 4);
+    changed |= ImGui::SliderInt("LOD bias", &t.lodBias, kLodBiasMin, kLodBiasMax);
+    return changed;
+}
+
+bool drawDebugViewSection(DebugView& v) {
+    int mode = int(v);
+    bool changed = ImGui::RadioButton("off", &mode, int(DebugView::Off));
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("culling", &mode, int(DebugView::Culling));
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("LOD", &mode, int(DebugView::Lod));
+    v = DebugView(mode);
+    if (v == DebugView::Culling) {
+        ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.4f, 1.0f), "drawn early");
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(0.45f, 0.6f, 1.0f, 1.0f), "drawn late / single phase");
+        ImGui::TextColored(ImVec4(1.0f, 0.2f, 0.2f, 1.0f), "frustum culled");
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 0.2f, 1.0f, 1.0f), "occlusion culled");
+        ImGui::SameLine();
+        ImGui::TextColored(ImVec4(1.0f, 1.0f, 0.2f, 1.0f), "frozen frustum");
+    } else if (v == DebugView::Lod) {
+        disabledWrapped("LOD 0 white, 1 yellow, 2 orange, 3 and coarser red");
+    }
     return changed;
 }
 
@@ -171,34 +275,95 @@ OverlayActions drawActionsSection(bool captureAvailable) {
 }
 
 OverlayActions drawOverlay(OverlayModel& m) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 display = io.DisplaySize;
+    const float scale = io.FontGlobalScale;
+    const float margin = kMargin * scale;
+    m.layout = {};
+    m.layout.scale = scale;
+    const float statusHeight = drawStatusBar(m, display, margin);
+
+    // The main window's box: below the top margin, above the status bar; under policy.quarter, at most
+    // half the display's width and height.
+    float maxW = std::max(display.x - 2 * margin, 1.0f);
+    float maxH = std::max(display.y - 2 * margin - (statusHeight > 0 ? statusHeight + margin : 0.0f), 1.0f);
+    if (m.policy.quarter) {
+        maxW = std::min(maxW, std::max(display.x * 0.5f - margin, 1.0f));
+        maxH = std::min(maxH, std::max(display.y * 0.5f - margin, 1.0f));
+    }
+    const float width = std::min(kMainWidth * scale, maxW);
     // Pinned: ImGui moves windows to keep them on a shrinking display (a 1x1 window) and would not move
-    // them back.
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_Always);
-    // Fixed width, height fitted to the open sections every frame.
-    ImGui::SetNextWindowSizeConstraints(ImVec2(400, 0), ImVec2(400, FLT_MAX));
+    // them back. Fixed width; height fitted to the open sections every frame, at most the box.
+    ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_Always);
+    ImGui::SetNextWindowSizeConstraints(ImVec2(width, 0), ImVec2(width, maxH));
     ImGui::SetNextWindowBgAlpha(0.85f);
+    // Small displays open fewer sections at first (a user's choice sticks afterwards).
+    const bool tall = display.y >= 560.0f * scale;
+    const int open = m.policy.quarter ? m.quarterOpen : 3;
     OverlayActions actions;
-    if (ImGui::Begin("Sieve", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
+    bool changed = false;
+    float idealHeight = 0.0f;
+    const ImGuiWindowFlags flags =
+        ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
+    if (ImGui::Begin("Sieve", nullptr, flags)) {
         drawFrameSection(m);
-        if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) drawCountsSection(m.counts, m.triangles);
-        if (ImGui::CollapsingHeader("GPU time per pass", ImGuiTreeNodeFlags_DefaultOpen))
-            drawTimingsSection(m.gpuTimes);
-        bool changed = false;
-        if (ImGui::CollapsingHeader("culling", ImGuiTreeNodeFlags_DefaultOpen)) changed = drawTogglesSection(m.toggles);
-        if (m.hiz.show) ImGui::SetNextItemOpen(true, ImGuiCond_Once);
-        if (ImGui::CollapsingHeader("Hi-Z")) drawHiZSection(m.hiz);
-        ImGui::Separator();
         actions = drawActionsSection(m.captureAvailable);
-        actions.togglesChanged = changed;
-        if (!m.status.empty()) {
-            if (m.statusIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
-            ImGui::TextWrapped("%s", m.status.c_str());
-            if (m.statusIsError) ImGui::PopStyleColor();
-        }
+        const bool singlePhase = !m.toggles.twoPhase;
+        if (section(m, "counts", tall && open >= 1)) drawCountsSection(m.counts, m.triangles, singlePhase);
+        if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.toggles);
+        if (section(m, "debug view", m.debugView != DebugView::Off && !m.policy.quarter))
+            changed |= drawDebugViewSection(m.debugView);
+        if (section(m, "Hi-Z", m.hiz.show && !m.policy.quarter)) drawHiZSection(m.hiz);
+        // Last, so that its scroll region takes what is left of the box.
+        const float bottom = margin + maxH - ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
+        if (section(m, "GPU time per pass", open >= 3)) drawTimingsSection(m.gpuTimes, bottom, singlePhase);
+        idealHeight = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
+        m.layout.window = windowRect("Sieve");
+        // A section header scrolled out of the window's box is not visible either.
+        for (UiRect& r : m.layout.sections)
+            r.visible = r.visible && r.y0 >= m.layout.window.y0 && r.y1 <= m.layout.window.y1;
     }
     ImGui::End();
     drawHiZWindow(m.hiz);
+    actions.togglesChanged = changed;
+    // Under policy.quarter the next frame fits the box: as wide as it may be (not below 3/4 size, where
+    // the bitmap font stops being readable), then with fewer sections open (headers stay), and only
+    // then smaller still (down to half size; beyond that the window scrolls).
+    if (m.policy.quarter && idealHeight > 0.0f) {
+        const float fitW = std::clamp(maxW / (kMainWidth * scale / m.fitScale), 0.75f, 1.0f);
+        const bool tooTall = idealHeight > maxH + 0.5f;
+        if (tooTall && m.quarterOpen > 0) {
+            --m.quarterOpen;
+            m.fitScale = std::min(m.fitScale, fitW);
+        } else if (tooTall) {
+            // Sizes are close to proportional to the scale: one step gets there.
+            m.fitScale = std::clamp(m.fitScale * maxH / idealHeight, 0.5f, fitW);
+        } else if (m.quarterOpen == 3 || m.fitScale > fitW) {
+            m.fitScale = fitW;
+        }
+    } else {
+        m.fitScale = 1.0f;
+    }
     return actions;
+}
+
+OverlayActions newOverlayFrame(ImGuiLayer& layer, OverlayModel& model, VkExtent2D extent, float dtSeconds) {
+    if (model.policy.quarter) {
+        for (int round = 0; round < 6; ++round) {
+            const float fit = model.fitScale;
+            const int open = model.quarterOpen;
+            const OverlayLayout before = model.layout;
+            layer.newFrame(extent, round ? 1e-3f : dtSeconds, fit);
+            (void)drawOverlay(model);
+            layer.discardFrame();
+            const bool stable = model.fitScale == fit && model.quarterOpen == open &&
+                                model.layout.window.y1 == before.window.y1 &&
+                                model.layout.window.x1 == before.window.x1;
+            if (stable) break;
+        }
+    }
+    layer.newFrame(extent, dtSeconds, model.fitScale);
+    return drawOverlay(model);
 }
 
 }  // namespace engine::ui

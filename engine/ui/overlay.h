@@ -1,20 +1,34 @@
 #pragma once
 // The debug overlay: one ImGui window built from sections, each a function of the structs in
 // frame_stats.h, so hosts can compose their own. Call between ImGuiLayer::newFrame and render.
+//
+// Layout: the main window is pinned at the top left, as tall as its open sections but never taller than
+// the display (the pass table is the one scroll region and takes what is left); a bottom bar shows the
+// last action's result and the frozen-culling banner. Every section collapses. Sizes follow the scale
+// ImGuiLayer::newFrame was given; under OverlayPolicy::quarter the overlay stays within a quarter of
+// the display and asks for a smaller scale (OverlayModel::fitScale) until it fits there.
 #include "engine/ui/frame_stats.h"
+#include "engine/ui/imgui_layer.h"
 
 namespace engine::ui {
 
-// The whole overlay: the "Sieve" window at the top left (and the Hi-Z view at the top right when shown);
-// returns what the user clicked.
+// The whole overlay: the "Sieve" window at the top left, the bottom bar, and the Hi-Z view at the top
+// right when shown; returns what the user clicked and records where things went (model.layout).
 OverlayActions drawOverlay(OverlayModel& model);
+// newFrame + drawOverlay. Under OverlayPolicy::quarter (no interaction: headless) the layout is settled
+// first, in up to a few discarded ImGui frames, so that even the first frame fits its quarter (ImGui
+// sizes auto-resizing windows from the previous frame's contents).
+OverlayActions newOverlayFrame(ImGuiLayer& layer, OverlayModel& model, VkExtent2D extent, float dtSeconds);
 
 // Sections (inside an open ImGui window).
-void drawFrameSection(const OverlayModel& model);                               // frame time (plot), resolution, device
-void drawCountsSection(const sieve::CullingStats& counts, uint64_t triangles);  // instances ... overflow, shares
-void drawTimingsSection(const PassTimings& timings);                            // per pass: last, mean, plot
-bool drawTogglesSection(sieve::CullingToggles& toggles);                        // true when something changed
-void drawHiZSection(HiZView& view);                                             // show, min/max, mip slider
+void drawFrameSection(const OverlayModel& model);  // frame time (plot), resolution, device
+// Instance counts with their share of all instances, then draw records and triangles (no share).
+void drawCountsSection(const sieve::CullingStats& counts, uint64_t triangles, bool singlePhase);
+// Per pass: last, mean, plot, in a scroll region ending at most at screen y = maxScreenY.
+void drawTimingsSection(const PassTimings& timings, float maxScreenY, bool singlePhase);
+bool drawTogglesSection(sieve::CullingToggles& toggles);   // true when something changed
+bool drawDebugViewSection(DebugView& view);                // off / culling / LOD, with a legend
+void drawHiZSection(HiZView& view);                        // show, min/max, mip slider
 void drawHiZWindow(const HiZView& view);                   // the image, in its own window (top right)
 OverlayActions drawActionsSection(bool captureAvailable);  // screenshot, RenderDoc capture, reload shaders
 

@@ -33,6 +33,19 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
                     {"compaction", t.stable ? "stable" : "atomic"},
                     {"freeze", t.freeze},
                     {"lod_bias", t.lodBias}};
+    j["debug_view"] = run.debugView;
+    if (run.overlay) {
+        const auto rect = [](const UiRect& r) {
+            return nlohmann::ordered_json{{"name", r.name}, {"rect", {r.x0, r.y0, r.x1, r.y1}}, {"visible", r.visible}};
+        };
+        nlohmann::ordered_json o;
+        o["scale"] = run.overlay->scale;
+        o["window"] = rect(run.overlay->window);
+        if (!run.overlay->status.name.empty()) o["status"] = rect(run.overlay->status);
+        o["sections"] = nlohmann::ordered_json::array();
+        for (const UiRect& r : run.overlay->sections) o["sections"].push_back(rect(r));
+        j["overlay"] = o;
+    }
     return j.dump(2) + "\n";
 }
 

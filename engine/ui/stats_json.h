@@ -3,7 +3,10 @@
 //   { "instances": N, "frustum_visible": N, "occlusion_visible": N, "occlusion_visible_early": N,
 //     "occlusion_visible_late": N, "drawn": N, "triangles": N, "overflow": N, "counts_available": bool,
 //     "passes": { "<pass>": mean ms, ... }, "frame_ms": mean, "frames": N, "device": "...",
-//     "width": W, "height": H, "toggles": { ... } }
+//     "width": W, "height": H, "toggles": { ... }, "debug_view": "off|culling|lod",
+//     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ] } (with an overlay) }
+//   R = { "name": "...", "rect": [x0, y0, x1, y1] (display pixels), "visible": bool }
+#include <optional>
 #include <string>
 
 #include "engine/ui/frame_stats.h"
@@ -16,6 +19,8 @@ struct RunSummary {
     uint32_t width = 0, height = 0;
     uint64_t frames = 0;
     float frameMsMean = 0.0f;
+    std::string debugView = "off";         // DebugView name
+    std::optional<OverlayLayout> overlay;  // where the overlay's parts were in the last frame
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each

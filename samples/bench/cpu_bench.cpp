@@ -121,6 +121,7 @@ int cpuMain(int argc, char** argv) {
         for (int c = 0; c < 4; ++c)
             for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c][r];
         push.lightDir = sieve::gpu::vec4(0.4f, 0.8f, 0.45f, 0.0f);
+        push.tint = sieve::gpu::vec4(1.0f, 1.0f, 1.0f, 1.0f);
 
         const uint32_t total = warmup + frames;
         auto timer = engine::GpuTimestamps::create(ctx, total, 1, "bench cpu-culled frames");

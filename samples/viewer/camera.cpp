@@ -35,9 +35,14 @@ glm::mat4 FlyCamera::projection(float aspect) const {
 }
 
 void FlyCamera::update(const CameraInput& in, float dt) {
-    yawDeg -= in.lookDx * degreesPerPixel;  // drag right: turn right
-    pitchDeg = std::clamp(pitchDeg - in.lookDy * degreesPerPixel, -89.0f, 89.0f);
-    yawDeg = std::fmod(yawDeg, 360.0f);
+    if (in.dragStarted) {
+        dragYaw_ = yawDeg;
+        dragPitch_ = pitchDeg;
+    }
+    if (in.dragging) {
+        yawDeg = std::fmod(dragYaw_ - in.dragX * degreesPerPixel, 360.0f);  // drag right: turn right
+        pitchDeg = std::clamp(dragPitch_ - in.dragY * degreesPerPixel, -89.0f, 89.0f);
+    }
     glm::vec3 move(0.0f);
     if (in.forward) move += forward();
     if (in.back) move -= forward();
@@ -45,7 +50,10 @@ void FlyCamera::update(const CameraInput& in, float dt) {
     if (in.left) move -= right();
     if (in.up) move.y += 1.0f;
     if (in.down) move.y -= 1.0f;
-    if (glm::dot(move, move) > 0.0f) position += glm::normalize(move) * speed * (in.fast ? 4.0f : 1.0f) * dt;
+    if (glm::dot(move, move) > 0.0f) {
+        position += glm::normalize(move) * speed * (in.fast ? 4.0f : 1.0f) * dt;
+        position.y = std::max(position.y, groundY + minHeight);
+    }
 }
 
 }  // namespace viewer

@@ -13,7 +13,11 @@ namespace viewer {
 struct CameraInput {
     bool forward = false, back = false, left = false, right = false, down = false, up = false;
     bool fast = false;
-    float lookDx = 0, lookDy = 0;  // mouse drag in pixels this frame (x right, y down)
+    // A look-around drag: started this frame (the camera remembers its angles), going on (the cursor is
+    // dragX/dragY pixels from where the button went down: x right, y down), or neither.
+    bool dragStarted = false;
+    bool dragging = false;
+    float dragX = 0, dragY = 0;
 };
 
 class FlyCamera {
@@ -25,12 +29,20 @@ public:
     float degreesPerPixel = 0.15f;
     float fovYDeg = 60.0f;
     float nearPlane = 0.1f;
+    // Moving never takes the camera below groundY + minHeight (it can start there: --camera).
+    float groundY = 0.0f;
+    float minHeight = 0.25f;
 
     glm::vec3 forward() const;
     glm::vec3 right() const;  // horizontal
     glm::mat4 view() const;
     glm::mat4 projection(float aspect) const;  // reverse-Z, infinite far
+    // Angles follow a drag from where it started (so a slow frame never turns further than the cursor
+    // went); movement is along the view (WASD) and world up/down (Q/E).
     void update(const CameraInput& input, float dtSeconds);
+
+private:
+    float dragYaw_ = 0.0f, dragPitch_ = 0.0f;  // angles when the current drag started
 };
 
 // Reverse-Z infinite perspective (right-handed view space, camera looks down -Z, Vulkan clip space).

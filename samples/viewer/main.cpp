@@ -17,6 +17,7 @@
 
 #include "assets/procedural_city.h"
 #include "camera.h"
+#include "debug_view.h"
 #include "engine/capture/renderdoc.h"
 #include "engine/scene/scene_renderer.h"
 #include "engine/target/glfw_window.h"
@@ -27,6 +28,7 @@
 #include "engine/ui/stats_json.h"
 #include "engine/vk/context.h"
 #include "engine/vk/timestamps.h"
+#include "key_actions.h"
 #include "memory_report.h"
 #include "options.h"
 #include "scene_setup.h"
@@ -142,11 +144,14 @@ int main(int argc, char** argv) {
     engine::SceneRenderer& renderer = *rendererResult.value();
     if (ui)
         if (auto r = renderer.enableHiZView(); !r) return fail(r.error().message);
+    if (ui || opt.debugView != engine::ui::DebugView::Off)
+        if (auto r = renderer.enableCullDebug(); !r) return fail(r.error().message);
     if (std::getenv("SIEVE_DUMP_GRAPH")) std::printf("%s\n", renderer.graphDump().c_str());
     viewer::ShaderHotReload hotReload(opt.shaderDir.empty() ? viewer::defaultShaderDir()
                                                             : std::filesystem::path(opt.shaderDir));
 
     viewer::FlyCamera camera;
+    camera.groundY = loaded->data.boundsMin.y;
     setPose(camera, loaded->start);
     if (opt.camera) {
         camera.position = {opt.camera->x, opt.camera->y, opt.camera->z};
@@ -168,6 +173,10 @@ int main(int argc, char** argv) {
     model.hiz.show = opt.hizView;
     model.hiz.showMax = opt.hizMax;
     model.hiz.mip = opt.hizMip;
+    model.debugView = opt.debugView;
+    model.policy.quarter = headless;  // a screenshot's overlay covers at most a quarter of it
+    viewer::ChangeLog changeLog(model);
+    viewer::DebugViewDriver debugView(0.25f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin));
     // --test-reload-shader: the k-th substitution reloads after frame 2k+2 (sources read up front).
     std::vector<std::pair<uint64_t, std::map<std::string, std::string>>> testReloads;
     for (size_t k = 0; k < opt.testReloadShaders.size(); ++k) {
@@ -194,7 +203,7 @@ int main(int argc, char** argv) {
     };
 
     uint64_t rendered = 0, skipped = 0;
-    bool captureNext = false, capturing = false, shotRequested = false;
+    bool captureNext = false, capturing = false, shotRequested = false, quit = false, iconified = false;
     auto last = std::chrono::steady_clock::now();
     while (true) {
         if (window) {
@@ -219,6 +228,11 @@ int main(int argc, char** argv) {
         }
         auto frame = target->beginFrame();
         if (!frame) return fail(frame.error().message);
+        if (windowTarget && windowTarget->iconified() != iconified) {
+            iconified = windowTarget->iconified();
+            std::printf(iconified ? "window iconified: waiting for events, no frames\n" : "window restored\n");
+            std::fflush(stdout);
+        }
         if (frame->skipped) {  // minimized or out of date: nothing was acquired
             ++skipped;
             continue;
@@ -238,9 +252,12 @@ int main(int argc, char** argv) {
             if (auto pose = sieve::assets::cameraPath(loaded->data, opt.cameraPath, t)) setPose(camera, *pose);
         }
         renderer.plugin().toggles() = model.toggles;
+        renderer.plugin().toggles().freeze &= rendered > 0;  // frozen at the start camera: culled once first
         engine::ui::HiZViewPass* hizView = renderer.hizView();
         if (hizView) hizView->select(model.hiz.show, model.hiz.showMax, model.hiz.mip);
         const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
+        debugView.apply(model.debugView, renderer.plugin().toggles(), camera.view(), camera.projection(aspect),
+                        renderer);
         if (auto r = renderer.record(*target, *frame, camera.view(), camera.projection(aspect)); !r)
             return fail(r.error().message);
         if (hizView) {  // after record: a viewport change rebuilds the view's image
@@ -252,8 +269,7 @@ int main(int argc, char** argv) {
 
         engine::ui::OverlayActions actions;
         if (ui) {
-            ui->newFrame(frame->extent, dt);
-            actions = engine::ui::drawOverlay(model);
+            actions = engine::ui::newOverlayFrame(*ui, model, frame->extent, dt);
             timer.reset(frame->cmd, slot);
             timer.begin(frame->cmd, "overlay", slot);
             auto r = ui->render(frame->cmd, frame->colorView, frame->extent, slot);
@@ -264,12 +280,7 @@ int main(int argc, char** argv) {
             target->requestScreenshot(opt.screenshot);
             shotRequested = true;
         }
-        if (input) {
-            const viewer::WindowInput::Actions keys = input->actions();
-            actions.screenshot |= keys.screenshot;
-            actions.capture |= keys.capture && renderdoc->available();
-            actions.reloadShaders |= keys.reloadShaders;
-        }
+        if (input) quit = viewer::applyKeys(input->actions(), actions, model);
         for (const viewer::ViewerOptions::TestAction& a : opt.testActions) {
             if (uint64_t(a.frame) != rendered) continue;
             std::printf("test-actions: %s in frame %d\n", a.name.c_str(), a.frame);
@@ -312,7 +323,11 @@ int main(int argc, char** argv) {
             std::printf("%s\n", outcome.message.c_str());
             std::fflush(stdout);
         }
-        if (actions.togglesChanged) std::printf("toggles changed\n");
+        changeLog.print(model);
+        if (quit) {
+            std::printf("Escape: quitting\n");
+            break;
+        }
     }
 
     if (auto r = target->finish(); !r) return fail(r.error().message);
@@ -326,6 +341,8 @@ int main(int argc, char** argv) {
     if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());
     if (!opt.stats.empty()) {
         engine::ui::RunSummary run{deviceName, model.width, model.height, rendered, model.frameMs.average()};
+        run.debugView = engine::ui::debugViewName(model.debugView);
+        if (ui) run.overlay = model.layout;
         if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.triangles, model.gpuTimes, model.toggles,
                                                 run);
             !r)
@@ -335,6 +352,8 @@ int main(int argc, char** argv) {
     std::printf("frames: %llu rendered, %llu skipped; mean frame %.2f ms\n", (unsigned long long)rendered,
                 (unsigned long long)skipped, model.frameMs.average());
     if (windowTarget) std::printf("swapchain: created %u times\n", windowTarget->recreateCount());
+    std::printf("camera: %.3f,%.3f,%.3f,%.2f,%.2f\n", camera.position.x, camera.position.y, camera.position.z,
+                camera.yawDeg, camera.pitchDeg);  // the --camera format
     if (ctx.validationEnabled() && ctx.validationMessageCount())
         return fail(std::to_string(ctx.validationMessageCount()) + " validation message(s)");
     return 0;

@@ -10,7 +10,7 @@ constexpr const char* kDescription =
     "GPU-driven culling viewer. Opens a window when a display is present (DISPLAY or WAYLAND_DISPLAY),\n"
     "otherwise renders headless. Window keys: WASD move, Q/E down/up, shift faster, drag with the\n"
     "left mouse button to look around; R reloads the shaders, P takes a screenshot, C captures a frame\n"
-    "with RenderDoc.\n"
+    "with RenderDoc, Escape quits (exit code 0).\n"
     "Exit codes: 0 success, 1 runtime failure, 2 bad command line.";
 
 bool parseCamera(const std::string& v, ViewerOptions& o) {
@@ -71,13 +71,15 @@ cli::Parser optionParser(ViewerOptions& o) {
         .onOff("--occlusion", "Hi-Z occlusion culling (default on)", t.occlusion)
         .onOff("--two-phase", "two-phase occlusion (early + late draw; default on)", t.twoPhase)
         .onOff("--lod", "level-of-detail selection (default on)", t.lod)
-        .option("--lod-bias", "F", "LOD bias (-8..8, default 0, rounded to levels; > 0 picks coarser levels)",
-                [&t](const std::string& v) {
-                    float f = 0;
-                    if (!cli::parseFloat(v, f) || f < -8.0f || f > 8.0f) return false;
-                    t.lodBias = int(std::lround(f));
-                    return true;
-                })
+        .option(
+            "--lod-bias", "F", "LOD bias (-8..8, default 0, rounded to levels; > 0 picks coarser levels)",
+            [&t](const std::string& v) {
+                float f = 0;
+                if (!cli::parseFloat(v, f) || f < float(engine::ui::kLodBiasMin) || f > float(engine::ui::kLodBiasMax))
+                    return false;
+                t.lodBias = int(std::lround(f));
+                return true;
+            })
         .option("--compaction", "stable|atomic", "draw-list compaction: stable (instance order) or atomic append",
                 [&t](const std::string& v) {
                     if (v != "stable" && v != "atomic") return false;
@@ -115,6 +117,16 @@ cli::Parser optionParser(ViewerOptions& o) {
                     if (v != "off" && v != "min" && v != "max") return false;
                     o.hizView = v != "off";
                     o.hizMax = v == "max";
+                    return true;
+                })
+        .option("--debug-view", "off|culling|lod",
+                "colour the scene: culling = tint by the phase that drew each object (early green, late blue) and "
+                "outline what was culled (frustum red, occlusion magenta, frozen frustum yellow); lod = by LOD",
+                [&o](const std::string& v) {
+                    if (v != "off" && v != "culling" && v != "lod") return false;
+                    o.debugView = v == "culling" ? engine::ui::DebugView::Culling
+                                  : v == "lod"   ? engine::ui::DebugView::Lod
+                                                 : engine::ui::DebugView::Off;
                     return true;
                 })
         .count("--hiz-mip", "N", "pyramid mip the Hi-Z view shows (default 0; clamped to the pyramid)", o.hizMip, 0, 31)

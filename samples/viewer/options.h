@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli.h"
+#include "engine/ui/frame_stats.h"
 #include "sieve/culling.h"
 
 namespace viewer {
@@ -43,6 +44,7 @@ struct ViewerOptions {
     bool hizView = false;   // open the overlay's Hi-Z view
     bool hizMax = false;    // ... on the max pyramid (else min)
     int hizMip = 0;
+    engine::ui::DebugView debugView = engine::ui::DebugView::Off;  // --debug-view
     // Hidden test hook: the k-th entry (0-based) reloads the shaders after frame 2k+2 with the source of
     // shader `name` read from `file`.
     struct ShaderSubstitute {

@@ -8,10 +8,16 @@
 
 namespace viewer {
 
+WindowInput::WindowInput(GLFWwindow* window) : window_(window) {
+    // A key pressed and released between two polls still reads as pressed at the next poll (once), so
+    // that a short tap at a few frames per second is not lost.
+    glfwSetInputMode(window_, GLFW_STICKY_KEYS, GLFW_TRUE);
+}
+
 CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
     CameraInput in;
+    auto down = [&](int key) { return glfwGetKey(window_, key) == GLFW_PRESS; };
     if (!uiWantsKeyboard) {
-        auto down = [&](int key) { return glfwGetKey(window_, key) == GLFW_PRESS; };
         in.forward = down(GLFW_KEY_W);
         in.back = down(GLFW_KEY_S);
         in.left = down(GLFW_KEY_A);
@@ -20,27 +26,34 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
         in.up = down(GLFW_KEY_E);
         in.fast = down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT);
     }
-    // Action keys fire on the press, not while held.
-    const int keys[3] = {GLFW_KEY_R, GLFW_KEY_P, GLFW_KEY_C};
-    bool fired[3];
-    for (int i = 0; i < 3; ++i) {
-        const bool isDown = !uiWantsKeyboard && glfwGetKey(window_, keys[i]) == GLFW_PRESS;
+    // Action keys fire on the press, not while held. Escape quits whatever ImGui is doing.
+    const int keys[kActionKeys] = {GLFW_KEY_R, GLFW_KEY_P, GLFW_KEY_C, GLFW_KEY_ESCAPE};
+    bool fired[kActionKeys];
+    for (int i = 0; i < kActionKeys; ++i) {
+        const bool isDown = (!uiWantsKeyboard || keys[i] == GLFW_KEY_ESCAPE) && down(keys[i]);
         fired[i] = isDown && !wasDown_[i];
         wasDown_[i] = isDown;
     }
-    actions_ = {fired[0], fired[1], fired[2]};
+    actions_ = {fired[0], fired[1], fired[2], fired[3]};
+
     double x = 0, y = 0;
     glfwGetCursorPos(window_, &x, &y);
     const bool pressed = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
-    // A drag that starts over the overlay belongs to the overlay until the button is released.
-    if (pressed && !dragging_ && !uiWantsMouse) dragging_ = true;
-    if (!pressed) dragging_ = false;
-    if (dragging_) {
-        in.lookDx = float(x - lastX_);
-        in.lookDy = float(y - lastY_);
+    // The press decides once who owns the drag until the release: the overlay (ImGui wants the mouse)
+    // or the camera. The camera's drag is measured from where the press was first seen, never from an
+    // older cursor position (a move followed by a click must not turn the camera).
+    if (pressed && drag_ == Drag::None) {
+        drag_ = uiWantsMouse ? Drag::Overlay : Drag::Camera;
+        pressX_ = x;
+        pressY_ = y;
+        in.dragStarted = drag_ == Drag::Camera;
     }
-    lastX_ = x;
-    lastY_ = y;
+    if (!pressed) drag_ = Drag::None;
+    if (drag_ == Drag::Camera) {
+        in.dragging = true;
+        in.dragX = float(x - pressX_);
+        in.dragY = float(y - pressY_);
+    }
     return in;
 }
 

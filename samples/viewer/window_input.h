@@ -11,22 +11,25 @@ namespace viewer {
 
 class WindowInput {
 public:
-    explicit WindowInput(GLFWwindow* window) : window_(window) {}
-    // Input for this frame; keys/mouse that ImGui is using do not move the camera.
+    explicit WindowInput(GLFWwindow* window);  // turns on GLFW's sticky keys for the window
+    // Input for this frame; keys/mouse that ImGui is using do not move the camera. The camera turns
+    // only during a drag that started outside the overlay.
     CameraInput poll(bool uiWantsMouse, bool uiWantsKeyboard);
     // Keys that trigger an action once per press (sampled by poll): R reload shaders, P screenshot,
-    // C RenderDoc capture.
+    // C RenderDoc capture, Escape quit.
     struct Actions {
-        bool reloadShaders = false, screenshot = false, capture = false;
+        bool reloadShaders = false, screenshot = false, capture = false, quit = false;
     };
     Actions actions() const { return actions_; }
 
 private:
+    static constexpr int kActionKeys = 4;
+    enum class Drag { None, Camera, Overlay };
     GLFWwindow* window_;
     Actions actions_;
-    bool wasDown_[3] = {false, false, false};  // R, P, C at the previous poll
-    bool dragging_ = false;
-    double lastX_ = 0, lastY_ = 0;
+    bool wasDown_[kActionKeys] = {};  // R, P, C, Escape at the previous poll
+    Drag drag_ = Drag::None;
+    double pressX_ = 0, pressY_ = 0;  // cursor where the current drag started
 };
 
 // Drives --test-resize-sequence: every `period` loop iterations applies the next step (a size, or

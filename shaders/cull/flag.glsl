@@ -7,12 +7,14 @@
 //        visibleLast[i] = vis
 // both:  flags[i] = flag, drawCounts[i] = flag ? mesh.primitiveCount : 0, lods[i] = flag ? LOD for this frame : 0,
 //        counters (shared/cull.h CullCounters) += per-subgroup counts.
+// late also: state[i] = what the test decided (shared/cull_state.h), for debug views.
 // Toggles off: frustum -> inFrustum = true; occlusion -> occluded = false; LOD -> lod 0.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/dispatch.h"
 #include "shared/scene.h"
 #include "shared/cull.h"
+#include "shared/cull_state.h"
 
 layout(local_size_x = 64) in;
 layout(set = 0, binding = 0, std140) uniform Params { CullParams params; };
@@ -31,6 +33,7 @@ layout(set = 0, binding = 8, std430) buffer Counters { CullCounters counters; };
 #if CULL_LATE
 layout(set = 0, binding = 9, std430) readonly buffer FlagsEarly { uint flagsEarly[]; };
 layout(set = 0, binding = 10) uniform sampler2D pyramid;  // Hi-Z, r = min, g = max depth
+layout(set = 0, binding = 11, std430) writeonly buffer State { uint state[]; };
 #endif
 
 // LOD of an instance whose mesh index is valid (shared/cull.h sieveApplyLodBias); non-finite bounds
@@ -95,7 +98,12 @@ void main() {
 #endif
         uint count = 0u;
         uint lod = 0u;
-        if (flag) {
+#if CULL_LATE
+        const bool drawn = vis;  // the state names the LOD of early-drawn instances too
+#else
+        const bool drawn = flag;
+#endif
+        if (drawn) {
             const uint meshIndex = instances[i].mesh;
             if (meshIndex < uint(meshes.length())) {
                 count = meshes[meshIndex].primitiveCount;
@@ -104,8 +112,15 @@ void main() {
             }
         }
         flags[i] = flag ? 1u : 0u;
-        drawCounts[i] = count;
-        lods[i] = lod;
+        drawCounts[i] = flag ? count : 0u;
+        lods[i] = flag ? lod : 0u;
+#if CULL_LATE
+        const uint kind = !inFrustum ? SIEVE_STATE_FRUSTUM_CULLED
+                          : !vis     ? SIEVE_STATE_OCCLUSION_CULLED
+                          : flag     ? SIEVE_STATE_DRAWN_LATE
+                                     : SIEVE_STATE_DRAWN_EARLY;
+        state[i] = kind | (lod << SIEVE_STATE_LOD_SHIFT);
+#endif
     }
     // Every invocation reaches the ballots (threads past the count vote false).
 #if CULL_LATE

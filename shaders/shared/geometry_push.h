@@ -8,12 +8,14 @@ SIEVE_NS_BEGIN
 struct GeometryPush {
     mat4 viewProj;  // column-major
     vec4 lightDir;  // xyz: towards the light; w unused
+    vec4 tint;      // multiplies the base colour (debug views: the phase that drew it); 1 = none
+    uvec4 options;  // x: 1 = base colour by the draw's LOD (debug views); yzw unused
 };
 
 SIEVE_NS_END
 
 #ifdef __cplusplus
-static_assert(sizeof(sieve::gpu::GeometryPush) == 80, "mat4 + vec4 as the GLSL block lays them out");
+static_assert(sizeof(sieve::gpu::GeometryPush) == 112, "mat4 + 3 x vec4 as the GLSL block lays them out");
 #endif
 
 #endif

@@ -19,9 +19,27 @@ struct HiZViewPush {
     float logRange;  // depths below 2^-logRange are black
 };
 
+// ui/cull_bounds.vert: the bounding sphere of every instance a test culled, as three great circles of
+// SIEVE_BOUNDS_SEGMENTS line segments each (one instance per sphere, LINE_LIST).
+struct CullBoundsPush {
+    mat4 viewProj;  // the view camera's, column-major
+    uint instanceCount;
+    uint pad0, pad1, pad2;
+};
+SIEVE_CONST(uint, SIEVE_BOUNDS_SEGMENTS, 16u)
+SIEVE_CONST(uint, SIEVE_BOUNDS_VERTICES, 96u)  // 3 circles x 16 segments x 2 vertices
+
+// ui/frustum_lines.vert: the 12 edges of a frustum (24 vertices, LINE_LIST) from its 8 corners,
+// already in the view camera's clip space: near face 0..3, far face 4..7, each (-x-y, +x-y, +x+y, -x+y).
+struct FrustumLinesPush {
+    vec4 corners[8];
+};
+
 SIEVE_NS_END
 
 #ifdef __cplusplus
+static_assert(sizeof(sieve::gpu::CullBoundsPush) == 80, "mat4 + 4 x uint as the GLSL block lays them out");
+static_assert(sizeof(sieve::gpu::FrustumLinesPush) == 128, "8 x vec4 as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::ImGuiPush) == 16, "two vec2 as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::HiZViewPush) == 20, "uvec2, int, uint, float as the GLSL block lays them out");
 #endif

@@ -18,7 +18,7 @@ struct Frame {
 };
 
 struct GpuResult {
-    std::vector<uint32_t> earlyFlags, earlyDraws, earlyLods, lateFlags, lateDraws, lateLods, visibleLast;
+    std::vector<uint32_t> earlyFlags, earlyDraws, earlyLods, lateFlags, lateDraws, lateLods, visibleLast, state;
     sieve::gpu::CullCounters counters{};
 };
 
@@ -43,7 +43,8 @@ protected:
                        primitives = makeBuffer(scene.primitives);
         engine::Buffer visibleLast = makeBuffer(frame.visibleLast);
         engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), flagsL = makeEmpty(n * 4),
-                       drawsL = makeEmpty(n * 4), lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4);
+                       drawsL = makeEmpty(n * 4), lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4),
+                       state = makeEmpty(n * 4);
         engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0));
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
@@ -71,8 +72,8 @@ protected:
                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            pass.recordLate(cmd, late, flagsE.range(), images.pyramid.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                            n);
+            pass.recordLate(cmd, late, flagsE.range(), state.range(), images.pyramid.view(),
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, n);
         });
         EXPECT_TRUE(r) << r.error().message;
         GpuResult g;
@@ -83,6 +84,7 @@ protected:
         g.lateDraws = read<uint32_t>(drawsL, n);
         g.lateLods = read<uint32_t>(lodsL, n);
         g.visibleLast = read<uint32_t>(visibleLast, n);
+        g.state = read<uint32_t>(state, n);
         auto c = read<sieve::gpu::CullCounters>(counters, 1);
         if (!c.empty()) g.counters = c[0];
         return g;
@@ -107,6 +109,7 @@ protected:
             ASSERT_EQ(g.lateDraws[i], late.drawCounts[i]) << i;
             ASSERT_EQ(g.lateLods[i], late.lods[i]) << "late lod " << i;
             ASSERT_EQ(g.visibleLast[i], visibleLast[i]) << "visibleLast " << i;
+            ASSERT_EQ(g.state[i], late.state[i]) << "state " << i;
         }
         EXPECT_EQ(g.counters.frustumVisible, counters.frustumVisible);
         EXPECT_EQ(g.counters.earlyDrawn, counters.earlyDrawn);

@@ -103,6 +103,7 @@ protected:
                          makeBuffer(std::vector<uint32_t>(4, 0), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "counts")};
         };
         Phase early = makePhase(), late = makePhase();
+        engine::Buffer state = makeEmpty(std::max<VkDeviceSize>(n * 4, 4));
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         auto phaseBuffers = [&](Phase& p) {
@@ -129,7 +130,7 @@ protected:
                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            flags.recordLate(cmd, phaseBuffers(late), early.flags.range(), images.pyramid.view(),
+            flags.recordLate(cmd, phaseBuffers(late), early.flags.range(), state.range(), images.pyramid.view(),
                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, n);
             computeBarrier(cmd);
             auto l = list.record(cmd, listBuffers(late), n, capacity, maxDraws, sieve::DrawOrder::Stable);

@@ -53,7 +53,7 @@ TEST(SpirvReflect, FlagShadersBindUniformStorageAndPyramid) {
     EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{64, 1, 1}));
     EXPECT_EQ(early.pushConstantBytes, 0u);
     const ShaderInfo late = reflectEmbedded("cull/flag_late.comp");
-    EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis}));
+    EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS}));  // ..., pyramid, state
     EXPECT_EQ(late.bindings[0].stages, VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT));
 }
 
@@ -112,7 +112,7 @@ TEST(SpirvReflect, PushBlocksMatchTheirSharedStructs) {
         {"test/fill.comp", sizeof(sieve::gpu::FillPush)},
         {"test/add.comp", sizeof(sieve::gpu::AddPush)},
         {"ui/imgui.vert", sizeof(sieve::gpu::ImGuiPush)},
-        {"geometry/mesh.vert", sizeof(sieve::gpu::GeometryPush)},  // mat4 (MatrixStride) + vec4
+        {"geometry/mesh.vert", sizeof(sieve::gpu::GeometryPush)},  // mat4 (MatrixStride) + 3 x vec4
         {"geometry/mesh.frag", sizeof(sieve::gpu::GeometryPush)},
     };
     for (const Case& c : cases) EXPECT_EQ(reflectEmbedded(c.shader).pushConstantBytes, c.bytes) << c.shader;

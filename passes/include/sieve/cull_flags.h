@@ -10,7 +10,8 @@
 //   drawCounts   u32[instanceCount] out: flags[i] ? meshes[instances[i].mesh].primitiveCount : 0
 //   lods         u32[instanceCount] out: LOD of each flagged instance, 0 for the others
 //   counters     gpu::CullCounters (16 bytes), atomically incremented: zero it once per frame
-//   late only: flagsEarly u32[instanceCount] (the early phase's flags; ignored when two-phase is off)
+//   late only: flagsEarly u32[instanceCount] (the early phase's flags; ignored when two-phase is off),
+//              state u32[instanceCount] out (shared/cull_state.h: the decision, for debug views)
 //              and the Hi-Z pyramid (sieve/hiz.h) sampled with texelFetch: the min channel is the
 //              farthest depth for reverse Z, the max channel for standard Z.
 #include <vulkan/vulkan.h>
@@ -43,7 +44,7 @@ struct CullPhaseBuffers {
 
 // Early phase: reads params, instances, meshes, primitives, visibleLast; writes flags, drawCounts, lods;
 // atomics on counters. Late phase: the same plus reads flagsEarly and the pyramid (sampled, compute
-// stage, in `pyramidLayout`), and writes visibleLast. Both: compute shader stage, one dispatch, no
+// stage, in `pyramidLayout`), and writes visibleLast and state. Both: compute shader stage, one dispatch, no
 // barriers of their own. The pyramid is bound even when occlusion is toggled off.
 class CullFlagPass {
 public:
@@ -52,8 +53,8 @@ public:
 
     // instanceCount must equal params.instanceCount (the dispatch size; nothing is recorded for 0).
     void recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, uint32_t instanceCount) const;
-    void recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, BufferRange flagsEarly, VkImageView pyramid,
-                    VkImageLayout pyramidLayout, uint32_t instanceCount) const;
+    void recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, BufferRange flagsEarly, BufferRange state,
+                    VkImageView pyramid, VkImageLayout pyramidLayout, uint32_t instanceCount) const;
 
 private:
     NearestSampler sampler_;  // for the pyramid descriptor (reads use texelFetch)
@@ -94,6 +95,7 @@ struct CullScene {
 
 struct CullPhaseOutput {
     std::vector<uint32_t> flags, drawCounts, lods;
+    std::vector<uint32_t> state;  // late phase only: shared/cull_state.h, per instance
 };
 
 // Occlusion test of one world-space sphere against a CPU pyramid whose extent and mip count match

@@ -77,6 +77,9 @@ public:
     static constexpr const char* kDrawsLate = "draws.late";
     static constexpr const char* kCountsLate = "counts.late";
     static constexpr const char* kPyramid = "hiz.pyramid";  // persistent, for debug views
+    // Persistent, for debug views: u32 per instance, what the main view's test decided this frame
+    // (shared/cull_state.h), written by cull.late.flag (cull.early.flag in single phase).
+    static constexpr const char* kInstanceState = "cull.state";
     // Pass indices (passes() order). Hosts put draw.early after kEarlyCompact and draw.late after
     // kLateCompact.
     enum PassIndex : uint32_t { kEarlyFlag, kEarlyCompact, kHiZ, kLateFlag, kLateCompact, kStats, kPassCount };

@@ -21,6 +21,10 @@ struct GeometryInputs {
     uint32_t maxDraws = 0;  // capacity of `draws`
     // The viewport to draw with (a flipped one too); null: (0, 0, extent) with depth range [0, 1].
     const VkViewport* viewport = nullptr;
+    // Debug views: the base colour is multiplied by `tint` (rgb; e.g. the phase that drew the list), or
+    // replaced by a colour per LOD when tintByLod is set.
+    float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+    bool tintByLod = false;
 };
 
 // The host's conventions for the default pass: depth direction (the test, and the clear value of the

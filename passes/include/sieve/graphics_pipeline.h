@@ -29,6 +29,7 @@ struct GraphicsPipelineDesc {
     bool alphaBlend = false;
     VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
     VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     const char* debugName = nullptr;
 };
 

@@ -1,10 +1,10 @@
-#include "core/vk.h"
 #include "sieve/graphics_pipeline.h"
 
 #include <algorithm>
 #include <string>
 
 #include "core/spirv_reflect.h"
+#include "core/vk.h"
 #include "sieve/spirv.h"
 
 namespace sieve {
@@ -83,7 +83,7 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     vertexInput.vertexAttributeDescriptionCount = uint32_t(desc.vertexAttributes.size());
     vertexInput.pVertexAttributeDescriptions = desc.vertexAttributes.data();
     VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    assembly.topology = desc.topology;
     VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
     viewport.viewportCount = 1;
     viewport.scissorCount = 1;

@@ -29,7 +29,7 @@ void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, u
                           nullptr, 0, early_.groupsFor(instanceCount));
 }
 
-void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, BufferRange flagsEarly,
+void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, BufferRange flagsEarly, BufferRange state,
                               VkImageView pyramid, VkImageLayout pyramidLayout, uint32_t instanceCount) const {
     if (!instanceCount) return;
     ScopedLabel label(cmd, "cull flags late");
@@ -37,7 +37,8 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, Bu
                          {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
                           Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
                           Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
-                          Binding::storage(flagsEarly), Binding::sampled(pyramid, sampler_.handle(), pyramidLayout)},
+                          Binding::storage(flagsEarly), Binding::sampled(pyramid, sampler_.handle(), pyramidLayout),
+                          Binding::storage(state)},
                          nullptr, 0, late_.groupsFor(instanceCount));
 }
 

@@ -2,6 +2,7 @@
 // shaders/cull/flag.glsl drives it.
 #include <algorithm>
 
+#include "shared/cull_state.h"
 #include "sieve/cull_flags.h"
 
 namespace sieve {
@@ -71,6 +72,7 @@ CullPhaseOutput cullLateReference(const gpu::CullParams& params, const CullScene
                                   std::vector<uint32_t>& visibleLast, gpu::CullCounters& counters) {
     const uint32_t n = params.instanceCount;
     CullPhaseOutput out = sized(n);
+    out.state.assign(n, 0);
     visibleLast.resize(std::max<size_t>(visibleLast.size(), n), 0);
     const bool frustumOn = params.toggles & gpu::SIEVE_CULL_FRUSTUM;
     const bool occlusionOn = (params.toggles & gpu::SIEVE_CULL_OCCLUSION) && pyramid;
@@ -83,7 +85,13 @@ CullPhaseOutput cullLateReference(const gpu::CullParams& params, const CullScene
         visibleLast[i] = vis;
         out.flags[i] = flag;
         out.drawCounts[i] = flag ? drawCount(scene, inst) : 0;
-        out.lods[i] = flag ? lodReference(inst, params, scene) : 0;
+        const uint32_t lod = vis ? lodReference(inst, params, scene) : 0;
+        out.lods[i] = flag ? lod : 0;
+        const uint32_t kind = !inFrustum ? gpu::SIEVE_STATE_FRUSTUM_CULLED
+                              : !vis     ? gpu::SIEVE_STATE_OCCLUSION_CULLED
+                              : flag     ? gpu::SIEVE_STATE_DRAWN_LATE
+                                         : gpu::SIEVE_STATE_DRAWN_EARLY;
+        out.state[i] = kind | (lod << gpu::SIEVE_STATE_LOD_SHIFT);
         counters.frustumVisible += inFrustum;
         counters.lateVisible += vis;
         counters.lateDrawn += flag;

@@ -42,6 +42,10 @@ public:
                      perInstance, kStorage);
         for (const char* base : {"drawcounts", "lods"})
             slots.buffer(phaseSlot(base, phase_), Lifetime::Transient, perInstance, kStorage);
+        // Exported for debug views (shared/cull_state.h). Written by whichever slot runs the late test
+        // (the early one in single phase), so it is declared once and persists like the late flags.
+        if (phase_ == Phase::Late)
+            slots.buffer(CullingPlugin::kInstanceState, Lifetime::Persistent, perInstance, kStorage);
     }
 
     PassDesc describe(SlotTable& slots) override {
@@ -58,6 +62,7 @@ public:
         // The late test reads the early flags; the single-phase early pass binds the late flags there.
         slots_ = &slots;
         otherFlags_ = slots.require(phaseSlot("flags", phase_ == Phase::Early ? Phase::Late : Phase::Early));
+        state_ = slots.require(CullingPlugin::kInstanceState);
 
         using namespace use;
         PassDesc d;
@@ -65,7 +70,7 @@ public:
         d.uses = {uniformRead(params_),     storageRead(instances_),       storageRead(meshes_),
                   storageRead(primitives_), storageReadWrite(visibility_), sampledImage(pyramid_),
                   storageRead(otherFlags_), storageWrite(flags_out_),      storageWrite(drawCounts_),
-                  storageWrite(lods_),      storageReadWrite(counters_)};
+                  storageWrite(lods_),      storageReadWrite(counters_),   storageWrite(state_)};
         // Both slots may run either shader (single phase runs the full test early): the union above.
         if (phase_ == Phase::Early) {
             d.uses.push_back(transferWrite(counters_));
@@ -93,11 +98,11 @@ public:
         const VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         if (phase_ == Phase::Early) {
             if (f.singlePhase)
-                flags_->recordLate(cmd, buffers, r(otherFlags_), pyramid, layout, f.instanceCount);
+                flags_->recordLate(cmd, buffers, r(otherFlags_), r(state_), pyramid, layout, f.instanceCount);
             else
                 flags_->recordEarly(cmd, buffers, f.instanceCount);
         } else if (!f.singlePhase) {
-            flags_->recordLate(cmd, buffers, r(otherFlags_), pyramid, layout, f.instanceCount);
+            flags_->recordLate(cmd, buffers, r(otherFlags_), r(state_), pyramid, layout, f.instanceCount);
         }
         return {};
     }
@@ -107,7 +112,7 @@ private:
     const CullFlagPass* flags_ = nullptr;
     const SlotTable* slots_ = nullptr;
     SlotId params_{}, instances_{}, meshes_{}, primitives_{}, visibility_{}, pyramid_{}, counters_{}, flags_out_{},
-        drawCounts_{}, lods_{}, otherFlags_{};
+        drawCounts_{}, lods_{}, otherFlags_{}, state_{};
 };
 
 }  // namespace

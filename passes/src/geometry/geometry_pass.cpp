@@ -56,6 +56,8 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c * 4 + r];
     push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
+    push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
+    push.options = gpu::uvec4(in.tintByLod ? 1u : 0u, 0u, 0u, 0u);
     impl_->pipeline.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
     const VkViewport viewport =
         in.viewport ? *in.viewport : VkViewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};

@@ -1,0 +1,14 @@
+#pragma once
+// One line for the log when the user changed a culling toggle or the debug view: names each change
+// ("frustum off, LOD bias 2"), so that a log of a session says what was switched and when.
+#include <string>
+
+#include "engine/ui/frame_stats.h"
+
+namespace engine::ui {
+
+// Empty when nothing differs.
+std::string describeToggleChanges(const sieve::CullingToggles& before, const sieve::CullingToggles& after);
+std::string describeDebugViewChange(DebugView before, DebugView after);
+
+}  // namespace engine::ui
