@@ -19,7 +19,7 @@ packages=(
   libdraco-dev gltfpack draco
   librenderdoc-dev renderdoc python3-renderdoc
   libgtest-dev googletest
-  xvfb xauth python3-numpy python3-pil
+  xvfb xauth xdotool openbox python3-numpy python3-pil
 )
 
 install_packages() {

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <chrono>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "sieve/spirv.h"
@@ -17,6 +19,47 @@ double msSince(std::chrono::steady_clock::time_point t) {
 // A broken shared header fails every shader that includes it: the first few messages are enough.
 constexpr size_t kMaxReportedFailures = 3;
 }  // namespace
+
+ShaderReloader::ShaderReloader(std::filesystem::path root) : compiler_(std::move(root)) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    builtAt_ = fs::last_write_time("/proc/self/exe", ec);
+    if (ec) builtAt_ = fs::file_time_type::min();  // unknown: nothing counts as built from today's sources
+    for (fs::recursive_directory_iterator it(compiler_.root(), ec), end; !ec && it != end; it.increment(ec)) {
+        if (!it->is_regular_file(ec)) continue;
+        if (auto text = readTextFile(it->path()))
+            baseline_[it->path().lexically_relative(compiler_.root()).generic_string()] = std::move(text).value();
+    }
+}
+
+bool ShaderReloader::asBuilt(const std::string& name) const {
+    namespace fs = std::filesystem;
+    if (sieve::embeddedSpirv(name).empty() || builtAt_ == fs::file_time_type::min()) return false;
+    std::vector<std::string> todo{name};
+    std::set<std::string> seen;
+    while (!todo.empty()) {
+        const std::string path = todo.back();
+        todo.pop_back();
+        if (!seen.insert(path).second) continue;
+        auto base = baseline_.find(path);
+        auto now = readTextFile(compiler_.root() / path);
+        std::error_code ec;
+        const auto written = fs::last_write_time(compiler_.root() / path, ec);
+        if (base == baseline_.end() || !now || now.value() != base->second || ec || written > builtAt_) return false;
+        // #include "x": relative to the including file first, then to the root (as the compiler resolves).
+        std::istringstream lines(base->second);
+        for (std::string line; std::getline(lines, line);) {
+            const size_t at = line.find("#include \"");
+            if (at == std::string::npos || line.find_first_not_of(" \t") != at) continue;
+            const size_t end = line.find('"', at + 10);
+            if (end == std::string::npos) return false;
+            const std::string inc = line.substr(at + 10, end - at - 10);
+            const std::string relative = (fs::path(path).parent_path() / inc).lexically_normal().generic_string();
+            todo.push_back(baseline_.count(relative) ? relative : fs::path(inc).lexically_normal().generic_string());
+        }
+    }
+    return true;
+}
 
 ShaderReloader::~ShaderReloader() {
     if (!active_.empty()) sieve::clearSpirvOverrides();
@@ -59,6 +102,7 @@ sieve::Result<ReloadReport> ShaderReloader::reload(const std::function<sieve::Re
     for (size_t i = 0; i < names.size(); ++i) {
         auto sub = substitutes.find(names[i]);
         auto cached = cache_.find(names[i]);
+        if (cached == cache_.end() && sub == substitutes.end() && asBuilt(names[i])) continue;  // embedded stays
         if (cached == cache_.end() ||
             !upToDate(names[i], cached->second, sub == substitutes.end() ? nullptr : &sub->second))
             todo.push_back(i);
@@ -95,7 +139,8 @@ sieve::Result<ReloadReport> ShaderReloader::reload(const std::function<sieve::Re
     report.compiled = todo.size();
 
     std::map<std::string, std::vector<uint32_t>> next;
-    for (const std::string& name : names) next.emplace(name, cache_.at(name).words);
+    for (const std::string& name : names)
+        if (auto c = cache_.find(name); c != cache_.end()) next.emplace(name, c->second.words);
     install(next);
     const auto rebuildStart = std::chrono::steady_clock::now();
     if (auto r = rebuild(); !r) {
@@ -104,6 +149,7 @@ sieve::Result<ReloadReport> ShaderReloader::reload(const std::function<sieve::Re
     }
     report.rebuildMs = msSince(rebuildStart);
     report.shaders = next.size();
+    report.total = names.size();
     active_ = std::move(next);
     return report;
 }

@@ -37,7 +37,7 @@ ReloadOutcome ShaderHotReload::run(engine::Target& target, engine::SceneRenderer
     char line[160];
     std::snprintf(line, sizeof(line),
                   "shaders reloaded: %zu compiled (%zu unchanged) in %.0f ms, pipelines rebuilt in %.0f ms",
-                  r->compiled, r->shaders - r->compiled, r->compileMs, r->rebuildMs);
+                  r->compiled, r->total - r->compiled, r->compileMs, r->rebuildMs);
     out.ok = true;
     out.message = line;
     return out;
