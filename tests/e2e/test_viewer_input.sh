@@ -2,7 +2,7 @@
 # sieve-viewer's window driven like a person would, with xdotool under Xvfb:
 #  1. a mouse move followed at once by a press (both between two frames) and a release without moving:
 #     no drag happened, the camera must not turn (it used to spin by the whole jump);
-#     then Escape: the viewer exits with code 0 within a second.
+#     C without RenderDoc says so; then Escape: the viewer exits with code 0 within a second.
 #  2. the control: a real drag turns the camera, and a tap of W shorter than a frame still moves it.
 # The viewer prints its final camera as "camera: x,y,z,yaw,pitch".
 # $1: build directory, $2: source directory.
@@ -65,6 +65,10 @@ xdotool mousemove --window "$wid" 620 440 mousedown 1
 frames_pass 3
 xdotool mouseup 1
 frames_pass 2
+# C without RenderDoc loaded: said on screen (the bottom bar) and in the log, nothing else happens.
+xdotool key c
+frames_pass 2
+grep -q '^C: no RenderDoc capture, RenderDoc is not loaded' "$out/log.txt" || fail "C without RenderDoc: no feedback"
 quit
 [ "$(camera)" = "$start" ] || fail "a click after a move turned the camera: $(camera), expected $start"
 echo "click without drag: camera unchanged ($(camera)); Escape exited 0 in under a second"
