@@ -10,6 +10,7 @@
 #include "engine/graph/compile.h"
 #include "engine/graph/executor.h"
 #include "engine/graph/graph_desc.h"
+#include "engine/scene/cluster_renderer.h"
 #include "engine/scene/gpu_scene.h"
 #include "engine/target/target.h"
 #include "engine/ui/hiz_view_pass.h"
@@ -23,23 +24,27 @@ struct FrameCounts {
     sieve::CullingStats cull;
     uint64_t triangles = 0;  // input-assembly primitives of both draw passes (pipeline statistics)
     bool trianglesValid = false;
+    bool clustersOn = false;  // the draw passes drew the cluster lists
+    sieve::ClusterStats clusters;
 };
 
 class SceneRenderer {
 public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
-                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0);
+                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0,
+                                                                const sieve::assets::ClusterData* clusters = nullptr);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }
+    // Null unless created with clusters (engine/scene/cluster_renderer.h).
+    sieve::ClusterPlugin* clusterPlugin() { return clusters_ ? &clusters_->plugin() : nullptr; }
     const GpuScene& scene() const { return scene_; }
 
     // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
     void collect(uint32_t slot, std::vector<graph::PassTiming>& timings, FrameCounts& counts);
     // Records the whole frame into frame.cmd; the colour image ends in COLOR_ATTACHMENT_OPTIMAL.
-    sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view,
-                               const glm::mat4& proj);
+    sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view, const glm::mat4& proj);
     std::string graphDump() const;
 
     // Adds the overlay's Hi-Z view pass (engine/ui/hiz_view_pass.h) to the graph; call before the first frame.
@@ -64,6 +69,8 @@ private:
     GpuScene scene_;
     std::unique_ptr<sieve::CullingPlugin> plugin_;
     std::optional<sieve::GeometryPass> geometry_;
+    std::unique_ptr<ClusterRenderer> clusters_;
+    sieve::ViewDesc clusterView_;  // kept while culling is frozen
     std::unique_ptr<graph::GraphExecutor> executor_;
     VkExtent2D extent_{0, 0};
     VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;
@@ -81,8 +88,7 @@ private:
     glm::mat4 viewProj_{1.0f};
     // Graph slots of the host's resources.
     graph::SlotId color_{}, depth_{}, vertices_{}, indices_{};
-    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{},
-        countsLate_{};
+    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
     // Pipeline statistics: one pool per frame slot, a query per draw pass.
     std::vector<VkQueryPool> statsPools_;
     std::vector<bool> statsWritten_;
