@@ -1,15 +1,18 @@
 #include "engine/scene/cluster_renderer.h"
 
 #include <string>
+#include <tuple>
 
 #include "engine/scene/gpu_scene.h"
 
 namespace engine {
 
-sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context& ctx,
-                                                                        const sieve::assets::ClusterData& data,
+sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context& ctx, const ClusterSetup& setup,
                                                                         const sieve::CullingPlugin& cull,
-                                                                        uint32_t instanceCount, uint32_t coneBins) {
+                                                                        uint32_t instanceCount, uint32_t coneBins,
+                                                                        VkFormat colorFormat, VkFormat depthFormat) {
+    if (!setup.data) return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "clusters: no cluster data");
+    const sieve::assets::ClusterData& data = *setup.data;
     if (data.instanceSlots.size() < instanceCount)
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
                                 "clusters: " + std::to_string(data.instanceSlots.size()) + " instance slots for " +
@@ -31,7 +34,18 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
     auto t = uploadTable(ctx, data.triangles, storage, "clusters.triangles");
     if (!t) return t.error();
     r->triangles_ = std::move(t).value();
-    const sieve::ClusterConfig config = configFor(cull, data, instanceCount, coneBins);
+    r->path_ = setup.path;
+    sieve::ClusterConfig config = configFor(cull, data, instanceCount, coneBins);
+    if (setup.path == ClusterPath::Mesh) {
+        auto mesh = sieve::ClusterMeshPass::create(ctx.info(), colorFormat, depthFormat);
+        if (!mesh) return mesh.error();
+        r->mesh_ = std::make_unique<sieve::ClusterMeshPass>(std::move(mesh).value());
+        // Task workgroups: rows of maxMeshWorkGroupCount[0], at most maxMeshWorkGroupTotalCount in all.
+        config.meshGroupsX = ctx.info().maxMeshGroupsX;
+        config.outputCapacity = std::min<uint32_t>(
+            std::max<uint32_t>(ctx.info().maxMeshGroupsTotal, 1u),
+            uint32_t(std::min<uint64_t>(uint64_t(cull.drawCapacity()) * 2 * config.maxClustersPerDraw, 1u << 24)));
+    }
     auto plugin = sieve::ClusterPlugin::create(ctx.info(), config);
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
@@ -86,11 +100,60 @@ sieve::Result<void> ClusterRenderer::addSlots(graph::GraphBuilder& g, const siev
     auto map = g.addPluginSlots(*plugin_, aliases);
     if (!map) return map.error();
     map_ = std::move(map).value();
+    // The mesh path's own tables (read by the draw passes only).
+    for (auto [id, name, buf] : {std::tuple{&meshletVertices_, "clusters.vertices", &vertices_},
+                                 std::tuple{&meshletTriangles_, "clusters.triangles", &triangles_}}) {
+        sieve::SlotDesc d;
+        d.name = name;
+        d.lifetime = sieve::Lifetime::Imported;
+        d.size = buf->size();
+        *id = g.addSlot(d);
+    }
     return {};
 }
 
 void ClusterRenderer::addPass(graph::GraphBuilder& g, sieve::ClusterPlugin::PassIndex pass) {
     g.addPluginPass(*plugin_, pass, map_);
+}
+
+sieve::PassDesc ClusterRenderer::meshDrawDesc(bool late, graph::SlotId color, graph::SlotId depth,
+                                              graph::SlotId vertices, graph::SlotId instances) const {
+    using CP = sieve::ClusterPlugin;
+    using namespace sieve::use;
+    constexpr VkPipelineStageFlags2 mesh = VK_PIPELINE_STAGE_2_MESH_SHADER_BIT_EXT;
+    sieve::PassDesc d;
+    d.name = late ? "draw.late" : "draw.early";
+    d.graphics = true;
+    d.uses = {colorAttachmentWrite(color),
+              depthAttachmentWrite(depth),
+              indirectRead(slot(late ? CP::kTasksLate : CP::kTasksEarly)),
+              storageRead(slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly), mesh),
+              storageRead(slot(late ? CP::kClusterIdsLate : CP::kClusterIdsEarly), mesh),
+              storageRead(slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly), mesh),
+              storageRead(slot(CP::kClusters), mesh),
+              storageRead(meshletVertices_, mesh),
+              storageRead(meshletTriangles_, mesh),
+              storageRead(vertices, mesh),
+              storageRead(instances, mesh)};
+    return d;
+}
+
+void ClusterRenderer::recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, graph::SlotId vertices,
+                                     graph::SlotId instances, const sieve::GeometryAttachments& attachments,
+                                     VkExtent2D extent, const float viewProj[16]) const {
+    using CP = sieve::ClusterPlugin;
+    auto whole = [&](graph::SlotId s) { return sieve::BufferRange{b[s].buffer, 0, VK_WHOLE_SIZE}; };
+    sieve::ClusterMeshInputs in;
+    in.vertices = whole(vertices);
+    in.instances = whole(instances);
+    in.draws = whole(slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly));
+    in.ids = whole(slot(late ? CP::kClusterIdsLate : CP::kClusterIdsEarly));
+    in.counts = whole(slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly));
+    in.tasks = whole(slot(late ? CP::kTasksLate : CP::kTasksEarly));
+    in.clusters = whole(slot(CP::kClusters));
+    in.meshletVertices = whole(meshletVertices_);
+    in.triangles = whole(meshletTriangles_);
+    mesh_->recordWithRendering(cmd, in, attachments, extent, viewProj);
 }
 
 sieve::Result<void> ClusterRenderer::bind(graph::GraphExecutor& executor) const {
@@ -101,6 +164,12 @@ sieve::Result<void> ClusterRenderer::bind(graph::GraphExecutor& executor) const 
         sb.buffer = buf->handle();
         sb.size = buf->size();
         if (auto r = executor.bindImported(slot(name), sb); !r) return r;
+    }
+    for (auto [s, buf] : {std::pair{meshletVertices_, &vertices_}, std::pair{meshletTriangles_, &triangles_}}) {
+        sieve::SlotBinding sb;
+        sb.buffer = buf->handle();
+        sb.size = buf->size();
+        if (auto r = executor.bindImported(s, sb); !r) return r;
     }
     return {};
 }

@@ -12,6 +12,7 @@
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
 #include "sieve/cluster.h"
+#include "sieve/cluster_mesh_pass.h"
 #include "sieve/culling.h"
 
 namespace engine {
@@ -20,12 +21,32 @@ namespace engine {
 inline constexpr uint32_t kSingleSidedBins =
     (1u << sieve::assets::kBinOpaque) | (1u << sieve::assets::kBinMasked) | (1u << sieve::assets::kBinBlend);
 
+// How the cluster lists are drawn: indexed indirect draws (everywhere) or mesh shaders (VK_EXT_mesh_shader).
+enum class ClusterPath { Indirect, Mesh };
+inline const char* clusterPathName(ClusterPath p) {
+    return p == ClusterPath::Mesh ? "mesh" : "indirect";
+}
+
+struct ClusterSetup {
+    const sieve::assets::ClusterData* data = nullptr;
+    ClusterPath path = ClusterPath::Indirect;
+};
+
 class ClusterRenderer {
 public:
-    // `coneBins`: the bins whose pipelines cull back faces (their clusters may be cone culled).
-    static sieve::Result<std::unique_ptr<ClusterRenderer>> create(Context& ctx, const sieve::assets::ClusterData& data,
+    // `coneBins`: the bins whose pipelines cull back faces (their clusters may be cone culled). The mesh
+    // path is refused on a device without mesh shaders.
+    static sieve::Result<std::unique_ptr<ClusterRenderer>> create(Context& ctx, const ClusterSetup& setup,
                                                                   const sieve::CullingPlugin& cull,
-                                                                  uint32_t instanceCount, uint32_t coneBins);
+                                                                  uint32_t instanceCount, uint32_t coneBins,
+                                                                  VkFormat colorFormat, VkFormat depthFormat);
+    ClusterPath path() const { return path_; }
+    // Mesh path: the draw pass of one phase (its uses; records with recordMeshDraw).
+    sieve::PassDesc meshDrawDesc(bool late, graph::SlotId color, graph::SlotId depth, graph::SlotId vertices,
+                                 graph::SlotId instances) const;
+    void recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, graph::SlotId vertices,
+                        graph::SlotId instances, const sieve::GeometryAttachments& attachments, VkExtent2D extent,
+                        const float viewProj[16]) const;
 
     sieve::ClusterPlugin& plugin() { return *plugin_; }
     const Buffer& meshletVertices() const { return vertices_; }
@@ -48,8 +69,11 @@ private:
     static sieve::ClusterConfig configFor(const sieve::CullingPlugin& cull, const sieve::assets::ClusterData& data,
                                           uint32_t instanceCount, uint32_t coneBins);
     std::unique_ptr<sieve::ClusterPlugin> plugin_;
+    ClusterPath path_ = ClusterPath::Indirect;
+    std::unique_ptr<sieve::ClusterMeshPass> mesh_;
     Buffer clusters_, ranges_, instanceSlots_, vertices_, triangles_;
     std::vector<graph::SlotId> map_;
+    graph::SlotId meshletVertices_ = sieve::kNoSlot, meshletTriangles_ = sieve::kNoSlot;
 };
 
 // The cluster plugin's frame: its frustum and occlusion switches follow the culling plugin's (the cone

@@ -14,7 +14,7 @@ using sieve::SlotDesc;
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
                                                                     uint32_t framesInFlight, uint32_t drawCapacity,
-                                                                    const sieve::assets::ClusterData* clusters) {
+                                                                    const ClusterSetup* clusters) {
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
@@ -38,7 +38,8 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     r->plugin_ = std::move(plugin).value();
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
     if (clusters) {
-        auto c = ClusterRenderer::create(ctx, *clusters, *r->plugin_, r->scene_.instanceCount, kSingleSidedBins);
+        auto c = ClusterRenderer::create(ctx, *clusters, *r->plugin_, r->scene_.instanceCount, kSingleSidedBins,
+                                         colorFormat, kDepthFormat);
         if (!c) return c.error();
         r->clusters_ = std::move(c).value();
     }
@@ -119,6 +120,18 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         if (clusters_ && clusterSlots) {
             using CP = sieve::ClusterPlugin;
             clusters_->addPass(g, late ? CP::kLate : CP::kEarly);
+            if (clusters_->path() == ClusterPath::Mesh) {
+                const auto inst = slot(sieve::CullingPlugin::kInstances);
+                g.addPass(clusters_->meshDrawDesc(late, color_, depth_, vertices_, inst),
+                          [this, late, inst](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+                              beginStats(cmd, late, f);
+                              clusters_->recordMeshDraw(cmd, b, late, vertices_, inst,
+                                                        {b[color_].view, b[depth_].view, !late}, extent_,
+                                                        glm::value_ptr(viewProj_));
+                              endStats(cmd, late, f);
+                          });
+                return;
+            }
             draws = clusters_->slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly);
             counts = clusters_->slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly);
         }
@@ -285,9 +298,16 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     return r;
 }
 
+void SceneRenderer::beginStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
+    if (!statsPools_.empty()) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
+}
+
+void SceneRenderer::endStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
+    if (!statsPools_.empty()) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
+}
+
 void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
-    const bool stats = !statsPools_.empty();
-    if (stats) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
+    beginStats(cmd, late, f);
     sieve::GeometryInputs in;
     in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
     in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
@@ -297,7 +317,7 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
     in.maxDraws = clusters_ ? clusters_->plugin().outputCapacity() : plugin_->drawCapacity();
     geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
                                    glm::value_ptr(viewProj_));
-    if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
+    endStats(cmd, late, f);
 }
 
 }  // namespace engine

@@ -33,7 +33,7 @@ public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
                                                                 uint32_t framesInFlight, uint32_t drawCapacity = 0,
-                                                                const sieve::assets::ClusterData* clusters = nullptr);
+                                                                const ClusterSetup* clusters = nullptr);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }
@@ -64,6 +64,8 @@ private:
     SceneRenderer(Context& ctx) : ctx_(ctx) {}
     sieve::Result<void> build(VkExtent2D extent);
     void recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);
+    void beginStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const;
+    void endStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const;
 
     Context& ctx_;
     GpuScene scene_;

@@ -72,13 +72,17 @@ struct ClusterCounters {
     uint lateVisible;     // late: ... and not occluded
     uint lateDrawn;       // late: visible and not drawn early
     uint dropped;         // candidates past candidateCapacity (both phases)
+    uint triangles;       // triangles of the records written (both phases)
+    uint pad0;
+    uint pad1;
+    uint pad2;
 };
 
 SIEVE_NS_END
 
 #ifdef __cplusplus
 static_assert(sizeof(sieve::gpu::Cluster) == 64 && sizeof(sieve::gpu::ClusterRange) == 16 &&
-                  sizeof(sieve::gpu::ClusterPush) == 32 && sizeof(sieve::gpu::ClusterCounters) == 32,
+                  sizeof(sieve::gpu::ClusterPush) == 32 && sizeof(sieve::gpu::ClusterCounters) == 48,
               "cluster layouts");
 namespace sieve::gpu {
 #endif

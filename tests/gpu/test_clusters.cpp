@@ -89,18 +89,23 @@ ClusterScene makeScene(uint32_t instances, uint32_t primitives, uint32_t maxClus
     return s;
 }
 
-// A draw list: instances in order, each with a random subset of primitives at a random LOD.
-std::vector<sieve::gpu::DrawCommand> makeList(const ClusterScene& s, uint32_t maxDraws, float share,
-                                              std::mt19937& rng) {
-    std::vector<sieve::gpu::DrawCommand> out;
-    std::uniform_real_distribution<float> u01(0.0f, 1.0f);
-    for (uint32_t i = 0; i < s.instances.size() && out.size() < maxDraws; ++i) {
-        if (u01(rng) > share) continue;
-        for (uint32_t p = 0; p < s.primitives.size() && out.size() < maxDraws; ++p) {
+// The two draw lists, as the culling plugin makes them: instances in order, each in at most one list
+// (an instance drawn early is never drawn late), each with a random subset of its primitives at a random LOD.
+struct Lists {
+    std::vector<sieve::gpu::DrawCommand> early, late;
+};
+Lists makeLists(const ClusterScene& s, uint32_t maxEarly, uint32_t maxLate, std::mt19937& rng) {
+    Lists out;
+    for (uint32_t i = 0; i < s.instances.size(); ++i) {
+        const uint32_t which = rng() % 3;  // 0: early, 1: late, 2: neither
+        if (which == 2) continue;
+        auto& list = which == 0 ? out.early : out.late;
+        const uint32_t cap = which == 0 ? maxEarly : maxLate;
+        for (uint32_t p = 0; p < s.primitives.size() && list.size() < cap; ++p) {
             if (rng() % 2) continue;
             const auto& prim = s.primitives[p];
             const uint32_t lod = rng() % prim.lodCount;
-            out.push_back(
+            list.push_back(
                 {prim.lods[lod].indexCount, 1, prim.lods[lod].firstIndex, prim.vertexOffset, i, p, prim.material, lod});
         }
     }
@@ -311,11 +316,11 @@ TEST_F(ClusterTest, RandomScenesMatchTheReferenceForEveryCameraAndToggleSet) {
         for (uint32_t t = 0; t < 8; ++t) {
             SCOPED_TRACE(cams[c].name + ", toggles " + std::to_string(t));
             ClusterScene s = makeScene(40, 5, 20, rng);
-            auto early = makeList(s, 64, 0.6f, rng), late = makeList(s, 64, 0.4f, rng);
+            const Lists lists = makeLists(s, 64, 64, rng);
             Run run;
             run.cam = cams[c];
             run.toggles = {(t & 1) != 0, (t & 2) != 0, (t & 4) != 0};
-            ASSERT_NO_FATAL_FAILURE(runAndCompare(s, early, late, run, rng));
+            ASSERT_NO_FATAL_FAILURE(runAndCompare(s, lists.early, lists.late, run, rng));
             tested += lastRef.counters.lateTested;
             culledByCone += lastRef.counters.frustumVisible - lastRef.counters.coneVisible;
             culledByOcclusion += lastRef.counters.coneVisible - lastRef.counters.lateVisible;
@@ -346,12 +351,12 @@ TEST_F(ClusterTest, EdgeSizesOfTheCandidateSpaceMatchTheReference) {
         SCOPED_TRACE("instances " + std::to_string(k.instances) + ", capacity " + std::to_string(k.drawCapacity) +
                      ", candidates " + std::to_string(k.candidates));
         ClusterScene s = makeScene(k.instances, 4, k.maxClusters, rng);
-        auto early = makeList(s, k.earlyDraws, 0.7f, rng), late = makeList(s, k.lateDraws, 0.7f, rng);
+        const Lists lists = makeLists(s, k.earlyDraws, k.lateDraws, rng);
         Run run;
         run.cam = cam;
         run.drawCapacity = k.drawCapacity;
         run.candidateCapacity = k.candidates;
         run.outputCapacity = k.outputs;
-        ASSERT_NO_FATAL_FAILURE(runAndCompare(s, early, late, run, rng));
+        ASSERT_NO_FATAL_FAILURE(runAndCompare(s, lists.early, lists.late, run, rng));
     }
 }

@@ -4,6 +4,7 @@
 // instance culling keeps (printed, and required to be positive).
 #include <cstdio>
 #include <glm/gtc/matrix_transform.hpp>
+#include <string>
 
 #include "assets/glm_interop.h"
 #include "assets/meshlets.h"
@@ -36,13 +37,15 @@ protected:
     }
 
     // Frames at a fixed camera; the last one's pixels and triangle count.
-    Picture render(VkExtent2D extent, const sieve::assets::CameraPose& pose, bool clusters, bool cull) {
+    Picture render(VkExtent2D extent, const sieve::assets::CameraPose& pose, bool clusters, bool cull,
+                   engine::ClusterPath path = engine::ClusterPath::Indirect) {
         Picture out;
         auto target = engine::HeadlessTarget::create(ctx(), {extent, VK_FORMAT_R8G8B8A8_UNORM, 2});
         EXPECT_TRUE(target) << target.error().message;
         if (!target) return out;
+        const engine::ClusterSetup setup{&clusters_, path};
         auto renderer = engine::SceneRenderer::create(ctx(), scene_, target.value()->colorFormat(), extent, 2, 0,
-                                                      clusters ? &clusters_ : nullptr);
+                                                      clusters ? &setup : nullptr);
         EXPECT_TRUE(renderer) << renderer.error().message;
         if (!renderer) return out;
         sieve::CullingToggles& t = renderer.value()->plugin().toggles();
@@ -105,6 +108,7 @@ TEST_F(ClusterImageTest, ClusterCullingKeepsThePictureAndRemovesTriangles) {
         EXPECT_EQ(clusters.clusters.early.overflow + clusters.clusters.late.overflow, 0u);
         EXPECT_EQ(clusters.clusters.counters.dropped, 0u);
         EXPECT_LE(clusters.triangles, instances.triangles);
+        EXPECT_EQ(clusters.clusters.counters.triangles, clusters.triangles) << "the plugin counts what is drawn";
         std::printf(
             "[ clusters ] %s %ux%u: triangles culling off %llu, instance culling %llu, clusters %llu "
             "(clusters tested %u, frustum %u, cone %u, occlusion-visible %u, drawn %u)\n",
@@ -120,4 +124,30 @@ TEST_F(ClusterImageTest, ClusterCullingKeepsThePictureAndRemovesTriangles) {
     std::printf("[ clusters ] cluster culling removes %.1f%% of the triangles instance culling keeps\n",
                 100.0 * removed);
     EXPECT_GT(removed, 0.05);
+}
+
+// The mesh-shader path draws the same clusters as the indirect path: the same picture (and so the
+// picture of culling off), at the same cameras. Needs VK_EXT_mesh_shader (not on lavapipe).
+TEST_F(ClusterImageTest, MeshPathDrawsThePictureOfTheIndirectPath) {
+    if (!ctx().info().meshShader) GTEST_SKIP() << "the device has no VK_EXT_mesh_shader (lavapipe): mesh path not run";
+    const sieve::assets::CameraPose poses[] = {sieve::assets::defaultCityCamera(),
+                                               sieve::assets::lookAtPose({60, 70, 60}, {0, 0, 0})};
+    const VkExtent2D extents[] = {{161, 91}, {1919, 1079}};
+    for (const auto& pose : poses)
+        for (const VkExtent2D extent : extents) {
+            SCOPED_TRACE(std::to_string(extent.width) + "x" + std::to_string(extent.height));
+            const Picture reference = render(extent, pose, false, false);
+            const Picture indirect = render(extent, pose, true, true, engine::ClusterPath::Indirect);
+            const Picture mesh = render(extent, pose, true, true, engine::ClusterPath::Mesh);
+            ASSERT_EQ(mesh.pixels.size(), indirect.pixels.size());
+            size_t differing = 0, differingRef = 0;
+            for (size_t i = 0; i < mesh.pixels.size(); i += 4) {
+                differing += std::memcmp(&mesh.pixels[i], &indirect.pixels[i], 4) != 0;
+                differingRef += std::memcmp(&mesh.pixels[i], &reference.pixels[i], 4) != 0;
+            }
+            EXPECT_EQ(differing, 0u) << "mesh and indirect paths differ";
+            EXPECT_EQ(differingRef, 0u) << "mesh path and culling off differ";
+            EXPECT_EQ(mesh.clusters.drawn(), indirect.clusters.drawn());
+            EXPECT_EQ(mesh.clusters.counters.triangles, indirect.clusters.counters.triangles);
+        }
 }

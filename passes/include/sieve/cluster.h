@@ -18,6 +18,7 @@
 // cluster order; the late list: the early-list instances' clusters, then the late-list instances').
 // Capacity: at most candidateCapacity candidates are tested per phase (the rest are dropped and counted,
 // ClusterStats::dropped) and at most outputCapacity records written (count clamped, overflow counted).
+// Like the culling plugin's lists, an instance is in at most one of the two input lists.
 // Visibility is per cluster slot and persistent (instance's first slot + primitive's slot + cluster).
 #include <vulkan/vulkan.h>
 
@@ -45,7 +46,8 @@ struct ClusterConfig {
     uint32_t outputCapacity = 0;      // records per output list; 0: candidateCapacity
     uint32_t coneBins = ~0u;          // bit b: bin b culls back faces, so its clusters may be cone culled
     uint32_t framesInFlight = 2;
-    VkExtent2D viewport{0, 0};  // the host's depth attachment (the pyramid is derived from it)
+    uint32_t meshGroupsX = 65535;  // mesh-task command: workgroups per row (maxMeshWorkGroupCount[0])
+    VkExtent2D viewport{0, 0};     // the host's depth attachment (the pyramid is derived from it)
     prim::PrimOptions scan;
 };
 

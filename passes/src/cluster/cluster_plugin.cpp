@@ -196,7 +196,7 @@ Result<void> ClusterPlugin::prepare(const FrameInfo& frame) {
     m.push.toggles = t.cone ? gpu::SIEVE_CLUSTER_CONE : 0u;
     m.push.coneBins = m.config.coneBins;
     m.push.visibilitySlots = m.sizes.visibilitySlots;
-    m.push.maxGroupsX = std::max(m.dev.maxComputeWorkGroupCount[0], 1u);
+    m.push.maxGroupsX = std::max(m.config.meshGroupsX, 1u);
     m.info = frame;
     m.prepared = true;
     return {};
@@ -257,11 +257,11 @@ void ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, ui
     (void)scan.record(cmd, {r(id.flags), r(id.outOffsets), word(id.totals, 1), r(id.scratch)}, K,
                       prim::SumBound::flags(K));
     computeToComputeBarrier(cmd);
-    emit.dispatchLinear(
-        cmd,
-        {st(id.clusters), st(id.drawsEarly), st(drawsB), st(id.flags), st(id.candidates), st(id.outOffsets),
-         st(id.totals), st(id.outDraws[phase]), st(id.outIds[phase]), st(id.outCounts[phase]), st(id.tasks[phase])},
-        push, emit.groupsFor(K));
+    emit.dispatchLinear(cmd,
+                        {st(id.clusters), st(id.drawsEarly), st(drawsB), st(id.flags), st(id.candidates),
+                         st(id.outOffsets), st(id.totals), st(id.outDraws[phase]), st(id.outIds[phase]),
+                         st(id.outCounts[phase]), st(id.tasks[phase]), st(id.counters)},
+                        push, emit.groupsFor(K));
 }
 
 void ClusterPlugin::Impl::recordStats(VkCommandBuffer cmd, const Bindings& b) {

@@ -82,6 +82,7 @@ struct Phase {
             d.primitive = draw.primitive;
             d.material = draw.material;
             d.lod = draw.lod;
+            counters.triangles += cl.triangleCount;
             out.draws.push_back(d);
             out.ids.push_back(cand.cluster);
         }

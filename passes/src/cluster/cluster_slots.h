@@ -28,7 +28,7 @@ struct StatsRecord {
     gpu::DrawCounts early;
     gpu::DrawCounts late;
 };
-static_assert(sizeof(StatsRecord) == 80);
+static_assert(sizeof(StatsRecord) == 96);
 
 struct SlotIds {
     SlotId instances, primitives, clusters, ranges, instanceSlots, drawsEarly, countsEarly, drawsLate, countsLate,
