@@ -45,6 +45,26 @@ void drawFrameSection(const OverlayModel& m) {
     plot("##frame", m.frameMs, 28.0f);
 }
 
+void drawClusterCounts(const std::string& path, const sieve::ClusterStats& s) {
+    if (path.empty()) return;
+    if (!s.valid) {
+        disabledWrapped("no cluster counts yet");
+        return;
+    }
+    const sieve::gpu::ClusterCounters& k = s.counters;
+    ImGui::Text("clusters (%s path)", path.c_str());
+    if (ImGui::BeginTable("clusters", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        countRow("clusters tested", k.lateTested, k.lateTested);
+        countRow("frustum visible", k.frustumVisible, k.lateTested);
+        countRow("front-facing (cone)", k.coneVisible, k.lateTested);
+        countRow("occlusion visible", k.lateVisible, k.lateTested);
+        countRow("drawn (early + late)", s.drawn(), k.lateTested);
+        countRow("cluster triangles", k.triangles, 0);
+        countRow("overflow + dropped", s.early.overflow + s.late.overflow + k.dropped, 0);
+        ImGui::EndTable();
+    }
+}
+
 void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles) {
     if (!c.valid) {
         disabledWrapped(
@@ -180,7 +200,10 @@ OverlayActions drawOverlay(OverlayModel& m) {
     OverlayActions actions;
     if (ImGui::Begin("Sieve", nullptr, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove)) {
         drawFrameSection(m);
-        if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) drawCountsSection(m.counts, m.triangles);
+        if (ImGui::CollapsingHeader("counts", ImGuiTreeNodeFlags_DefaultOpen)) {
+            drawCountsSection(m.counts, m.triangles);
+            drawClusterCounts(m.clusterPath, m.clusters);
+        }
         if (ImGui::CollapsingHeader("GPU time per pass", ImGuiTreeNodeFlags_DefaultOpen))
             drawTimingsSection(m.gpuTimes);
         bool changed = false;

@@ -12,9 +12,10 @@ OverlayActions drawOverlay(OverlayModel& model);
 // Sections (inside an open ImGui window).
 void drawFrameSection(const OverlayModel& model);                               // frame time (plot), resolution, device
 void drawCountsSection(const sieve::CullingStats& counts, uint64_t triangles);  // instances ... overflow, shares
-void drawTimingsSection(const PassTimings& timings);                            // per pass: last, mean, plot
-bool drawTogglesSection(sieve::CullingToggles& toggles);                        // true when something changed
-void drawHiZSection(HiZView& view);                                             // show, min/max, mip slider
+void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats);  // cluster culling's counts
+void drawTimingsSection(const PassTimings& timings);                                // per pass: last, mean, plot
+bool drawTogglesSection(sieve::CullingToggles& toggles);                            // true when something changed
+void drawHiZSection(HiZView& view);                                                 // show, min/max, mip slider
 void drawHiZWindow(const HiZView& view);                   // the image, in its own window (top right)
 OverlayActions drawActionsSection(bool captureAvailable);  // screenshot, RenderDoc capture, reload shaders
 

@@ -4,6 +4,9 @@
 //     "occlusion_visible_late": N, "drawn": N, "triangles": N, "overflow": N, "counts_available": bool,
 //     "passes": { "<pass>": mean ms, ... }, "frame_ms": mean, "frames": N, "device": "...",
 //     "width": W, "height": H, "toggles": { ... } }
+// With clusters also "cluster_path": "mesh"|"indirect", "clusters_tested", "clusters_visible" (drawn, both
+// phases), "clusters_frustum", "clusters_cone", "clusters_occlusion_visible", "cluster_triangles",
+// "clusters_overflow"; without them "cluster_path": "off".
 #include <string>
 
 #include "engine/ui/frame_stats.h"
@@ -16,6 +19,8 @@ struct RunSummary {
     uint32_t width = 0, height = 0;
     uint64_t frames = 0;
     float frameMsMean = 0.0f;
+    std::string clusterPath;  // "" without clusters (no cluster keys are written)
+    sieve::ClusterStats clusters;
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each
