@@ -38,7 +38,7 @@ protected:
 
     // Frames at a fixed camera; the last one's pixels and triangle count.
     Picture render(VkExtent2D extent, const sieve::assets::CameraPose& pose, bool clusters, bool cull,
-                   engine::ClusterPath path = engine::ClusterPath::Indirect) {
+                   engine::ClusterPath path = engine::ClusterPath::Indirect, bool twoPhase = true) {
         Picture out;
         auto target = engine::HeadlessTarget::create(ctx(), {extent, VK_FORMAT_R8G8B8A8_UNORM, 2});
         EXPECT_TRUE(target) << target.error().message;
@@ -51,6 +51,7 @@ protected:
         sieve::CullingToggles& t = renderer.value()->plugin().toggles();
         t.lod = false;
         t.frustum = t.occlusion = cull;
+        t.twoPhase = twoPhase;
         const glm::mat4 view = sieve::assets::viewMatrix(pose);
         const glm::mat4 proj = sieve::toGlm(
             sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f));
@@ -124,6 +125,21 @@ TEST_F(ClusterImageTest, ClusterCullingKeepsThePictureAndRemovesTriangles) {
     std::printf("[ clusters ] cluster culling removes %.1f%% of the triangles instance culling keeps\n",
                 100.0 * removed);
     EXPECT_GT(removed, 0.05);
+}
+
+// Single-phase instance culling (the early list holds every instance that passes against last frame's
+// pyramid, the late list none): the clusters' own two phases still keep the picture.
+TEST_F(ClusterImageTest, SinglePhaseInstanceCullingKeepsThePicture) {
+    const sieve::assets::CameraPose low = sieve::assets::lookAtPose({-15, 2, 25}, {10, 6, -10});
+    const VkExtent2D extent{123, 77};
+    const Picture reference = render(extent, low, false, false);
+    const Picture clusters = render(extent, low, true, true, engine::ClusterPath::Indirect, false);
+    ASSERT_EQ(reference.pixels.size(), clusters.pixels.size());
+    size_t differing = 0;
+    for (size_t i = 0; i < reference.pixels.size(); i += 4)
+        differing += std::memcmp(&reference.pixels[i], &clusters.pixels[i], 4) != 0;
+    EXPECT_EQ(differing, 0u);
+    EXPECT_LT(clusters.triangles, reference.triangles);
 }
 
 // The mesh-shader path draws the same clusters as the indirect path: the same picture (and so the
