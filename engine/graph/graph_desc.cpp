@@ -19,9 +19,8 @@ SlotId GraphBuilder::findSlot(std::string_view name) const {
     return sieve::kNoSlot;
 }
 
-sieve::Result<std::vector<SlotId>> GraphBuilder::addPlugin(sieve::Plugin& plugin,
-                                                           const std::vector<SlotAlias>& aliases,
-                                                           const AfterPluginPass& afterPass) {
+sieve::Result<std::vector<SlotId>> GraphBuilder::addPluginSlots(sieve::Plugin& plugin,
+                                                                const std::vector<SlotAlias>& aliases) {
     auto pluginSlots = plugin.slots();
     std::vector<SlotId> map(pluginSlots.size(), sieve::kNoSlot);
     for (const SlotAlias& a : aliases) {
@@ -41,21 +40,30 @@ sieve::Result<std::vector<SlotId>> GraphBuilder::addPlugin(sieve::Plugin& plugin
     }
     for (size_t i = 0; i < pluginSlots.size(); ++i)
         if (map[i] == sieve::kNoSlot) map[i] = addSlot(pluginSlots[i]);
+    return map;
+}
 
+void GraphBuilder::addPluginPass(sieve::Plugin& plugin, uint32_t p, const std::vector<SlotId>& map) {
     // The plugin indexes bindings by its own slot ids: each record call gathers them from the graph's.
-    auto local = std::make_shared<std::vector<sieve::SlotBinding>>(pluginSlots.size());
-    auto pluginPasses = plugin.passes();
-    for (uint32_t p = 0; p < pluginPasses.size(); ++p) {
-        sieve::PassDesc desc = pluginPasses[p];
-        for (sieve::ResourceUse& u : desc.uses) u.slot = u.slot < map.size() ? map[u.slot] : sieve::kNoSlot;
-        addPass(std::move(desc), [&plugin, p, map, local](VkCommandBuffer cmd, const sieve::Bindings& graphBindings,
-                                                          const sieve::FrameInfo& frame) {
-            for (size_t i = 0; i < map.size(); ++i) (*local)[i] = graphBindings[map[i]];
-            // A failing pass records nothing; its error stays in plugin.lastError() for the host to report
-            // after the frame (the graph's callbacks do not return results).
-            if (auto r = plugin.record(p, cmd, sieve::Bindings{*local}, frame); !r) return;
-        });
-        if (afterPass) afterPass(p, map);
+    auto local = std::make_shared<std::vector<sieve::SlotBinding>>(map.size());
+    sieve::PassDesc desc = plugin.passes()[p];
+    for (sieve::ResourceUse& u : desc.uses) u.slot = u.slot < map.size() ? map[u.slot] : sieve::kNoSlot;
+    addPass(std::move(desc), [&plugin, p, map, local](VkCommandBuffer cmd, const sieve::Bindings& graphBindings,
+                                                      const sieve::FrameInfo& frame) {
+        for (size_t i = 0; i < map.size(); ++i) (*local)[i] = graphBindings[map[i]];
+        // A failing pass records nothing; its error stays in plugin.lastError() for the host to report
+        // after the frame (the graph's callbacks do not return results).
+        if (auto r = plugin.record(p, cmd, sieve::Bindings{*local}, frame); !r) return;
+    });
+}
+
+sieve::Result<std::vector<SlotId>> GraphBuilder::addPlugin(sieve::Plugin& plugin, const std::vector<SlotAlias>& aliases,
+                                                           const AfterPluginPass& afterPass) {
+    auto map = addPluginSlots(plugin, aliases);
+    if (!map) return map.error();
+    for (uint32_t p = 0; p < plugin.passes().size(); ++p) {
+        addPluginPass(plugin, p, map.value());
+        if (afterPass) afterPass(p, map.value());
     }
     return map;
 }

@@ -69,6 +69,11 @@ public:
     sieve::Result<std::vector<SlotId>> addPlugin(sieve::Plugin& plugin, const std::vector<SlotAlias>& aliases = {},
                                                  const AfterPluginPass& afterPass = {});
 
+    // addPlugin in two steps, for hosts that interleave the passes of two plugins: the slots (with
+    // aliases) first, then each pass where the host wants it.
+    sieve::Result<std::vector<SlotId>> addPluginSlots(sieve::Plugin& plugin,
+                                                      const std::vector<SlotAlias>& aliases = {});
+    void addPluginPass(sieve::Plugin& plugin, uint32_t pass, const std::vector<SlotId>& map);
     // Sets the import states of a slot (e.g. a plugin's imported slot that is not aliased).
     void setImport(SlotId slot, ImportDesc import) { slots_.at(slot).import = import; }
     SlotId findSlot(std::string_view name) const;  // kNoSlot if absent

@@ -8,23 +8,12 @@
 
 namespace engine {
 
-namespace {
-template <typename T>
-sieve::Result<Buffer> uploadTable(Context& ctx, const std::vector<T>& data, VkBufferUsageFlags usage, const char* name) {
-    auto b = Buffer::create(ctx, std::max<VkDeviceSize>(data.size() * sizeof(T), 16),
-                            usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal, name);
-    if (!b) return b.error();
-    if (auto r = uploadBuffer(ctx, b.value(), data.data(), data.size() * sizeof(T)); !r) return r.error();
-    return b;
-}
-}  // namespace
-
 sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::SceneData& scene) {
     if (std::string problem = scene.validate(); !problem.empty())
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "scene refused at upload: " + problem);
     if (scene.instances.size() > UINT32_MAX / 2)
-        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "too many instances: " +
-                                                                    std::to_string(scene.instances.size()));
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
+                                "too many instances: " + std::to_string(scene.instances.size()));
     const VkDeviceSize limit = ctx.properties().limits.maxStorageBufferRange;
     if (scene.instances.size() * sizeof(sieve::gpu::Instance) > limit)
         return sieve::makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,

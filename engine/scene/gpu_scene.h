@@ -1,10 +1,24 @@
 #pragma once
 // A SceneData uploaded to device buffers: one vertex and one index buffer, the primitive, mesh and
 // instance tables (shared/scene.h layouts).
+#include <algorithm>
+#include <vector>
+
 #include "assets/scene.h"
 #include "engine/vk/resources.h"
 
 namespace engine {
+
+// A device-local table filled with `data` (at least 16 bytes, so that empty tables still bind).
+template <typename T>
+sieve::Result<Buffer> uploadTable(Context& ctx, const std::vector<T>& data, VkBufferUsageFlags usage,
+                                  const char* name) {
+    auto b = Buffer::create(ctx, std::max<VkDeviceSize>(data.size() * sizeof(T), 16),
+                            usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal, name);
+    if (!b) return b.error();
+    if (auto r = uploadBuffer(ctx, b.value(), data.data(), data.size() * sizeof(T)); !r) return r.error();
+    return b;
+}
 
 struct GpuScene {
     Buffer vertices;

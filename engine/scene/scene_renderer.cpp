@@ -13,7 +13,8 @@ using sieve::SlotDesc;
 
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
-                                                                    uint32_t framesInFlight, uint32_t drawCapacity) {
+                                                                    uint32_t framesInFlight, uint32_t drawCapacity,
+                                                                    const ClusterSetup* clusters) {
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
@@ -36,6 +37,12 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
+    if (clusters) {
+        auto c = ClusterRenderer::create(ctx, *clusters, *r->plugin_, r->scene_.instanceCount, kSingleSidedBins,
+                                         colorFormat, kDepthFormat);
+        if (!c) return c.error();
+        r->clusters_ = std::move(c).value();
+    }
     auto geometry = sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
@@ -99,12 +106,37 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     vertices_ = g.addSlot(buffer("scene.vertices", scene_.vertices));
     indices_ = g.addSlot(buffer("scene.indices", scene_.indices));
     std::vector<graph::SlotAlias> aliases = {{sieve::CullingPlugin::kDepth, depth_}};
+    sieve::Result<void> clusterSlots;
     auto map = g.addPlugin(*plugin_, aliases, [&](uint32_t pass, const std::vector<graph::SlotId>& m) {
+        if (clusters_ && pass == sieve::CullingPlugin::kEarlyCompact)
+            clusterSlots = clusters_->addSlots(g, *plugin_, m);
+        if (clusters_ && clusterSlots && pass == sieve::CullingPlugin::kStats)
+            clusters_->addPass(g, sieve::ClusterPlugin::kStats);
         if (pass != sieve::CullingPlugin::kEarlyCompact && pass != sieve::CullingPlugin::kLateCompact) return;
         const bool late = pass == sieve::CullingPlugin::kLateCompact;
         const auto slot = [&](const char* name) { return m[plugin_->slot(name)]; };
-        const auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
-        const auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);
+        auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
+        auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);
+        if (clusters_ && clusterSlots) {
+            using CP = sieve::ClusterPlugin;
+            clusters_->addPass(g, late ? CP::kLate : CP::kEarly);
+            if (clusters_->path() == ClusterPath::Mesh) {
+                const auto inst = slot(sieve::CullingPlugin::kInstances);
+                g.addPass(clusters_->meshDrawDesc(late, color_, depth_, vertices_, inst),
+                          [this, late, inst](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+                              beginStats(cmd, late, f);
+                              clusters_->recordMeshDraw(cmd, b, late, vertices_, inst,
+                                                        {b[color_].view, b[depth_].view, !late}, extent_,
+                                                        glm::value_ptr(viewProj_));
+                              endStats(cmd, late, f);
+                          });
+                return;
+            }
+            draws = clusters_->slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly);
+            counts = clusters_->slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly);
+        }
+        (late ? drawsLate_ : drawsEarly_) = draws;
+        (late ? countsLate_ : countsEarly_) = counts;
         sieve::PassDesc d;
         d.name = late ? "draw.late" : "draw.early";
         d.graphics = true;
@@ -122,6 +154,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         });
     });
     if (!map) return map.error();
+    if (!clusterSlots) return clusterSlots;
     const auto& m = map.value();
     if (hizView_) retired_.push_back({frameIndex_, nullptr, hizView_->releaseImage()});
     if (hizView_)
@@ -131,10 +164,6 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         cullDebug_->addTo(g, color_, instances_, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)], extent);
     meshes_ = m[plugin_->slot(sieve::CullingPlugin::kMeshes)];
     primitives_ = m[plugin_->slot(sieve::CullingPlugin::kPrimitives)];
-    drawsEarly_ = m[plugin_->slot(sieve::CullingPlugin::kDrawsEarly)];
-    countsEarly_ = m[plugin_->slot(sieve::CullingPlugin::kCountsEarly)];
-    drawsLate_ = m[plugin_->slot(sieve::CullingPlugin::kDrawsLate)];
-    countsLate_ = m[plugin_->slot(sieve::CullingPlugin::kCountsLate)];
     auto compiled = graph::compile(g);
     if (!compiled) return compiled.error();
     if (executor_) retired_.push_back({frameIndex_, std::move(executor_), Image()});
@@ -151,6 +180,8 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
                              std::pair{instances_, &scene_.instances}, std::pair{meshes_, &scene_.meshes},
                              std::pair{primitives_, &scene_.primitives}})
         if (auto r = bindBuffer(slot, *buf); !r) return r;
+    if (clusters_)
+        if (auto r = clusters_->bind(*executor_); !r) return r;
     if (hizView_) return hizView_->bind(*executor_);
     return {};
 }
@@ -189,6 +220,8 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     std::unique_ptr<sieve::CullingPlugin> next = std::move(plugin).value();
     next->toggles() = plugin_->toggles();
     if (auto r = next->setInstanceCount(scene_.instanceCount); !r) return r;
+    if (clusters_)
+        if (auto r = clusters_->recreatePlugin(ctx_, *next); !r) return r;
     auto geometry = sieve::GeometryPass::create(ctx_.info(), colorFormat_, kDepthFormat);
     if (!geometry) return geometry.error();
     std::optional<sieve::ComputePipeline> hizPipeline;
@@ -234,6 +267,8 @@ std::string SceneRenderer::graphDump() const {
 void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timings, FrameCounts& counts) {
     if (auto t = executor_->timings(slot)) timings = std::move(*t);
     counts.cull = plugin_->stats();
+    counts.clustersOn = clusters_ != nullptr;
+    if (clusters_) counts.clusters = clusters_->plugin().stats();
     if (slot < statsPools_.size() && statsWritten_[slot]) {
         uint64_t prims[2] = {0, 0};
         VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(prims), prims,
@@ -277,34 +312,47 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     const sieve::FrameInfo info = frame.info;
     // An error here still leaves a frame that draws everything; it is returned after recording.
     auto prepared = plugin_->prepare(info);
+    if (clusters_) {
+        if (!plugin_->toggles().freeze) clusterView_ = cullView;
+        if (prepared) prepared = prepareClusters(*clusters_, plugin_->toggles(), clusterView_, info);
+    }
     if (!statsPools_.empty()) vkCmdResetQueryPool(frame.cmd, statsPools_[info.frameSlot], 0, 2);
     auto r = executor_->execute(frame.cmd, info);
     if (!statsPools_.empty()) statsWritten_[info.frameSlot] = true;
     if (!prepared) return prepared;
     if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
+    if (clusters_ && !clusters_->plugin().lastError().empty())
+        return sieve::makeError(VK_ERROR_UNKNOWN, clusters_->plugin().lastError());
     return r;
 }
 
+void SceneRenderer::beginStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
+    if (!statsPools_.empty()) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
+}
+
+void SceneRenderer::endStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
+    if (!statsPools_.empty()) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
+}
+
 void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
-    const bool stats = !statsPools_.empty();
-    if (stats) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
+    beginStats(cmd, late, f);
     sieve::GeometryInputs in;
     in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
     in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
     in.instances = {b[instances_].buffer, 0, VK_WHOLE_SIZE};
     in.draws = {b[late ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
     in.counts = {b[late ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
-    in.maxDraws = plugin_->drawCapacity();
+    in.maxDraws = clusters_ ? clusters_->plugin().outputCapacity() : plugin_->drawCapacity();
     const std::array<float, 4>& tint = late ? tints_.late : tints_.early;
     std::copy(tint.begin(), tint.end(), in.tint);
     in.tintByLod = tints_.byLod;
     // Single phase: the early list holds every draw and the late one none; its pass would only load and
     // store the attachments.
-    if (late && !plugin_->toggles().twoPhase) in.maxDraws = 0;
+    if (late && !clusters_ && !plugin_->toggles().twoPhase) in.maxDraws = 0;
     if (in.maxDraws)
         geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
                                        glm::value_ptr(viewProj_));
-    if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
+    endStats(cmd, late, f);
 }
 
 }  // namespace engine

@@ -11,6 +11,7 @@
 #include "engine/graph/compile.h"
 #include "engine/graph/executor.h"
 #include "engine/graph/graph_desc.h"
+#include "engine/scene/cluster_renderer.h"
 #include "engine/scene/gpu_scene.h"
 #include "engine/target/target.h"
 #include "engine/ui/cull_debug_pass.h"
@@ -25,16 +26,21 @@ struct FrameCounts {
     sieve::CullingStats cull;
     uint64_t triangles = 0;  // input-assembly primitives of both draw passes (pipeline statistics)
     bool trianglesValid = false;
+    bool clustersOn = false;  // the draw passes drew the cluster lists
+    sieve::ClusterStats clusters;
 };
 
 class SceneRenderer {
 public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
-                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0);
+                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0,
+                                                                const ClusterSetup* clusters = nullptr);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }
+    // Null unless created with clusters (engine/scene/cluster_renderer.h).
+    sieve::ClusterPlugin* clusterPlugin() { return clusters_ ? &clusters_->plugin() : nullptr; }
     const GpuScene& scene() const { return scene_; }
 
     // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
@@ -69,11 +75,15 @@ private:
     SceneRenderer(Context& ctx) : ctx_(ctx) {}
     sieve::Result<void> build(VkExtent2D extent);
     void recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);
+    void beginStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const;
+    void endStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const;
 
     Context& ctx_;
     GpuScene scene_;
     std::unique_ptr<sieve::CullingPlugin> plugin_;
     std::optional<sieve::GeometryPass> geometry_;
+    std::unique_ptr<ClusterRenderer> clusters_;
+    sieve::ViewDesc clusterView_;  // kept while culling is frozen
     std::unique_ptr<graph::GraphExecutor> executor_;
     VkExtent2D extent_{0, 0};
     VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;

@@ -18,6 +18,7 @@ bool shaderKind(const fs::path& path, shaderc_shader_kind& kind) {
     if (ext == ".comp") return kind = shaderc_glsl_compute_shader, true;
     if (ext == ".vert") return kind = shaderc_glsl_vertex_shader, true;
     if (ext == ".frag") return kind = shaderc_glsl_fragment_shader, true;
+    if (ext == ".mesh") return kind = shaderc_glsl_mesh_shader, true;
     return false;
 }
 
@@ -89,7 +90,8 @@ sieve::Result<ShaderBinary> ShaderCompiler::compile(std::string_view name, const
     const std::string shaderName(name);
     shaderc_shader_kind kind;
     if (!shaderKind(fs::path(shaderName), kind))
-        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, shaderName + ": not a .comp, .vert or .frag shader");
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
+                                shaderName + ": not a .comp, .vert, .frag or .mesh shader");
     std::string text;
     if (source) {
         text = *source;

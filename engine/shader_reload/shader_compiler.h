@@ -26,7 +26,7 @@ public:
     explicit ShaderCompiler(std::filesystem::path root) : root_(std::move(root)) {}
 
     const std::filesystem::path& root() const { return root_; }
-    // Names of the shaders below the root ("geometry/mesh.frag"; .comp, .vert, .frag), sorted.
+    // Names of the shaders below the root ("geometry/mesh.frag"; .comp, .vert, .frag, .mesh), sorted.
     sieve::Result<std::vector<std::string>> list() const;
     // Compiles the shader `name` from its file, or from `source` when given (includes still resolve
     // below the root). The error message is the compiler's ("geometry/mesh.frag:12: error: ...").

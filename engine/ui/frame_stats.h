@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sieve/cluster.h"
 #include "sieve/culling.h"
 
 namespace engine::ui {
@@ -97,6 +98,8 @@ struct OverlayModel {
     uint64_t triangles = 0;      // input-assembly primitives of the draws (pipeline statistics)
     PassTimings gpuTimes;
     sieve::CullingToggles toggles;
+    std::string clusterPath;  // "mesh" / "indirect" when the draws are cluster lists; "" without clusters
+    sieve::ClusterStats clusters;
     HiZView hiz;
     bool captureAvailable = false;  // RenderDoc is loaded
     std::string status;             // last action's result ("screenshot written to ..."), in the bottom bar

@@ -109,6 +109,26 @@ void drawFrameSection(const OverlayModel& m) {
     plot("##frame", m.frameMs, ImGui::GetTextLineHeight() * 1.5f);
 }
 
+void drawClusterCounts(const std::string& path, const sieve::ClusterStats& s) {
+    if (path.empty()) return;
+    if (!s.valid) {
+        disabledWrapped("no cluster counts yet");
+        return;
+    }
+    const sieve::gpu::ClusterCounters& k = s.counters;
+    ImGui::Text("clusters (%s path)", path.c_str());
+    if (ImGui::BeginTable("clusters", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
+        countRow("clusters tested", true, k.lateTested, k.lateTested);
+        countRow("frustum visible", true, k.frustumVisible, k.lateTested);
+        countRow("front-facing (cone)", true, k.coneVisible, k.lateTested);
+        countRow("occlusion visible", true, k.lateVisible, k.lateTested);
+        countRow("drawn (early + late)", true, s.drawn(), k.lateTested);
+        countRow("cluster triangles", true, k.triangles, 0);
+        countRow("overflow + dropped", true, s.early.overflow + s.late.overflow + k.dropped, 0);
+        ImGui::EndTable();
+    }
+}
+
 void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles, bool singlePhase) {
     // The same rows with or without counts, so that the overlay does not change size when they arrive.
     const bool v = c.valid;
@@ -309,7 +329,10 @@ OverlayActions drawOverlay(OverlayModel& m) {
         drawFrameSection(m);
         actions = drawActionsSection(m.captureAvailable);
         const bool singlePhase = !m.toggles.twoPhase;
-        if (section(m, "counts", tall && open >= 1)) drawCountsSection(m.counts, m.triangles, singlePhase);
+        if (section(m, "counts", tall && open >= 1)) {
+            drawCountsSection(m.counts, m.triangles, singlePhase);
+            drawClusterCounts(m.clusterPath, m.clusters);
+        }
         if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.toggles);
         if (section(m, "debug view", m.debugView != DebugView::Off && !m.policy.quarter))
             changed |= drawDebugViewSection(m.debugView);

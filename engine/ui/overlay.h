@@ -26,7 +26,8 @@ void drawFrameSection(const OverlayModel& model);  // frame time (plot), resolut
 void drawCountsSection(const sieve::CullingStats& counts, uint64_t triangles, bool singlePhase);
 // Per pass: last, mean, plot, in a scroll region ending at most at screen y = maxScreenY.
 void drawTimingsSection(const PassTimings& timings, float maxScreenY, bool singlePhase);
-bool drawTogglesSection(sieve::CullingToggles& toggles);   // true when something changed
+void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats);  // cluster culling's counts
+bool drawTogglesSection(sieve::CullingToggles& toggles);                            // true when something changed
 bool drawDebugViewSection(DebugView& view);                // off / culling / LOD, with a legend
 void drawHiZSection(HiZView& view);                        // show, min/max, mip slider
 void drawHiZWindow(const HiZView& view);                   // the image, in its own window (top right)

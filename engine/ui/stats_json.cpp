@@ -26,6 +26,17 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
     j["device"] = run.device;
     j["width"] = run.width;
     j["height"] = run.height;
+    j["cluster_path"] = run.clusterPath.empty() ? "off" : run.clusterPath;
+    if (!run.clusterPath.empty()) {
+        const sieve::gpu::ClusterCounters& k = run.clusters.counters;
+        j["clusters_tested"] = k.lateTested;
+        j["clusters_visible"] = run.clusters.drawn();
+        j["clusters_frustum"] = k.frustumVisible;
+        j["clusters_cone"] = k.coneVisible;
+        j["clusters_occlusion_visible"] = k.lateVisible;
+        j["cluster_triangles"] = k.triangles;
+        j["clusters_overflow"] = uint64_t(run.clusters.early.overflow) + run.clusters.late.overflow + k.dropped;
+    }
     j["toggles"] = {{"frustum", t.frustum},
                     {"occlusion", t.occlusion},
                     {"two_phase", t.twoPhase},

@@ -6,6 +6,9 @@
 //     "width": W, "height": H, "toggles": { ... }, "debug_view": "off|culling|lod",
 //     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ] } (with an overlay) }
 //   R = { "name": "...", "rect": [x0, y0, x1, y1] (display pixels), "visible": bool }
+// With clusters also "cluster_path": "mesh"|"indirect", "clusters_tested", "clusters_visible" (drawn, both
+// phases), "clusters_frustum", "clusters_cone", "clusters_occlusion_visible", "cluster_triangles",
+// "clusters_overflow"; without them "cluster_path": "off".
 #include <optional>
 #include <string>
 
@@ -21,6 +24,8 @@ struct RunSummary {
     float frameMsMean = 0.0f;
     std::string debugView = "off";         // DebugView name
     std::optional<OverlayLayout> overlay;  // where the overlay's parts were in the last frame
+    std::string clusterPath;               // "" without clusters (no cluster keys are written)
+    sieve::ClusterStats clusters;
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each

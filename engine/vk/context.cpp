@@ -25,6 +25,7 @@ struct Khr12Extensions {
     bool synchronization2 = false;
     bool dynamicRendering = false;
     bool maintenance4 = false;
+    bool meshShader = false;  // VK_EXT_mesh_shader (optional on every version: the cluster mesh path)
 };
 
 // The device features Sieve needs, chained for both the query and the device creation. On a 1.3 device the
@@ -39,6 +40,7 @@ struct Features {
     VkPhysicalDeviceSynchronization2Features sync2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SYNCHRONIZATION_2_FEATURES};
     VkPhysicalDeviceDynamicRenderingFeatures rendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
     VkPhysicalDeviceMaintenance4Features maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
+    VkPhysicalDeviceMeshShaderFeaturesEXT mesh{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT};
     const bool core13;
     const Khr12Extensions ext;
 
@@ -50,6 +52,7 @@ struct Features {
         };
         link(f11);
         link(f12);
+        if (ext.meshShader) link(mesh);
         if (core13) {
             link(f13);
             return;
@@ -95,6 +98,7 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     optional(have.f12.vulkanMemoryModel, want.f12.vulkanMemoryModel);
     optional(have.f12.vulkanMemoryModelDeviceScope, want.f12.vulkanMemoryModelDeviceScope);
     need(have.f13.maintenance4, want.f13.maintenance4, "maintenance4");
+    optional(have.mesh.meshShader, want.mesh.meshShader);
     // Everything the plugin needs, exactly as it lists it.
     sieve::enableRequiredFeatures({&want.f2, &want.f11, &want.f12, &want.f13, nullptr, nullptr});
     return missing;
@@ -310,6 +314,9 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     }
     for (const char* e : extensions)
         if (!hasExtension(available, e)) missing.push_back(std::string("extension ") + e);
+    // Optional: SIEVE_NO_MESH_SHADER=1 leaves it off (the cluster plugin then draws indirectly only).
+    ext.meshShader = hasExtension(available, VK_EXT_MESH_SHADER_EXTENSION_NAME) && !std::getenv("SIEVE_NO_MESH_SHADER");
+    if (ext.meshShader) extensions.push_back(VK_EXT_MESH_SHADER_EXTENSION_NAME);
 
     Features have(core13_, ext), want(core13_, ext);
     vkGetPhysicalDeviceFeatures2(physical_, &have.f2);

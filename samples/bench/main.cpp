@@ -18,6 +18,7 @@ const Subcommand kSubcommands[] = {
     {"cull", bench::cullMain, "culling passes per instance count on the city, stable vs atomic draw lists"},
     {"cpu", bench::cpuMain, "CPU frustum culling + one draw call per instance vs the GPU culling pipeline"},
     {"frame", bench::frameMain, "whole-frame GPU time of the city, culling on vs off"},
+    {"clusters", bench::clusterMain, "the dense scene: instance culling vs clusters (indirect, mesh shaders)"},
 };
 
 void usage(FILE* to) {

@@ -3,8 +3,8 @@
 #include <glm/gtc/constants.hpp>
 
 #include "assets/camera.h"
-#include "sieve/cull_flags.h"
 #include "assets/glm_interop.h"
+#include "sieve/cull_flags.h"
 
 namespace bench {
 
@@ -43,7 +43,9 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 }
 
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                                  VkExtent2D extent) {
+                                                                  VkExtent2D extent,
+                                                                  const engine::ClusterSetup* clusters,
+                                                                  const sieve::assets::CameraPose* pose) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
     h->scene_ = std::move(scene);
     h->extent_ = extent;
@@ -53,12 +55,14 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     auto target = engine::HeadlessTarget::create(ctx, td);
     if (!target) return target.error();
     h->target_ = std::move(target).value();
-    auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, td.framesInFlight);
+    auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, td.framesInFlight,
+                                                  0, clusters);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();
     // The viewer's start: street level, looking down the street (buildings on both sides occlude most).
-    h->view_ = sieve::assets::viewMatrix(sieve::assets::defaultCityCamera());
-    h->proj_ = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f));
+    h->view_ = sieve::assets::viewMatrix(pose ? *pose : sieve::assets::defaultCityCamera());
+    h->proj_ =
+        sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f));
     return h;
 }
 
@@ -77,6 +81,8 @@ sieve::Result<SceneRun> SceneHarness::run(uint32_t warmup, uint32_t frames) {
         engine::FrameCounts counts;
         renderer_->collect(slot, timings, counts);
         if (counts.cull.valid) out.stats = counts.cull;
+        if (counts.clusters.valid) out.clusters = counts.clusters;
+        if (counts.trianglesValid) out.triangles = counts.triangles;
         double cull = 0, total = 0;
         for (const auto& t : timings) {
             const double us = t.ms * 1000.0;

@@ -16,7 +16,8 @@ namespace bench {
 
 // Pass names of the graph (SceneRenderer: plugin passes with draw.early/draw.late interleaved).
 inline const char* const kCullPasses[] = {"cull.early.flag", "cull.early.compact", "hiz.build",
-                                          "cull.late.flag",  "cull.late.compact",  "cull.stats"};
+                                          "cull.late.flag",  "cull.late.compact",  "cull.stats",
+                                          "cluster.early",   "cluster.late",       "cluster.stats"};
 inline const char* const kDrawPasses[] = {"draw.early", "draw.late"};
 
 struct SceneRun {
@@ -24,6 +25,8 @@ struct SceneRun {
     std::vector<double> cullUs;                         // per frame: sum of the culling passes (kCullPasses)
     std::vector<double> frameUs;                        // per frame: sum of every pass of the graph
     sieve::CullingStats stats;                          // counts of a late frame (the camera does not move)
+    sieve::ClusterStats clusters;                       // cluster counts of a late frame (with clusters)
+    uint64_t triangles = 0;                             // pipeline statistics of a late frame (indirect draws)
 };
 
 // Adds the per-pass medians and the frame/culling totals to a JSON line.
@@ -31,8 +34,12 @@ void addRun(Json& j, const SceneRun& run);
 
 class SceneHarness {
 public:
+    // Default camera: the city's street. `clusters`: draw through cluster lists (the scene's indices must be
+    // the ones the cluster data was built from).
     static sieve::Result<std::unique_ptr<SceneHarness>> create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                               VkExtent2D extent);
+                                                               VkExtent2D extent,
+                                                               const engine::ClusterSetup* clusters = nullptr,
+                                                               const sieve::assets::CameraPose* pose = nullptr);
     // Renders warmup + frames frames; times the last `frames`.
     sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
 

@@ -17,6 +17,7 @@
 
 #include "assets/procedural_city.h"
 #include "camera.h"
+#include "cluster_setup.h"
 #include "debug_view.h"
 #include "engine/capture/renderdoc.h"
 #include "engine/scene/scene_renderer.h"
@@ -136,12 +137,18 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s'\n", opt.cameraPath.c_str());
         return 2;
     }
+    auto clusters = viewer::setupClusters(opt, loaded->data, ctx);
+    if (!clusters) return fail(clusters.error());
+    const engine::ClusterSetup clusterSetup{*clusters ? &(*clusters)->data : nullptr,
+                                            *clusters ? (*clusters)->path : engine::ClusterPath::Indirect};
     std::printf("uploading the scene and creating the pipelines\n");
     std::fflush(stdout);
-    auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
-                                                        target->framesInFlight());
+    auto rendererResult =
+        engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
+                                      target->framesInFlight(), 0, *clusters ? &clusterSetup : nullptr);
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
+    if (renderer.clusterPlugin()) renderer.clusterPlugin()->toggles().cone = opt.clusterCone;
     if (ui)
         if (auto r = renderer.enableHiZView(); !r) return fail(r.error().message);
     if (ui || opt.debugView != engine::ui::DebugView::Off)
@@ -168,6 +175,7 @@ int main(int argc, char** argv) {
 
     engine::ui::OverlayModel model;
     model.deviceName = deviceName;
+    if (*clusters) model.clusterPath = engine::clusterPathName((*clusters)->path);
     model.toggles = opt.culling;
     model.captureAvailable = renderdoc->available();
     model.hiz.show = opt.hizView;
@@ -196,6 +204,7 @@ int main(int argc, char** argv) {
         const sieve::CullingStats& c = counts.cull;
         model.counts = c;
         model.triangles = counts.triangles;
+        model.clusters = counts.clusters;
         if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
             std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n",
                         (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn,
@@ -341,6 +350,8 @@ int main(int argc, char** argv) {
     if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());
     if (!opt.stats.empty()) {
         engine::ui::RunSummary run{deviceName, model.width, model.height, rendered, model.frameMs.average()};
+        run.clusterPath = model.clusterPath;
+        run.clusters = model.clusters;
         run.debugView = engine::ui::debugViewName(model.debugView);
         if (ui) run.overlay = model.layout;
         if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.triangles, model.gpuTimes, model.toggles,

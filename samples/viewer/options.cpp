@@ -90,9 +90,26 @@ cli::Parser optionParser(ViewerOptions& o) {
         .count("--instances", "N", "number of instances in the procedural scene (default 10000)", o.instances, 0,
                1ull << 30)
         .count("--seed", "S", "seed of the procedural scene (default 1)", o.seed, 0, 1ull << 62)
-        .option("--scene", "FILE.gltf|.glb", "load a glTF scene instead of the procedural one",
+        .option("--scene", "FILE.gltf|.glb|dense",
+                "load a glTF scene instead of the procedural city, or 'dense': the dense procedural scene of "
+                "high-polygon meshes (--instances of them)",
                 [&o](const std::string& v) {
-                    return (cli::endsWith(v, ".gltf") || cli::endsWith(v, ".glb")) && (o.scene = v, true);
+                    return (v == "dense" || cli::endsWith(v, ".gltf") || cli::endsWith(v, ".glb")) &&
+                           (o.scene = v, true);
+                })
+        .onOff("--clusters",
+               "cluster (meshlet) culling below the instances: frustum, back-facing cone, occlusion "
+               "(default off)",
+               o.clusters)
+        .onOff("--cone",
+               "back-facing cone test of the clusters (default on; frustum and occlusion follow "
+               "--frustum and --occlusion)",
+               o.clusterCone)
+        .option("--cluster-path", "mesh|indirect|auto",
+                "how cluster lists are drawn: mesh shaders, indexed indirect draws, or mesh where the device has "
+                "VK_EXT_mesh_shader (default auto)",
+                [&o](const std::string& v) {
+                    return (v == "mesh" || v == "indirect" || v == "auto") && (o.clusterPath = v, true);
                 })
         .option("--grid", "AxB", "replicate the glTF scene on a grid, A columns by B rows",
                 [&o](const std::string& v) {

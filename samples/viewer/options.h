@@ -34,10 +34,13 @@ struct ViewerOptions {
     sieve::CullingToggles culling;  // --frustum, --occlusion, --two-phase, --lod, --lod-bias, --compaction, --freeze
     uint32_t instances = 10000;
     uint64_t seed = 1;
-    std::string scene;              // .gltf/.glb; empty: procedural scene
-    uint32_t gridX = 0, gridY = 0;  // --grid AxB; 0: scene default
-    int captureFrame = -1;          // RenderDoc capture of this frame index; -1: none
-    std::string captureFile;        // RenderDoc capture path template
+    std::string scene;                 // .gltf/.glb, or "dense" (the dense procedural scene); empty: the city
+    bool clusters = false;             // cluster culling (meshlets) below the instances
+    bool clusterCone = true;           // ... with the back-facing cone test
+    std::string clusterPath = "auto";  // mesh | indirect | auto (mesh where VK_EXT_mesh_shader exists)
+    uint32_t gridX = 0, gridY = 0;     // --grid AxB; 0: scene default
+    int captureFrame = -1;             // RenderDoc capture of this frame index; -1: none
+    std::string captureFile;           // RenderDoc capture path template
     bool validation = false;
     int reportMemory = 0;   // print host and device memory every N frames and at the end (0: never)
     std::string shaderDir;  // shader sources for hot reload; empty: the source tree's shaders/

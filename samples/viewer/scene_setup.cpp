@@ -5,6 +5,7 @@
 
 #include "assets/gltf_loader.h"
 #include "assets/procedural_city.h"
+#include "assets/procedural_dense.h"
 #include "assets/replicate.h"
 
 namespace viewer {
@@ -25,7 +26,15 @@ void progress(std::string_view stage, float fraction) {
 
 sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
     LoadedScene out;
-    if (o.scene.empty()) {
+    if (o.scene == "dense") {
+        std::printf("building the dense scene: %u instances, seed %llu\n", o.instances, (unsigned long long)o.seed);
+        // LOD chains only when LOD selection is on (they take a while on meshes this large).
+        auto dense = sieve::assets::makeDenseScene(o.instances, uint32_t(o.seed),
+                                                   o.culling.lod ? sieve::gpu::SIEVE_MAX_LODS : 1u, progress);
+        if (!dense) return sieve::assets::Unexpected{dense.error()};
+        out.data = std::move(dense).value();
+        out.start = sieve::assets::defaultDenseCamera(out.data);
+    } else if (o.scene.empty()) {
         std::printf("building the procedural city: %u instances, seed %llu\n", o.instances, (unsigned long long)o.seed);
         auto city = sieve::assets::makeCity(o.instances, uint32_t(o.seed), progress);
         if (!city) return sieve::assets::Unexpected{city.error()};

@@ -19,17 +19,13 @@ layout(location = 1) flat out uint outMaterial;
 layout(location = 2) flat out uint outInstance;
 layout(location = 3) flat out uint outLod;
 
+#include "geometry/vertex.glsl"
+
 void main() {
-    Instance inst = instances[gl_InstanceIndex];
-    vec4 p = vec4(inPosition, 1.0);
-    vec3 world = vec3(dot(inst.rows[0], p), dot(inst.rows[1], p), dot(inst.rows[2], p));
-    // snorm 10-10-10 (assets/normal_packing.h): sign-extend each 10-bit field.
-    ivec3 q = ivec3(uvec3(inNormal) << uvec3(22, 12, 2)) >> 22;
-    vec3 n = max(vec3(q) / 511.0, -1.0);
-    // Linear part of the transform (exact for uniform scale, which the scenes use).
-    outNormal = normalize(vec3(dot(inst.rows[0].xyz, n), dot(inst.rows[1].xyz, n), dot(inst.rows[2].xyz, n)));
+    vec4 clip;
+    shadeVertex(instances[gl_InstanceIndex], inPosition, inNormal, pc.viewProj, clip, outNormal);
     outMaterial = draws[gl_DrawID].material;
     outInstance = gl_InstanceIndex;
     outLod = draws[gl_DrawID].lod;
-    gl_Position = pc.viewProj * vec4(world, 1.0);
+    gl_Position = clip;
 }

@@ -90,6 +90,11 @@ struct DeviceInfo {
     // shaderInt64 and shaderBufferInt64Atomics are enabled: the single-pass scan keeps a tile's status in one
     // word.
     bool bufferInt64Atomics = false;
+    // VK_EXT_mesh_shader with its meshShader feature is enabled (the cluster plugin's mesh path), and the
+    // device's mesh workgroup limits (maxMeshWorkGroupCount[0], maxMeshWorkGroupTotalCount).
+    bool meshShader = false;
+    uint32_t maxMeshGroupsX = 0;
+    uint32_t maxMeshGroupsTotal = 0;
     Needs enabled = 0;  // what the host enabled (from DeviceSetup)
     // The names of what the host did not enable, for `needs`; empty when all are there.
     std::string missing(Needs needs) const;

@@ -16,7 +16,7 @@
 namespace sieve {
 
 struct GraphicsPipelineDesc {
-    std::string_view vertexShader;  // embedded names
+    std::string_view vertexShader;  // embedded names (a mesh shader when meshShading)
     std::string_view fragmentShader;
     uint32_t pushConstantBytes = 0;  // sizeof the C++ push struct: must equal the larger stage's push block
     std::span<const VkVertexInputBindingDescription> vertexBindings;
@@ -31,6 +31,8 @@ struct GraphicsPipelineDesc {
     VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     const char* debugName = nullptr;
+    // vertexShader names a mesh shader (VK_EXT_mesh_shader): no vertex input; the vertex arrays are unused.
+    bool meshShading = false;
 };
 
 class GraphicsPipeline {

@@ -41,7 +41,7 @@ bool isFeature(Need n) {
 // The feature bits of a chain that matter here, from any mix of core and KHR structs.
 struct FeatureBits {
     bool bits[sizeof(kAll) / sizeof(kAll[0])] = {};
-    bool int64 = false, int64Atomics = false;
+    bool int64 = false, int64Atomics = false, meshShader = false;
     bool& operator[](Need n) {
         for (size_t i = 0; i < std::size(kAll); ++i)
             if (kAll[i] == n) return bits[i];
@@ -71,6 +71,9 @@ FeatureBits readChain(const VkPhysicalDeviceFeatures2* f2) {
                 b.int64Atomics |= bool(f->shaderBufferInt64Atomics);
                 break;
             }
+            case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT:
+                b.meshShader |= bool(reinterpret_cast<const VkPhysicalDeviceMeshShaderFeaturesEXT*>(s)->meshShader);
+                break;
             case VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SHADER_ATOMIC_INT64_FEATURES:
                 b.int64Atomics |= bool(
                     reinterpret_cast<const VkPhysicalDeviceShaderAtomicInt64Features*>(s)->shaderBufferInt64Atomics);
@@ -215,6 +218,15 @@ Result<DeviceInfo> describeDevice(const DeviceSetup& setup) {
         if (extOk && featureOk) info.enabled |= uint32_t(n);
     }
     info.bufferInt64Atomics = enabled.int64 && enabled.int64Atomics;
+    info.meshShader = enabled.meshShader && vkCmdDrawMeshTasksIndirectEXT &&
+                      listed(setup.enabledExtensions, setup.enabledExtensionCount, VK_EXT_MESH_SHADER_EXTENSION_NAME);
+    if (info.meshShader) {
+        VkPhysicalDeviceMeshShaderPropertiesEXT mesh{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_PROPERTIES_EXT};
+        VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &mesh};
+        vkGetPhysicalDeviceProperties2(setup.physical, &p2);
+        info.maxMeshGroupsX = mesh.maxMeshWorkGroupCount[0];
+        info.maxMeshGroupsTotal = mesh.maxMeshWorkGroupTotalCount;
+    }
     return info;
 }
 

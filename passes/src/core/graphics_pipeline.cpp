@@ -52,7 +52,8 @@ Result<void> pushRange(const Stage& vs, const Stage& fs, const GraphicsPipelineD
 
 Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc) {
     GraphicsPipeline p;
-    auto vsStage = loadStage(desc.vertexShader, VK_SHADER_STAGE_VERTEX_BIT);
+    const VkShaderStageFlagBits first = desc.meshShading ? VK_SHADER_STAGE_MESH_BIT_EXT : VK_SHADER_STAGE_VERTEX_BIT;
+    auto vsStage = loadStage(desc.vertexShader, first);
     if (!vsStage) return vsStage.error();
     auto fsStage = loadStage(desc.fragmentShader, VK_SHADER_STAGE_FRAGMENT_BIT);
     if (!fsStage) return fsStage.error();
@@ -74,7 +75,7 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
         return fs.error();
     }
     VkPipelineShaderStageCreateInfo shaderStages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vs, "main"},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, first, *vs, "main"},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, *fs, "main"}};
 
     VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
@@ -126,8 +127,8 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     info.pNext = &rendering;
     info.stageCount = 2;
     info.pStages = shaderStages;
-    info.pVertexInputState = &vertexInput;
-    info.pInputAssemblyState = &assembly;
+    info.pVertexInputState = desc.meshShading ? nullptr : &vertexInput;
+    info.pInputAssemblyState = desc.meshShading ? nullptr : &assembly;
     info.pViewportState = &viewport;
     info.pRasterizationState = &raster;
     info.pMultisampleState = &multisample;

@@ -222,6 +222,7 @@ private:
             case 0: info.stage = VK_SHADER_STAGE_VERTEX_BIT; break;
             case 4: info.stage = VK_SHADER_STAGE_FRAGMENT_BIT; break;
             case 5: info.stage = VK_SHADER_STAGE_COMPUTE_BIT; break;
+            case 5365: info.stage = VK_SHADER_STAGE_MESH_BIT_EXT; break;  // MeshEXT
             default: return fail("unsupported execution model " + std::to_string(*model));
         }
         if (auto r = localSize(*entry, info); !r) return r.error();

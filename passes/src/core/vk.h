@@ -59,6 +59,9 @@
     X(vkCmdBeginDebugUtilsLabelEXT)    \
     X(vkCmdEndDebugUtilsLabelEXT)
 
+// VK_EXT_mesh_shader (device extension): null unless the host enabled it.
+#define SIEVE_VK_OPTIONAL_DEVICE_FUNCTIONS(X) X(vkCmdDrawMeshTasksIndirectEXT)
+
 namespace sieve {
 
 #define SIEVE_VK_DECLARE(name) extern PFN_##name name;
@@ -67,6 +70,7 @@ SIEVE_VK_INSTANCE_FUNCTIONS(SIEVE_VK_DECLARE)
 SIEVE_VK_DEVICE_FUNCTIONS(SIEVE_VK_DECLARE)
 SIEVE_VK_DEVICE_FUNCTIONS_13(SIEVE_VK_DECLARE2)
 SIEVE_VK_OPTIONAL_FUNCTIONS(SIEVE_VK_DECLARE)
+SIEVE_VK_OPTIONAL_DEVICE_FUNCTIONS(SIEVE_VK_DECLARE)
 #undef SIEVE_VK_DECLARE
 #undef SIEVE_VK_DECLARE2
 

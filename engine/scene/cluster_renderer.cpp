@@ -1,0 +1,177 @@
+#include "engine/scene/cluster_renderer.h"
+
+#include <string>
+#include <tuple>
+
+#include "engine/scene/gpu_scene.h"
+
+namespace engine {
+
+sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context& ctx, const ClusterSetup& setup,
+                                                                        const sieve::CullingPlugin& cull,
+                                                                        uint32_t instanceCount, uint32_t coneBins,
+                                                                        VkFormat colorFormat, VkFormat depthFormat) {
+    if (!setup.data) return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "clusters: no cluster data");
+    const sieve::assets::ClusterData& data = *setup.data;
+    if (data.instanceSlots.size() < instanceCount)
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
+                                "clusters: " + std::to_string(data.instanceSlots.size()) + " instance slots for " +
+                                    std::to_string(instanceCount) + " instances");
+    auto r = std::unique_ptr<ClusterRenderer>(new ClusterRenderer());
+    constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    auto c = uploadTable(ctx, data.clusters, storage, "clusters.table");
+    if (!c) return c.error();
+    r->clusters_ = std::move(c).value();
+    auto g = uploadTable(ctx, data.ranges, storage, "clusters.ranges");
+    if (!g) return g.error();
+    r->ranges_ = std::move(g).value();
+    auto s = uploadTable(ctx, data.instanceSlots, storage, "clusters.instances");
+    if (!s) return s.error();
+    r->instanceSlots_ = std::move(s).value();
+    auto v = uploadTable(ctx, data.vertices, storage, "clusters.vertices");
+    if (!v) return v.error();
+    r->vertices_ = std::move(v).value();
+    auto t = uploadTable(ctx, data.triangles, storage, "clusters.triangles");
+    if (!t) return t.error();
+    r->triangles_ = std::move(t).value();
+    r->path_ = setup.path;
+    sieve::ClusterConfig config = configFor(cull, data, instanceCount, coneBins);
+    if (setup.path == ClusterPath::Mesh) {
+        auto mesh = sieve::ClusterMeshPass::create(ctx.info(), colorFormat, depthFormat);
+        if (!mesh) return mesh.error();
+        r->mesh_ = std::make_unique<sieve::ClusterMeshPass>(std::move(mesh).value());
+        // Task workgroups: rows of maxMeshWorkGroupCount[0], at most maxMeshWorkGroupTotalCount in all.
+        config.meshGroupsX = ctx.info().maxMeshGroupsX;
+        config.outputCapacity = std::min<uint32_t>(
+            std::max<uint32_t>(ctx.info().maxMeshGroupsTotal, 1u),
+            uint32_t(std::min<uint64_t>(uint64_t(cull.drawCapacity()) * 2 * config.maxClustersPerDraw, 1u << 24)));
+    }
+    auto plugin = sieve::ClusterPlugin::create(ctx.info(), config);
+    if (!plugin) return plugin.error();
+    r->plugin_ = std::move(plugin).value();
+    if (auto n = r->plugin_->setInstanceCount(instanceCount); !n) return n.error();
+    return r;
+}
+
+sieve::ClusterConfig ClusterRenderer::configFor(const sieve::CullingPlugin& cull,
+                                                const sieve::assets::ClusterData& data, uint32_t instanceCount,
+                                                uint32_t coneBins) {
+    sieve::ClusterConfig config;
+    config.maxInstances = std::max(instanceCount, 1u);
+    config.drawCapacity = cull.drawCapacity();
+    config.maxClustersPerDraw = std::max(data.maxClustersPerDraw, 1u);
+    config.visibilitySlots = uint32_t(data.visibilitySlots);
+    config.coneBins = coneBins;
+    config.framesInFlight = cull.config().framesInFlight;
+    config.viewport = cull.config().viewport;
+    config.scan = cull.config().scan;
+    return config;
+}
+
+sieve::Result<void> ClusterRenderer::recreatePlugin(Context& ctx, const sieve::CullingPlugin& cull) {
+    sieve::ClusterConfig config = plugin_->config();
+    config.drawCapacity = cull.drawCapacity();
+    auto plugin = sieve::ClusterPlugin::create(ctx.info(), config);
+    if (!plugin) return plugin.error();
+    auto next = std::move(plugin).value();
+    next->toggles() = plugin_->toggles();
+    if (auto n = next->setInstanceCount(config.maxInstances); !n) return n;
+    plugin_ = std::move(next);
+    return {};
+}
+
+sieve::Result<void> prepareClusters(ClusterRenderer& clusters, const sieve::CullingToggles& cull,
+                                    const sieve::ViewDesc& view, const sieve::FrameInfo& frame) {
+    sieve::ClusterPlugin& p = clusters.plugin();
+    p.toggles().frustum = cull.frustum;
+    p.toggles().occlusion = cull.occlusion;
+    if (auto r = p.setView(view); !r) return r;
+    return p.prepare(frame);
+}
+
+sieve::Result<void> ClusterRenderer::addSlots(graph::GraphBuilder& g, const sieve::CullingPlugin& cull,
+                                              const std::vector<graph::SlotId>& cullMap) {
+    if (auto r = plugin_->resize(cull.config().viewport); !r) return r;
+    std::vector<graph::SlotAlias> aliases;
+    using CP = sieve::ClusterPlugin;
+    for (const char* name : {CP::kInstances, CP::kPrimitives, CP::kDrawsEarly, CP::kCountsEarly, CP::kDrawsLate,
+                             CP::kCountsLate, CP::kPyramid})
+        aliases.push_back({name, cullMap[cull.slot(name)]});
+    auto map = g.addPluginSlots(*plugin_, aliases);
+    if (!map) return map.error();
+    map_ = std::move(map).value();
+    // The mesh path's own tables (read by the draw passes only).
+    for (auto [id, name, buf] : {std::tuple{&meshletVertices_, "clusters.vertices", &vertices_},
+                                 std::tuple{&meshletTriangles_, "clusters.triangles", &triangles_}}) {
+        sieve::SlotDesc d;
+        d.name = name;
+        d.lifetime = sieve::Lifetime::Imported;
+        d.size = buf->size();
+        *id = g.addSlot(d);
+    }
+    return {};
+}
+
+void ClusterRenderer::addPass(graph::GraphBuilder& g, sieve::ClusterPlugin::PassIndex pass) {
+    g.addPluginPass(*plugin_, pass, map_);
+}
+
+sieve::PassDesc ClusterRenderer::meshDrawDesc(bool late, graph::SlotId color, graph::SlotId depth,
+                                              graph::SlotId vertices, graph::SlotId instances) const {
+    using CP = sieve::ClusterPlugin;
+    using namespace sieve::use;
+    constexpr VkPipelineStageFlags2 mesh = VK_PIPELINE_STAGE_2_MESH_SHADER_BIT_EXT;
+    sieve::PassDesc d;
+    d.name = late ? "draw.late" : "draw.early";
+    d.graphics = true;
+    d.uses = {colorAttachmentWrite(color),
+              depthAttachmentWrite(depth),
+              indirectRead(slot(late ? CP::kTasksLate : CP::kTasksEarly)),
+              storageRead(slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly), mesh),
+              storageRead(slot(late ? CP::kClusterIdsLate : CP::kClusterIdsEarly), mesh),
+              storageRead(slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly), mesh),
+              storageRead(slot(CP::kClusters), mesh),
+              storageRead(meshletVertices_, mesh),
+              storageRead(meshletTriangles_, mesh),
+              storageRead(vertices, mesh),
+              storageRead(instances, mesh)};
+    return d;
+}
+
+void ClusterRenderer::recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, graph::SlotId vertices,
+                                     graph::SlotId instances, const sieve::GeometryAttachments& attachments,
+                                     VkExtent2D extent, const float viewProj[16]) const {
+    using CP = sieve::ClusterPlugin;
+    auto whole = [&](graph::SlotId s) { return sieve::BufferRange{b[s].buffer, 0, VK_WHOLE_SIZE}; };
+    sieve::ClusterMeshInputs in;
+    in.vertices = whole(vertices);
+    in.instances = whole(instances);
+    in.draws = whole(slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly));
+    in.ids = whole(slot(late ? CP::kClusterIdsLate : CP::kClusterIdsEarly));
+    in.counts = whole(slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly));
+    in.tasks = whole(slot(late ? CP::kTasksLate : CP::kTasksEarly));
+    in.clusters = whole(slot(CP::kClusters));
+    in.meshletVertices = whole(meshletVertices_);
+    in.triangles = whole(meshletTriangles_);
+    mesh_->recordWithRendering(cmd, in, attachments, extent, viewProj);
+}
+
+sieve::Result<void> ClusterRenderer::bind(graph::GraphExecutor& executor) const {
+    using CP = sieve::ClusterPlugin;
+    for (auto [name, buf] : {std::pair{CP::kClusters, &clusters_}, std::pair{CP::kRanges, &ranges_},
+                             std::pair{CP::kInstanceSlots, &instanceSlots_}}) {
+        sieve::SlotBinding sb;
+        sb.buffer = buf->handle();
+        sb.size = buf->size();
+        if (auto r = executor.bindImported(slot(name), sb); !r) return r;
+    }
+    for (auto [s, buf] : {std::pair{meshletVertices_, &vertices_}, std::pair{meshletTriangles_, &triangles_}}) {
+        sieve::SlotBinding sb;
+        sb.buffer = buf->handle();
+        sb.size = buf->size();
+        if (auto r = executor.bindImported(s, sb); !r) return r;
+    }
+    return {};
+}
+
+}  // namespace engine

@@ -1,0 +1,120 @@
+#include "cluster/cluster_slots.h"
+
+#include "sieve/hiz.h"
+
+namespace sieve::cluster {
+
+namespace {
+
+constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+constexpr VkBufferUsageFlags kIndirect = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+constexpr VkBufferUsageFlags kSrc = VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+constexpr VkBufferUsageFlags kDst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+
+struct Adder {
+    std::vector<SlotDesc>& slots;
+    SlotId buffer(const char* name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
+                  Memory memory = Memory::Device) {
+        SlotDesc d;
+        d.name = name;
+        d.lifetime = life;
+        d.size = std::max<VkDeviceSize>(size, 16);
+        d.bufferUsage = usage;
+        d.memory = memory;
+        slots.push_back(std::move(d));
+        return SlotId(slots.size() - 1);
+    }
+};
+
+}  // namespace
+
+SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<PassDesc>& passes) {
+    slots.clear();
+    passes.clear();
+    Adder add{slots};
+    SlotIds id{};
+    using CP = ClusterPlugin;
+    const VkDeviceSize C = s.drawCapacity, K = s.candidateCapacity, O = s.outputCapacity;
+    // Imported: sizes are minimums.
+    id.instances =
+        add.buffer(CP::kInstances, Lifetime::Imported, VkDeviceSize(s.maxInstances) * sizeof(gpu::Instance), kStorage);
+    id.primitives = add.buffer(CP::kPrimitives, Lifetime::Imported, sizeof(gpu::MeshPrimitive), kStorage);
+    id.clusters = add.buffer(CP::kClusters, Lifetime::Imported, sizeof(gpu::Cluster), kStorage);
+    id.ranges = add.buffer(CP::kRanges, Lifetime::Imported, sizeof(gpu::ClusterRange), kStorage);
+    id.instanceSlots = add.buffer(CP::kInstanceSlots, Lifetime::Imported, VkDeviceSize(s.maxInstances) * 4, kStorage);
+    id.drawsEarly = add.buffer(CP::kDrawsEarly, Lifetime::Imported, C * sizeof(gpu::DrawCommand), kStorage);
+    id.countsEarly = add.buffer(CP::kCountsEarly, Lifetime::Imported, sizeof(gpu::DrawCounts), kStorage);
+    id.drawsLate = add.buffer(CP::kDrawsLate, Lifetime::Imported, C * sizeof(gpu::DrawCommand), kStorage);
+    id.countsLate = add.buffer(CP::kCountsLate, Lifetime::Imported, sizeof(gpu::DrawCounts), kStorage);
+    {
+        SlotDesc d;
+        d.name = CP::kPyramid;
+        d.kind = SlotKind::Image;
+        d.lifetime = Lifetime::Imported;
+        d.format = kHiZFormat;
+        d.extent = s.pyramid;
+        d.mipLevels = s.pyramidMips;
+        d.imageUsage = kHiZUsage;
+        slots.push_back(std::move(d));
+        id.pyramid = SlotId(slots.size() - 1);
+    }
+    // Own.
+    id.params = add.buffer("clusters.params", Lifetime::Persistent, s.paramsStride * s.framesInFlight,
+                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
+    id.visibility =
+        add.buffer(CP::kVisibility, Lifetime::Persistent, VkDeviceSize(s.visibilitySlots) * 4, kStorage | kDst | kSrc);
+    id.counters =
+        add.buffer("clusters.counters", Lifetime::Transient, sizeof(gpu::ClusterCounters), kStorage | kDst | kSrc);
+    id.candCounts = add.buffer("clusters.candidate_counts", Lifetime::Transient, 2 * C * 4, kStorage);
+    id.candOffsets = add.buffer("clusters.candidate_offsets", Lifetime::Transient, 2 * C * 4, kStorage);
+    id.totals = add.buffer("clusters.totals", Lifetime::Transient, 16, kStorage);
+    id.scratch = add.buffer("clusters.scan_scratch", Lifetime::Transient, s.scratchBytes, kStorage);
+    id.flags = add.buffer("clusters.flags", Lifetime::Transient, K * 4, kStorage);
+    id.candidates = add.buffer("clusters.candidates", Lifetime::Transient, K * 8, kStorage);
+    id.outOffsets = add.buffer("clusters.out_offsets", Lifetime::Transient, K * 4, kStorage);
+    id.stats = add.buffer("clusters.stats", Lifetime::Persistent, sizeof(StatsRecord) * s.framesInFlight, kDst,
+                          Memory::Readback);
+    const char* draws[2] = {CP::kClusterDrawsEarly, CP::kClusterDrawsLate};
+    const char* counts[2] = {CP::kClusterCountsEarly, CP::kClusterCountsLate};
+    const char* ids[2] = {CP::kClusterIdsEarly, CP::kClusterIdsLate};
+    const char* tasks[2] = {CP::kTasksEarly, CP::kTasksLate};
+    for (int p = 0; p < 2; ++p) {
+        id.outDraws[p] =
+            add.buffer(draws[p], Lifetime::Transient, O * sizeof(gpu::DrawCommand), kStorage | kIndirect | kSrc);
+        id.outCounts[p] =
+            add.buffer(counts[p], Lifetime::Transient, sizeof(gpu::DrawCounts), kStorage | kIndirect | kSrc);
+        id.outIds[p] = add.buffer(ids[p], Lifetime::Transient, O * 4, kStorage | kSrc);
+        id.tasks[p] = add.buffer(tasks[p], Lifetime::Transient, 16, kStorage | kIndirect | kSrc);
+    }
+
+    using namespace use;
+    for (int p = 0; p < 2; ++p) {
+        PassDesc d;
+        d.name = p == 0 ? "cluster.early" : "cluster.late";
+        d.uses = {uniformRead(id.params),          storageRead(id.instances),       storageRead(id.primitives),
+                  storageRead(id.clusters),        storageRead(id.ranges),          storageRead(id.instanceSlots),
+                  storageRead(id.drawsEarly),      storageRead(id.countsEarly),     storageReadWrite(id.visibility),
+                  storageReadWrite(id.counters),   storageReadWrite(id.candCounts), storageReadWrite(id.candOffsets),
+                  storageReadWrite(id.totals),     storageReadWrite(id.scratch),    storageReadWrite(id.flags),
+                  storageReadWrite(id.candidates), storageReadWrite(id.outOffsets), sampledImage(id.pyramid),
+                  storageWrite(id.outDraws[p]),    storageWrite(id.outCounts[p]),   storageWrite(id.outIds[p]),
+                  storageWrite(id.tasks[p])};
+        if (p == 0) {
+            d.uses.push_back(transferWrite(id.counters));
+            d.uses.push_back(transferWrite(id.visibility));  // cleared on first use
+        } else {
+            d.uses.push_back(storageRead(id.drawsLate));
+            d.uses.push_back(storageRead(id.countsLate));
+        }
+        passes.push_back(std::move(d));
+    }
+    PassDesc st;
+    st.name = "cluster.stats";
+    st.sideEffect = true;
+    st.uses = {transferRead(id.counters), transferRead(id.outCounts[0]), transferRead(id.outCounts[1]),
+               transferWrite(id.stats)};
+    passes.push_back(std::move(st));
+    return id;
+}
+
+}  // namespace sieve::cluster

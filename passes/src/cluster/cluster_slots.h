@@ -1,0 +1,43 @@
+#pragma once
+// The cluster plugin's slots and the uses of its passes (sieve/cluster.h), declared in one place.
+#include <string>
+#include <vector>
+
+#include "sieve/cluster.h"
+
+namespace sieve::cluster {
+
+// Sizes the slots derive from (resolved capacities).
+struct Sizes {
+    uint32_t maxInstances = 0;
+    uint32_t drawCapacity = 0;       // C: records per input list
+    uint32_t candidateCapacity = 0;  // K
+    uint32_t outputCapacity = 0;     // O
+    uint32_t visibilitySlots = 0;
+    uint32_t framesInFlight = 2;
+    VkDeviceSize paramsStride = 0;
+    VkDeviceSize scratchBytes = 0;
+    VkExtent2D pyramid{1, 1};
+    uint32_t pyramidMips = 1;
+};
+
+// One frame's record in the readback ring: tag, counters, both list counts.
+struct StatsRecord {
+    uint32_t frameLo, frameHi, valid, pad;
+    gpu::ClusterCounters counters;
+    gpu::DrawCounts early;
+    gpu::DrawCounts late;
+};
+static_assert(sizeof(StatsRecord) == 96);
+
+struct SlotIds {
+    SlotId instances, primitives, clusters, ranges, instanceSlots, drawsEarly, countsEarly, drawsLate, countsLate,
+        pyramid;
+    SlotId params, visibility, counters, candCounts, candOffsets, totals, scratch, flags, candidates, outOffsets, stats;
+    SlotId outDraws[2], outCounts[2], outIds[2], tasks[2];
+};
+
+// Fills `slots` and `passes` (pass order: sieve::ClusterPlugin::PassIndex) and returns the ids.
+SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<PassDesc>& passes);
+
+}  // namespace sieve::cluster

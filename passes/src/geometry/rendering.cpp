@@ -1,0 +1,63 @@
+#include "geometry/rendering.h"
+
+#include "core/vk.h"
+#include "shared/geometry_push.h"
+
+namespace sieve::geometry {
+
+GraphicsPipelineDesc defaultPassDesc(VkFormat colorFormat, VkFormat depthFormat, const GeometryOptions& options) {
+    GraphicsPipelineDesc desc;
+    desc.fragmentShader = "geometry/mesh.frag";
+    desc.pushConstantBytes = sizeof(gpu::GeometryPush);
+    desc.colorFormat = colorFormat;
+    desc.depthFormat = depthFormat;
+    desc.depthTest = true;
+    desc.depthWrite = true;
+    desc.depthCompare = options.reverseZ ? VK_COMPARE_OP_GREATER_OR_EQUAL : VK_COMPARE_OP_LESS_OR_EQUAL;
+    desc.cullMode = options.cullMode;
+    // Meshes are counter-clockwise seen from outside; whether that stays so on screen depends on the
+    // host's projection and viewport (a Y flip in either mirrors it), so the host says.
+    desc.frontFace = options.frontFace;
+    return desc;
+}
+
+void beginRendering(VkCommandBuffer cmd, const GeometryAttachments& attachments, VkExtent2D extent, bool reverseZ) {
+    const VkAttachmentLoadOp load = attachments.clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
+    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    color.imageView = attachments.color;
+    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    color.loadOp = load;
+    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    color.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
+    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    depth.imageView = attachments.depth;
+    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+    depth.loadOp = load;
+    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    depth.clearValue.depthStencil = {reverseZ ? 0.0f : 1.0f, 0};  // the far depth
+    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    info.renderArea = {{0, 0}, extent};
+    info.layerCount = 1;
+    info.colorAttachmentCount = 1;
+    info.pColorAttachments = &color;
+    info.pDepthAttachment = &depth;
+    vkCmdBeginRendering(cmd, &info);
+}
+
+gpu::GeometryPush makePush(const float viewProj[16], const float lightDir[3]) {
+    gpu::GeometryPush push{};
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c * 4 + r];
+    push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
+    return push;
+}
+
+void setViewport(VkCommandBuffer cmd, const VkViewport* viewport, VkExtent2D extent) {
+    const VkViewport v =
+        viewport ? *viewport : VkViewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
+    VkRect2D scissor{{0, 0}, extent};
+    vkCmdSetViewport(cmd, 0, 1, &v);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+}  // namespace sieve::geometry

@@ -1,0 +1,72 @@
+#version 460
+// Stable compaction of the flagged candidates into the phase's cluster list: candidate k with flag[k]
+// writes record outOffsets[k] (an indexed draw of the cluster's triangles, shared/draw.h) and its cluster
+// index, below the capacity. Invocation 0 writes the counts and the mesh-task command (count folded into
+// rows of maxGroupsX workgroups; the mesh shader skips those past the count), and the triangles written
+// are counted.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/cluster.h"
+#include "shared/dispatch.h"
+#include "shared/draw.h"
+
+layout(local_size_x = 256) in;
+layout(set = 0, binding = 0, std430) readonly buffer Clusters { Cluster clusters[]; };
+layout(set = 0, binding = 1, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
+layout(set = 0, binding = 2, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
+layout(set = 0, binding = 3, std430) readonly buffer Flags { uint flags[]; };
+layout(set = 0, binding = 4, std430) readonly buffer Candidates { uvec2 candidates[]; };
+layout(set = 0, binding = 5, std430) readonly buffer OutOffsets { uint outOffsets[]; };
+layout(set = 0, binding = 6, std430) readonly buffer Totals { uint candidateTotal; uint outTotal; };
+layout(set = 0, binding = 7, std430) writeonly buffer OutDraws { DrawCommand outDraws[]; };
+layout(set = 0, binding = 8, std430) writeonly buffer OutIds { uint outIds[]; };
+layout(set = 0, binding = 9, std430) writeonly buffer OutCounts { DrawCounts outCounts; };
+layout(set = 0, binding = 10, std430) writeonly buffer Tasks { uint tasks[3]; };
+layout(set = 0, binding = 11, std430) buffer Counters { ClusterCounters counters; };
+layout(push_constant) uniform Push { ClusterPush pc; };
+
+#include "cluster/lists.glsl"
+
+shared uint groupTriangles;
+
+void main() {
+    const uint k = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    if (k == 0u) {
+        const uint all = outTotal;
+        const uint kept = min(all, pc.outputCapacity);
+        outCounts.count = kept;
+        outCounts.overflow = all - kept;
+        outCounts.total = all;
+        outCounts.pad = 0u;
+        const uint rows = (kept + pc.maxGroupsX - 1u) / pc.maxGroupsX;
+        tasks[0] = rows > 1u ? pc.maxGroupsX : kept;
+        tasks[1] = rows > 1u ? rows : 1u;
+        tasks[2] = 1u;
+    }
+    uint triangles = 0u;
+    if (k < pc.candidateCapacity && flags[k] != 0u) {
+        const uint slot = outOffsets[k];
+        if (slot < pc.outputCapacity) {
+            const uvec2 cand = candidates[k];
+            const DrawCommand draw = listedDraw(cand.x);
+            const Cluster cl = clusters[cand.y];
+            DrawCommand d;
+            d.indexCount = cl.triangleCount * 3u;
+            d.instanceCount = 1u;
+            d.firstIndex = cl.firstIndex;
+            d.vertexOffset = draw.vertexOffset;
+            d.firstInstance = draw.firstInstance;
+            d.primitive = draw.primitive;
+            d.material = draw.material;
+            d.lod = draw.lod;
+            outDraws[slot] = d;
+            outIds[slot] = cand.y;
+            triangles = cl.triangleCount;
+        }
+    }
+    // One atomic per workgroup for the triangle count.
+    if (gl_LocalInvocationIndex == 0u) groupTriangles = 0u;
+    barrier();
+    if (triangles != 0u) atomicAdd(groupTriangles, triangles);
+    barrier();
+    if (gl_LocalInvocationIndex == 0u && groupTriangles != 0u) atomicAdd(counters.triangles, groupTriangles);
+}

@@ -1,0 +1,117 @@
+#version 460
+// The cluster test of one phase (sieve/cluster.h): candidate k < min(total, candidateCapacity) finds its
+// listed draw by binary search over the candidate offsets, then its cluster; writes flag[k] (draw it in
+// this phase) and candidates[k] = (slot, cluster index). Early: flag = visibleLast && inFrustum &&
+// !backfacing. Late: vis = inFrustum && !backfacing && !occluded; flag = vis && !(drawn early);
+// visibleLast = vis. Counters (shared/cluster.h ClusterCounters) by subgroup.
+#extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#include "shared/cluster.h"
+#include "shared/dispatch.h"
+#include "shared/draw.h"
+
+layout(local_size_x = 128) in;
+layout(set = 0, binding = 0, std140) uniform Params { CullParams params; };
+layout(set = 0, binding = 1, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = 2, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
+layout(set = 0, binding = 3, std430) readonly buffer Clusters { Cluster clusters[]; };
+layout(set = 0, binding = 4, std430) readonly buffer Ranges { ClusterRange ranges[]; };
+layout(set = 0, binding = 5, std430) readonly buffer InstanceSlots { uint instanceSlots[]; };
+layout(set = 0, binding = 6, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
+layout(set = 0, binding = 7, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
+layout(set = 0, binding = 8, std430) readonly buffer Offsets { uint offsets[]; };
+layout(set = 0, binding = 9, std430) readonly buffer Totals { uint candidateTotal; };
+layout(set = 0, binding = 10, std430) buffer Visibility { uint visibility[]; };
+layout(set = 0, binding = 11, std430) writeonly buffer Flags { uint flags[]; };
+layout(set = 0, binding = 12, std430) writeonly buffer Candidates { uvec2 candidates[]; };
+layout(set = 0, binding = 13, std430) buffer Counters { ClusterCounters counters; };
+layout(set = 0, binding = 14) uniform sampler2D pyramid;  // Hi-Z, r = min, g = max depth
+layout(push_constant) uniform Push { ClusterPush pc; };
+
+#include "cluster/lists.glsl"
+
+bool occluded(vec4 sphere) {
+    CullOcclusionQuery q;
+    if (!sieveOcclusionQuery(sphere, params, q)) return false;
+    bool behind = true;
+    for (uint y = q.y0; y <= q.y1; ++y)
+        for (uint x = q.x0; x <= q.x1; ++x)
+            behind = behind && sieveOccludedByTexel(q, texelFetch(pyramid, ivec2(x, y), int(q.mip)).rg, params);
+    return behind;
+}
+
+void countSubgroup(bool b, uint which) {
+    uint n = subgroupBallotBitCount(subgroupBallot(b));
+    if (subgroupElect() && n > 0u) {
+        switch (which) {
+            case 0: atomicAdd(counters.earlyTested, n); break;
+            case 1: atomicAdd(counters.earlyDrawn, n); break;
+            case 2: atomicAdd(counters.lateTested, n); break;
+            case 3: atomicAdd(counters.frustumVisible, n); break;
+            case 4: atomicAdd(counters.coneVisible, n); break;
+            case 5: atomicAdd(counters.lateVisible, n); break;
+            case 6: atomicAdd(counters.lateDrawn, n); break;
+        }
+    }
+}
+
+// The last candidate slot whose first candidate is <= k (it holds k: offsets never decrease and the
+// slot after it starts past k).
+uint findSlot(uint k) {
+    uint lo = 0u;
+    uint hi = candidateSlots() - 1u;
+    while (lo < hi) {
+        const uint mid = lo + (hi - lo + 1u) / 2u;
+        if (offsets[mid] <= k) lo = mid;
+        else hi = mid - 1u;
+    }
+    return lo;
+}
+
+void main() {
+    const uint k = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    const uint total = candidateTotal;
+    const uint tested = min(total, pc.candidateCapacity);
+    if (k == 0u && total > tested) atomicAdd(counters.dropped, total - tested);
+    const bool late = pc.phase != 0u;
+    bool live = k < tested;
+    bool inFrustum = false, front = false, vis = false, flag = false;
+    if (live) {
+        const uint slot = findSlot(k);
+        const DrawCommand draw = listedDraw(slot);
+        const ClusterRange range = ranges[draw.primitive * SIEVE_MAX_LODS + min(draw.lod, SIEVE_MAX_LODS - 1u)];
+        const uint c = k - offsets[slot];
+        const uint ci = range.firstCluster + c;
+        const Instance inst = instances[draw.firstInstance];
+        const Cluster cl = clusters[ci];
+        const vec4 ws = sieveClusterSphere(inst, cl.sphere);
+        inFrustum = (params.toggles & SIEVE_CULL_FRUSTUM) == 0u || sieveInFrustum(ws, params);
+        const bool coneOn = (pc.toggles & SIEVE_CLUSTER_CONE) != 0u &&
+                            sieveConeBin(primitives[draw.primitive].bin, pc.coneBins);
+        front = inFrustum && !(coneOn && sieveClusterBackfacing(inst, cl.cone, ws, params));
+        const uint vslot = instanceSlots[draw.firstInstance] + range.visibilitySlot + c;
+        const bool slotOk = vslot < pc.visibilitySlots;
+        const bool visibleLast = slotOk && visibility[vslot] != 0u;
+        if (!late) {
+            flag = front && visibleLast;
+        } else {
+            const bool drawnEarly = slot < pc.drawCapacity && front && visibleLast;
+            vis = front && !((params.toggles & SIEVE_CULL_OCCLUSION) != 0u && occluded(ws));
+            flag = vis && !drawnEarly;
+            if (slotOk) visibility[vslot] = vis ? 1u : 0u;
+        }
+        candidates[k] = uvec2(slot, ci);
+    }
+    if (k < pc.candidateCapacity) flags[k] = flag ? 1u : 0u;
+    // Every invocation reaches the ballots (inactive ones vote false).
+    if (!late) {
+        countSubgroup(live, 0u);
+        countSubgroup(flag, 1u);
+    } else {
+        countSubgroup(live, 2u);
+        countSubgroup(inFrustum, 3u);
+        countSubgroup(front, 4u);
+        countSubgroup(vis, 5u);
+        countSubgroup(flag, 6u);
+    }
+}
