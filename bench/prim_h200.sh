@@ -17,9 +17,11 @@ for e in ${SIEVE_PRIM_SIZES:-20 24 28}; do
   run --op scan --n $n --tier a
   run --op scan --n $n --tier b
   run --op scan --n $n --tier c
+  run --op scan --n $n --tier c --persistent
   run --op scan --n $n --tier c --lookback-status words
   for k in 4 8; do run --op scan --n $n --tier c --lookback-per-lane $k; done
   run --op compact --n $n --method fused
+  run --op compact --n $n --method fused --persistent
   run --op compact --n $n --method fused --lookback-per-lane 8
   run --op compact --n $n --method scatter --tier b
   run --op compact --n $n --method scatter --tier c

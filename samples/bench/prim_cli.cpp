@@ -76,6 +76,7 @@ struct Args {
     bool packedStatus = true;
     uint32_t workgroup = 256, vectors = 4;  // tile = workgroup * vectors * 4 elements
     uint32_t perLane = 1;                   // tier c look-back: predecessors per lane and poll
+    bool persistent = false;                // tier c: PrimOptions::persistentLookback
     double warmupMs = 500;
     bool verify = false, noVerify = false, json = false;  // --verify is the default; kept for old scripts
 };
@@ -141,6 +142,8 @@ cli::Parser parser(Args& a) {
                1024)
         .count("--lookback-per-lane", "K", "tier c: predecessors per lane and poll (1..16, default 1)", a.perLane, 0,
                16)
+        .flag("--persistent", "tier c: persistent look-back state (no clear pass; the scratch is zeroed once)",
+              a.persistent)
         .count("--runs", "R", "timed runs (default 50)", a.runs, 1, 100000)
         .count("--warmup", "W", "warm-up rounds, at least (default 1; the warm-up lasts --warmup-ms anyway)", a.warmup,
                0, 100000)
@@ -253,6 +256,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     prim.workgroupSize = a.workgroup;
     prim.vectorsPerThread = a.vectors;
     prim.lookbackPerLane = a.perLane;
+    prim.persistentLookback = a.persistent;
     for (uint32_t v : input) job->kept_ += v != 0;
     uint64_t scratch = 0, out = 0;
     if (a.op == Op::Scan || a.op == Op::ReduceSum) {
@@ -313,6 +317,11 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     job->out_ = std::move(o).value();
     job->aux_ = std::move(x).value();
     job->scratch_ = std::move(s).value();
+    // Zero once: persistent look-back state starts from epoch 0 (the other variants clear what they use).
+    if (auto r = ctx.submitNow(
+            [&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, job->scratch_.handle(), 0, VK_WHOLE_SIZE, 0); });
+        !r)
+        return r.error();
     if (job->append_) {
         auto po = deviceBuffer(ctx, out, "prim append peer output");
         auto px = deviceBuffer(ctx, 16, "prim append peer count/overflow");
@@ -657,6 +666,7 @@ int runTiming(const Args& a) {
             .integer("workgroup", a.workgroup)
             .integer("vectors", a.vectors)
             .integer("lookback_per_lane", a.perLane)
+            .boolean("persistent", a.persistent)
             .raw("clocks_before", clocksJson(times.clocksBefore))
             .raw("clocks_after", clocksJson(times.clocksAfter))
             .raw("verified", verified ? (*verified ? "true" : "false") : "null")

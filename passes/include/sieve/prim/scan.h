@@ -4,7 +4,8 @@
 // ScanTier) with identical results. The plugin never allocates: the caller provides scratchBytes(n) of
 // scratch (offset aligned to minStorageBufferOffsetAlignment), which is also written, so consecutive
 // uses of one scratch range need the caller's barrier like any other write. scratchBytes(max) serves
-// every n <= max, also where ScanTier::Auto scans n with another tier than max.
+// every n <= max, also where ScanTier::Auto scans n with another tier than max. With
+// PrimOptions::persistentLookback the scratch must be zero-filled once before its first use (config.h).
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
