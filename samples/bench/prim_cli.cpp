@@ -281,6 +281,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
         if (!c) return c.error();
         job->compact_ = std::make_unique<sieve::prim::Compact>(std::move(c).value());
         o.method = CompactMethod::AtomicAppend;
+        o.prim.persistentLookback = false;  // the peer scans nothing
         auto p = sieve::prim::Compact::create(ctx.info(), o);
         if (!p) return p.error();
         job->append_ = std::make_unique<sieve::prim::Compact>(std::move(p).value());
