@@ -20,9 +20,11 @@
 //    loads, fence, then read the value of the state they saw (the aggregate word never changes within
 //    a scan, so a state-1 read always pairs with its own value).
 // tag = epoch << 2 | state. A status whose epoch is not this scan's reads as silent, so the status words
-// never need clearing: a scan takes the epoch of its chunk (read before its ticket), the tile that takes
-// the last ticket resets the counter and advances the epoch. The ticket RMW releases the epoch read and
-// the last one acquires every earlier RMW, so the epoch advances only after every tile has read it.
+// never need clearing: a scan takes the epoch of its chunk with its ticket, the tile that takes the last
+// ticket resets the counter and advances the epoch. Packed: ticket and epoch are one 64-bit word, taken
+// by one relaxed add. Two words: the epoch is read before the ticket and the ticket RMW releases that
+// read, while the last one acquires every earlier RMW, so the epoch advances only after every tile has
+// read it (on the H200, with the packed layout, that form cost 15-18% at 2^24..2^28: bench/RESULTS.md).
 // The host either zero-fills the region before each scan (default), or once at allocation
 // (PrimOptions::persistentLookback; epochs wrap after 2^30 scans of one scratch).
 // The look-back reaches the previous chunk (an earlier dispatch, all of it published) only through
@@ -209,6 +211,15 @@ void main() {
     const uint tiles = (pc.n + TILE - 1) / TILE;
     if (sieve_group_index() >= tiles) return;  // spare groups of a folded dispatch take no tile id
     if (t == 0) {
+#if SIEVE_PACKED_STATUS
+        // Ticket (low word) and epoch (high word) in one 64-bit add: no ordering needed.
+        const uvec2 control = unpackUint2x32(atomicAdd(status64.v[pc.counterWord / 2], uint64_t(1), gl_ScopeDevice,
+                                                       gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
+        const uint ticket = control.x, epoch = control.y;
+        if (ticket == tiles - 1u)  // every tile of this dispatch has its ticket and epoch
+            atomicStore(status64.v[pc.counterWord / 2], packUint2x32(uvec2(0u, epoch + 1u)), gl_ScopeDevice,
+                        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+#else
         const uint epoch =
             atomicLoad(status.v[pc.counterWord + 1], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
         const uint ticket = atomicAdd(status.v[pc.counterWord], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
@@ -218,6 +229,7 @@ void main() {
             atomicStore(status.v[pc.counterWord + 1], epoch + 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                         gl_SemanticsRelaxed);
         }
+#endif
         s_tile = ticket;
         s_epoch = epoch;
         // The previous chunk finished in an earlier dispatch and advanced its epoch once since.
