@@ -13,10 +13,11 @@ enum class ScanTier : uint32_t {
 };
 // ScanTier::Auto, chosen per device and size from measurements (bench/RESULTS.md, top section "H200,
 // 2026-12-01"; autoScanTier() in sieve/prim/scan.h). H200, driver 580.159.04, warmed by time, interleaved
-// with a compute copy, verified:
-//  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^20): SinglePass. 2^20: c 11.47 us, b 13.60.
-//  - NVIDIA above 2^20: Subgroup (b). 2^24: b 65.6 us, c 68.6; 2^28: b 814.6 us, c 985.8 (b reads the
-//    input twice but no tile waits for another). Between 2^20 and 2^24 nothing is measured yet.
+// with a compute copy, verified (tier c without persistentLookback, which Auto cannot use):
+//  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^22): SinglePass. 2^20: c 11.44 us, b 13.66;
+//    2^22: c 19.87 us, b 21.66.
+//  - NVIDIA above 2^22: Subgroup (b). 2^24: b 66.05 us, c 72.42; 2^28: b 818.1 us, c 1045 (b reads the
+//    input twice but no tile waits for another).
 //  - every other device: Subgroup (b), which never makes a workgroup wait for another; nothing measured
 //    says SinglePass wins there (on lavapipe workgroups are CPU threads and a waiting tile burns a core).
 //  - SinglePass also needs subgroup ballot and arithmetic; without them Auto is Subgroup.

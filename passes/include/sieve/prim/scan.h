@@ -29,7 +29,7 @@ class Clear;
 
 // The tier ScanTier::Auto stands for on this device for n elements (rule in sieve/prim/config.h);
 // vendorId != 0 applies the rule of that vendor instead of the device's (PrimOptions::autoTierVendor).
-inline constexpr uint64_t kAutoSinglePassMaxElements = uint64_t(1) << 20;
+inline constexpr uint64_t kAutoSinglePassMaxElements = uint64_t(1) << 22;
 ScanTier autoScanTier(const DeviceInfo& dev, uint64_t n, uint32_t vendorId = 0);
 
 struct ScanBuffers {
