@@ -30,10 +30,9 @@ constexpr const char* kDescription =
     "interleaved. Both pyramids are compared with the CPU reference after the timed runs (--no-verify skips).";
 
 struct Images {
-    // pyramid: the single-dispatch build's; pyramid2: per mip; pyramid3: single dispatch, direct fetches
-    engine::Image depth, depthCopy, pyramid, pyramid2, pyramid3;
-    engine::Buffer depthBytes, depthBytes2, counter, counter3;
-    std::vector<VkImageView> mipViews, mipViews2, mipViews3;
+    engine::Image depth, depthCopy, pyramid, pyramid2;  // pyramid: the single-dispatch build's; pyramid2: per mip
+    engine::Buffer depthBytes, depthBytes2, counter;
+    std::vector<VkImageView> mipViews, mipViews2;
 };
 
 sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const std::vector<float>& values,
@@ -49,18 +48,19 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
     im.depthCopy = std::move(copy).value();
     const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(extent);
     const uint32_t mips = sieve::HiZBuilder::mipCount(base);
-    auto makePyramid = [&](const char* name, engine::Image& image, std::vector<VkImageView>& views) {
-        auto p = engine::Image::create(
-            ctx, {sieve::kHiZFormat, base, mips,
-                  sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, name});
-        if (!p) return sieve::Result<void>(p.error());
-        image = std::move(p).value();
-        for (uint32_t m = 0; m < mips; ++m) views.push_back(image.mipView(m));
-        return sieve::Result<void>();
-    };
-    if (auto r = makePyramid("bench hiz", im.pyramid, im.mipViews); !r) return r.error();
-    if (auto r = makePyramid("bench hiz per mip", im.pyramid2, im.mipViews2); !r) return r.error();
-    if (auto r = makePyramid("bench hiz direct", im.pyramid3, im.mipViews3); !r) return r.error();
+    auto pyramid = engine::Image::create(
+        ctx, {sieve::kHiZFormat, base, mips,
+              sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "bench hiz"});
+    if (!pyramid) return pyramid.error();
+    im.pyramid = std::move(pyramid).value();
+    for (uint32_t m = 0; m < mips; ++m) im.mipViews.push_back(im.pyramid.mipView(m));
+    auto pyramid2 = engine::Image::create(
+        ctx,
+        {sieve::kHiZFormat, base, mips,
+         sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "bench hiz per mip"});
+    if (!pyramid2) return pyramid2.error();
+    im.pyramid2 = std::move(pyramid2).value();
+    for (uint32_t m = 0; m < mips; ++m) im.mipViews2.push_back(im.pyramid2.mipView(m));
     // The buffers also serve the compute-copy peer: half the bytes of a build (depth + every mip).
     const uint64_t bytes = std::max<uint64_t>(uint64_t(values.size()) * 4, peerBytes);
     auto b1 = deviceBuffer(ctx, bytes, "bench depth bytes");
@@ -70,16 +70,12 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
     if (!b2) return b2.error();
     im.depthBytes2 = std::move(b2).value();
     auto counter = deviceBuffer(ctx, sieve::HiZBuilder::counterBytes(), "bench hiz counter");
-    auto counter3 = deviceBuffer(ctx, sieve::HiZBuilder::counterBytes(), "bench hiz counter direct");
     if (!counter) return counter.error();
-    if (!counter3) return counter3.error();
     im.counter = std::move(counter).value();
-    im.counter3 = std::move(counter3).value();
     if (auto r = engine::uploadBuffer(ctx, im.depthBytes, values.data(), uint64_t(values.size()) * 4); !r)
         return r.error();
     auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
         vkCmdFillBuffer(cmd, im.counter.handle(), 0, VK_WHOLE_SIZE, 0);
-        vkCmdFillBuffer(cmd, im.counter3.handle(), 0, VK_WHOLE_SIZE, 0);
         for (VkImage img : {im.depth.handle(), im.depthCopy.handle()})
             imageBarrier(cmd, img, VK_IMAGE_ASPECT_DEPTH_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
                          VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
@@ -93,7 +89,7 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-        for (VkImage img : {im.pyramid.handle(), im.pyramid2.handle(), im.pyramid3.handle()})
+        for (VkImage img : {im.pyramid.handle(), im.pyramid2.handle()})
             imageBarrier(cmd, img, VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
                          VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                          VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
@@ -211,9 +207,6 @@ int hizMain(int argc, char** argv) {
     auto builderR = sieve::HiZBuilder::create(ctx.info());
     if (!builderR) return fail(kName, builderR.error().message);
     const sieve::HiZBuilder& builder = builderR.value();
-    auto directR = sieve::HiZBuilder::create(ctx.info(), false);  // the single pass without the staged mip 0
-    if (!directR) return fail(kName, directR.error().message);
-    const sieve::HiZBuilder& direct = directR.value();
     const uint64_t copyBytes = peakCopyBytes(ctx);
     auto peers = measurePeers(ctx, copyBytes, runs);
     if (!peers) return fail(kName, peers.error().message);
@@ -248,11 +241,10 @@ int hizMain(int argc, char** argv) {
         const sieve::HiZSource src{im.depth.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, extent};
         const sieve::HiZTarget dstSingle{im.pyramid.handle(), im.mipViews};
         const sieve::HiZTarget dstPerMip{im.pyramid2.handle(), im.mipViews2};
-        const sieve::HiZTarget dstDirect{im.pyramid3.handle(), im.mipViews3};
         sieve::HiZPyramidCpu ref;
         if (verify) {
             ref = sieve::hizReference(extent, values);
-            for (const engine::Image* pyr : {&im.pyramid, &im.pyramid2, &im.pyramid3})
+            for (const engine::Image* pyr : {&im.pyramid, &im.pyramid2})
                 if (auto r = poisonPyramid(ctx, *pyr); !r) return fail(kName, r.error().message);
         }
 
@@ -307,8 +299,6 @@ int hizMain(int argc, char** argv) {
         if (singleOk) {
             add("single",
                 [&](VkCommandBuffer cmd) { return builder.recordSingle(cmd, src, dstSingle, im.counter.range()); });
-            add("single_direct",
-                [&](VkCommandBuffer cmd) { return direct.recordSingle(cmd, src, dstDirect, im.counter3.range()); });
             add("chain_single", chain(singleShape));
         }
         add("per_mip", [&](VkCommandBuffer cmd) { return builder.recordPerMip(cmd, src, dstPerMip); });
@@ -367,10 +357,6 @@ int hizMain(int argc, char** argv) {
         if (verify) {  // the pyramids of the last timed round
             if (singleOk) mismatch = verifyPyramid(ctx, im.pyramid, ref);
             if (!mismatch.empty()) mismatch = "single: " + mismatch;
-            if (singleOk && mismatch.empty()) {
-                mismatch = verifyPyramid(ctx, im.pyramid3, ref);
-                if (!mismatch.empty()) mismatch = "single_direct: " + mismatch;
-            }
             if (mismatch.empty()) {
                 mismatch = verifyPyramid(ctx, im.pyramid2, ref);
                 if (!mismatch.empty()) mismatch = "per_mip: " + mismatch;

@@ -1,11 +1,6 @@
 #version 460
 // Single-dispatch Hi-Z builder. One 256-thread workgroup per 64x64 tile of pyramid mip 0 reduces its
 // tile to one texel, writing mips 0..6 on the way (mip 1 and mips 2-6 through shared memory).
-// STAGED (default): mip 0 is built in four bands of 16 rows; the depth pixels under a band are first
-// gathered 2x2 per instruction (textureGather, clamp-to-edge) into shared memory, and every mip-0 texel
-// reduces its 1-3 x 1-3 footprint from there, so each depth pixel costs a quarter of a texture
-// instruction instead of up to two whole ones (footprints overlap). Otherwise each footprint pixel is
-// one texelFetch (the variant kept for comparison).
 // The last workgroup to finish (atomic counter) then builds mips 7.. from mip 6 and resets the counter
 // to zero for the next build.
 //
@@ -21,7 +16,6 @@
 #include "hiz/hiz_shared.h"
 #include "hiz/hiz_reduce.glsl"
 layout(local_size_x = 256) in;
-layout(constant_id = 0) const bool STAGED = true;
 layout(set = 0, binding = 0) uniform sampler2D depth;
 layout(set = 0, binding = 1) coherent buffer Counter { uint counter; };
 
@@ -33,10 +27,6 @@ MIP_BINDING(13) MIP_BINDING(14) MIP_BINDING(15)
 layout(push_constant) uniform Push { HiZSinglePush pc; };
 
 shared vec2 sMip1[32 * 32];
-// One band: 16 mip-0 rows x 64 columns cover fewer than 16 * 2 + 2 rows and 64 * 2 + 2 columns of depth
-// (the depth/mip-0 ratio is below 2), one more of each for the even start of the 2x2 gathers.
-const uint BAND_ROWS = 34u, BAND_COLS = 130u;
-shared float sDepth[BAND_ROWS * BAND_COLS];
 shared vec2 sTile[256];
 shared bool sLast;
 
@@ -73,55 +63,18 @@ void main() {
     // Mips 0 and 1: four rounds over the tile's 32x32 mip-1 texels, a row of 32 per subgroup-sized run of
     // invocations, so that neighbouring invocations read neighbouring depth pixels (coalesced).
     for (uint round = 0; round < 4u; ++round) {
-        uvec2 origin = uvec2(0);  // STAGED: depth pixel of sDepth[0]
-        if (STAGED) {
-            // The band's mip-0 texels inside the pyramid, and the depth rectangle their footprints cover
-            // (workgroup-uniform, so the barriers below are reached by every invocation).
-            const uvec2 first = tile * SIEVE_HIZ_TILE + uvec2(0, round * 16u);
-            const uvec2 last = min(first + uvec2(63u, 15u), extent - 1u);
-            if (all(lessThan(first, extent))) {
-                const uvec2 x = uvec2(hizSpan(first.x, depthExtent.x, extent.x).x & ~1u,
-                                      hizSpan(last.x, depthExtent.x, extent.x).y);
-                const uvec2 y = uvec2(hizSpan(first.y, depthExtent.y, extent.y).x & ~1u,
-                                      hizSpan(last.y, depthExtent.y, extent.y).y);
-                origin = uvec2(x.x, y.x);
-                const uvec2 pairs = (uvec2(x.y, y.y) - origin + 1u) / 2u;
-                const vec2 invDepth = 1.0 / vec2(depthExtent);
-                for (uint i = t; i < pairs.x * pairs.y; i += 256u) {
-                    const uvec2 g = 2u * uvec2(i % pairs.x, i / pairs.x);
-                    // The 2x2 texels with top-left origin + g: sampled at their shared corner.
-                    const vec4 d = textureGather(depth, (vec2(origin + g) + 1.0) * invDepth, 0);
-                    const uint at = g.y * BAND_COLS + g.x;
-                    sDepth[at] = d.w;
-                    sDepth[at + 1u] = d.z;
-                    sDepth[at + BAND_COLS] = d.x;
-                    sDepth[at + BAND_COLS + 1u] = d.y;
-                }
-            }
-            barrier();
-        }
         const uvec2 q = uvec2(t & 31u, round * 8u + (t >> 5u));  // mip-1 texel in the tile
         vec2 r1 = kHizIdentity;
         for (uint j = 0; j < 2; ++j)
             for (uint i = 0; i < 2; ++i) {
                 uvec2 p = tile * SIEVE_HIZ_TILE + q * 2u + uvec2(i, j);
                 vec2 r0 = kHizIdentity;
-                if (all(lessThan(p, extent))) {
-                    if (STAGED) {
-                        const uvec2 sx = hizSpan(p.x, depthExtent.x, extent.x) - origin.x;
-                        const uvec2 sy = hizSpan(p.y, depthExtent.y, extent.y) - origin.y;
-                        for (uint y = sy.x; y < sy.y; ++y)
-                            for (uint x = sx.x; x < sx.y; ++x) r0 = hizCombine(r0, vec2(sDepth[y * BAND_COLS + x]));
-                    } else {
-                        r0 = hizReduceDepth(depth, p, depthExtent, extent);
-                    }
-                }
+                if (all(lessThan(p, extent))) r0 = hizReduceDepth(depth, p, depthExtent, extent);
                 storeMip(0, p, r0);
                 r1 = hizCombine(r1, r0);
             }
         storeMip(1, tile * (SIEVE_HIZ_TILE / 2u) + q, r1);
         sMip1[q.y * 32u + q.x] = r1;
-        if (STAGED) barrier();  // the next band overwrites sDepth
     }
     barrier();
     // Mip 2: one texel per invocation, laid out in sTile as the loop below expects (row-major, 16 wide).

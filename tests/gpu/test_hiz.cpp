@@ -105,26 +105,6 @@ TEST_F(HiZTest, SinglePassMatchesReferenceAtEdgeSizes) {
     }
 }
 
-// The staged mip 0 (depth gathered into shared memory per band) where a band's depth rectangle is largest
-// (depth/mip-0 ratio just below 2: 2047 -> 1024) or the ratio is 1, and at 4K; then the direct-fetch
-// variant kept for comparison.
-TEST_F(HiZTest, SinglePassStagedAndDirectAtLargeRatios) {
-    uint32_t seed = 300;
-    for (VkExtent2D e : {VkExtent2D{2047, 1023}, {1024, 600}, {255, 129}, {3840, 2160}}) {
-        SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) + " staged");
-        buildAndCompare(e, Builder::Single, seed++);
-        if (HasFatalFailure()) return;
-    }
-    auto direct = sieve::HiZBuilder::create(ctx().info(), false);
-    ASSERT_TRUE(direct) << direct.error().message;
-    builder = std::move(direct).value();
-    for (VkExtent2D e : {VkExtent2D{3, 5}, {2047, 1023}, {200, 113}}) {
-        SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) + " direct");
-        buildAndCompare(e, Builder::Single, seed++);
-        if (HasFatalFailure()) return;
-    }
-}
-
 TEST_F(HiZTest, BothBuildersMatchReferenceAt1919x1079) {
     buildAndCompare({1919, 1079}, Builder::PerMip, 7);
     if (HasFatalFailure()) return;

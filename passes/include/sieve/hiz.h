@@ -59,9 +59,7 @@ struct HiZTarget {
 class HiZBuilder {
 public:
     HiZBuilder() = default;
-    // stagedDepth: the single-pass builder gathers each band's depth pixels 2x2 into shared memory before
-    // reducing mip 0 (default); false reads every footprint pixel with its own fetch (kept to compare).
-    static Result<HiZBuilder> create(const DeviceInfo& dev, bool stagedDepth = true);
+    static Result<HiZBuilder> create(const DeviceInfo& dev);
 
     static VkExtent2D pyramidExtent(VkExtent2D depth);
     static uint32_t mipCount(VkExtent2D pyramid);

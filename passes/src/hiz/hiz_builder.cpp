@@ -2,8 +2,8 @@
 #include <bit>
 #include <string>
 
-#include "core/spirv_reflect.h"
 #include "core/vk.h"
+#include "core/spirv_reflect.h"
 #include "hiz/hiz_shared.h"
 #include "sieve/hiz.h"
 #include "sieve/spirv.h"
@@ -46,7 +46,7 @@ VkExtent2D HiZBuilder::mipExtent(VkExtent2D pyramid, uint32_t mip) {
     return {std::max(1u, pyramid.width >> mip), std::max(1u, pyramid.height >> mip)};
 }
 
-Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, bool stagedDepth) {
+Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev) {
     HiZBuilder h;
     h.created_ = true;
     auto sampler = NearestSampler::create(dev, "hiz nearest");
@@ -68,8 +68,7 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, bool stagedDepth) {
     vkGetPhysicalDeviceProperties2(dev.physical, &props);
     if (push.maxPushDescriptors >= singleInfo->bindings.size() &&
         dev.limits.maxPerStageDescriptorStorageImages >= gpu::SIEVE_HIZ_MAX_MIPS) {
-        const uint32_t spec[] = {stagedDepth ? 1u : 0u};  // STAGED in hiz/single_pass.comp
-        auto single = ComputePipeline::create(dev, {"hiz/single_pass.comp", sizeof(gpu::HiZSinglePush), spec});
+        auto single = ComputePipeline::create(dev, {"hiz/single_pass.comp", sizeof(gpu::HiZSinglePush)});
         if (!single) return single.error();
         h.singlePass_ = std::move(single).value();
     }
