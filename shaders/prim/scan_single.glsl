@@ -241,8 +241,26 @@ void main() {
     const uint epoch = s_epoch, prevEpoch = s_prevEpoch;
 
     uvec4 x[4];
-    uvec4 roundTotals;
-    uvec4 ex = workgroupExclusiveScan(loadTile(local * TILE, x), roundTotals);
+    uvec4 roundTotals, ex;
+    const uvec4 sums = loadTile(local * TILE, x);
+    if (SUBGROUPS) {
+        // One barrier: subgroup totals to shared memory, then every subgroup adds up the totals before it
+        // itself (no pass through subgroup 0), so the aggregate is published as early as it can be.
+        ex = subgroupExclusiveAdd(sums);
+        const uvec4 own = subgroupAdd(sums);
+        if (subgroupElect()) s_wsSub[gl_SubgroupID] = own;
+        barrier();
+        uvec4 before = uvec4(0), all = uvec4(0);
+        for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += gl_SubgroupSize) {
+            const uvec4 v = s_wsSub[k];
+            all += v;
+            if (k < gl_SubgroupID) before += v;
+        }
+        ex += subgroupAdd(before);
+        roundTotals = subgroupAdd(all);
+    } else {
+        ex = workgroupExclusiveScan(sums, roundTotals);
+    }
     const uint aggregate = vecSum(roundTotals);
 
     // Subgroup 0 publishes, looks back and publishes the inclusive prefix at once (successors wait on
