@@ -14,9 +14,9 @@ enum class ScanTier : uint32_t {
 // ScanTier::Auto, chosen per device and size from measurements (bench/RESULTS.md, top section "H200,
 // 2026-12-01"; autoScanTier() in sieve/prim/scan.h). H200, driver 580.159.04, warmed by time, interleaved
 // with a compute copy, verified (tier c without persistentLookback, which Auto cannot use):
-//  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^22): SinglePass. 2^20: c 11.44 us, b 13.66;
-//    2^22: c 19.87 us, b 21.66.
-//  - NVIDIA above 2^22: Subgroup (b). 2^24: b 66.05 us, c 72.42; 2^28: b 818.1 us, c 1045 (b reads the
+//  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^22): SinglePass. 2^20: c 11.39 us, b 13.73;
+//    2^22: c 20.00 us, b 21.55.
+//  - NVIDIA above 2^22: Subgroup (b). 2^24: b 65.73 us, c 66.78; 2^28: b 817.3 us, c 955.5 (b reads the
 //    input twice but no tile waits for another).
 //  - every other device: Subgroup (b), which never makes a workgroup wait for another; nothing measured
 //    says SinglePass wins there (on lavapipe workgroups are CPU threads and a waiting tile burns a core).
