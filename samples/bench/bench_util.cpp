@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "engine/vk/timestamps.h"
+#include "interleave.h"
 #include "shared/test_push.h"
 #include "sieve/prim/reduce.h"
 
@@ -111,35 +112,34 @@ void fullBarrier(VkCommandBuffer cmd) {
 
 sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs, const Recorder& body,
                                            void (*between)(VkCommandBuffer)) {
-    auto timer = engine::GpuTimestamps::create(ctx, runs, 1, "bench timestamps");
-    if (!timer) return timer.error();
-    sieve::Result<void> rec;
-    if (warmup) {
-        auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-            for (uint32_t i = 0; i < warmup && rec; ++i) {
-                between(cmd);
-                rec = body(cmd);
-            }
-        });
-        if (!rec) return rec.error();
-        if (!r) return r.error();
-    }
-    auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        timer->reset(cmd);
-        for (uint32_t i = 0; i < runs && rec; ++i) {
-            between(cmd);
-            timer->begin(cmd, "run");
-            rec = body(cmd);
-            timer->end(cmd);
+    InterleavedOptions o;
+    o.runs = runs;
+    o.warmupMs = warmupMs();
+    o.minWarmupRounds = warmup;
+    o.between = between;
+    auto t = timeInterleaved(ctx, {Subject{"run", body, {}, {}}}, o);
+    if (!t) return t.error();
+    return std::move(t.value().us[0]);
+}
+
+namespace {
+double g_warmupMs = -1;
+}
+
+double warmupMs() {
+    if (g_warmupMs < 0) {
+        g_warmupMs = 500;
+        if (const char* env = std::getenv("SIEVE_BENCH_WARMUP_MS")) {
+            char* end = nullptr;
+            const double v = std::strtod(env, &end);
+            if (end != env && v >= 0) g_warmupMs = v;
         }
-    });
-    if (!rec) return rec.error();
-    if (!r) return r.error();
-    auto scopes = timer->read(0, true);
-    if (!scopes) return scopes.error();
-    std::vector<double> us;
-    for (const engine::GpuTimestamps::Scope& s : scopes.value()) us.push_back(s.ms * 1000.0);
-    return us;
+    }
+    return g_warmupMs;
+}
+
+void setWarmupMs(double ms) {
+    g_warmupMs = ms;
 }
 
 double median(std::vector<double> v) {
@@ -156,6 +156,7 @@ Stat stat(std::vector<double> v) {
     s.samples = uint32_t(v.size());
     s.median = median(v);
     s.min = v.front();
+    s.p10 = v[std::max<size_t>(size_t(std::ceil(0.1 * double(v.size()))), 1) - 1];  // nearest rank, as p90
     s.p90 = v[std::min(v.size() - 1, size_t(std::ceil(0.9 * double(v.size()))) - 1)];
     return s;
 }

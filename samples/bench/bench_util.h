@@ -55,17 +55,22 @@ void describe(engine::Context& ctx, Json& j);
 void fullBarrier(VkCommandBuffer cmd);
 using sieve::imageBarrier;
 
-// Records body warmup + runs times (`between` before each: by default a full barrier) with a timestamp
-// pair around each timed run; returns the microseconds of each timed run. Warm-up runs go in their own
-// submission.
+// Records body (`between` before each: by default a full barrier) with a timestamp pair around each of
+// `runs` timed runs, after a warm-up by time in the same submission (at least `warmup` runs and
+// warmupMs() of GPU work: interleave.h); returns the microseconds of each timed run.
 using Recorder = std::function<sieve::Result<void>(VkCommandBuffer)>;
 sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs, const Recorder& body,
                                            void (*between)(VkCommandBuffer) = fullBarrier);
 
 double median(std::vector<double> v);
 
+// GPU time of the warm-up before every timed submission (default 500 ms; sieve-bench --warmup-ms, or the
+// environment variable SIEVE_BENCH_WARMUP_MS).
+double warmupMs();
+void setWarmupMs(double ms);
+
 struct Stat {
-    double median = 0, min = 0, p90 = 0;
+    double median = 0, min = 0, p10 = 0, p90 = 0;
     uint32_t samples = 0;
 };
 Stat stat(std::vector<double> v);

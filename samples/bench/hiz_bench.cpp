@@ -1,6 +1,9 @@
 // sieve-bench hiz: min+max Hi-Z pyramid builds (single dispatch and one dispatch per mip) at several
-// depth sizes, each next to copies of the same depth bytes (image to image, image to buffer, buffer to
-// buffer) timed in the same run. One JSON line per size.
+// depth sizes. Per size, the builders and their peers run interleaved in one submission after a warm-up
+// by time (interleave.h): copies of the same depth bytes (image to image, image to buffer, buffer to
+// buffer), a compute copy of the bytes a build moves, and zero-work dispatch chains of each builder's
+// shape. Each builder writes its own pyramid, compared with the CPU reference after the timed rounds.
+// One JSON line per size.
 #include <volk.h>
 
 #include <cmath>
@@ -8,6 +11,10 @@
 #include <random>
 
 #include "bench_util.h"
+#include "command_count.h"
+#include "compute_copy.h"
+#include "interleave.h"
+#include "shared/test_push.h"
 #include "sieve/hiz.h"
 #include "subcommands.h"
 
@@ -19,15 +26,17 @@ constexpr const char* kName = "hiz";
 constexpr const char* kDescription =
     "Times HiZBuilder::recordSingle and recordPerMip on a D32 depth image of random depths (default sizes\n"
     "1920x1080,2560x1440,3840x2160), with vkCmdCopyImage, vkCmdCopyImageToBuffer and vkCmdCopyBuffer of the\n"
-    "same depth bytes as peers. --verify compares both pyramids with the CPU reference (small sizes!).";
+    "same depth bytes, a compute copy of the bytes a build moves and zero-work dispatch chains as peers, all\n"
+    "interleaved. Both pyramids are compared with the CPU reference after the timed runs (--no-verify skips).";
 
 struct Images {
-    engine::Image depth, depthCopy, pyramid;
+    engine::Image depth, depthCopy, pyramid, pyramid2;  // pyramid: the single-dispatch build's; pyramid2: per mip
     engine::Buffer depthBytes, depthBytes2, counter;
-    std::vector<VkImageView> mipViews;
+    std::vector<VkImageView> mipViews, mipViews2;
 };
 
-sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const std::vector<float>& values) {
+sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const std::vector<float>& values,
+                                 uint64_t peerBytes) {
     Images im;
     const VkImageUsageFlags depthUsage =
         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
@@ -40,11 +49,20 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
     const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(extent);
     const uint32_t mips = sieve::HiZBuilder::mipCount(base);
     auto pyramid = engine::Image::create(
-        ctx, {sieve::kHiZFormat, base, mips, sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, "bench hiz"});
+        ctx, {sieve::kHiZFormat, base, mips,
+              sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "bench hiz"});
     if (!pyramid) return pyramid.error();
     im.pyramid = std::move(pyramid).value();
     for (uint32_t m = 0; m < mips; ++m) im.mipViews.push_back(im.pyramid.mipView(m));
-    const uint64_t bytes = uint64_t(values.size()) * 4;
+    auto pyramid2 = engine::Image::create(
+        ctx,
+        {sieve::kHiZFormat, base, mips,
+         sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "bench hiz per mip"});
+    if (!pyramid2) return pyramid2.error();
+    im.pyramid2 = std::move(pyramid2).value();
+    for (uint32_t m = 0; m < mips; ++m) im.mipViews2.push_back(im.pyramid2.mipView(m));
+    // The buffers also serve the compute-copy peer: half the bytes of a build (depth + every mip).
+    const uint64_t bytes = std::max<uint64_t>(uint64_t(values.size()) * 4, peerBytes);
     auto b1 = deviceBuffer(ctx, bytes, "bench depth bytes");
     if (!b1) return b1.error();
     im.depthBytes = std::move(b1).value();
@@ -54,7 +72,8 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
     auto counter = deviceBuffer(ctx, sieve::HiZBuilder::counterBytes(), "bench hiz counter");
     if (!counter) return counter.error();
     im.counter = std::move(counter).value();
-    if (auto r = engine::uploadBuffer(ctx, im.depthBytes, values.data(), bytes); !r) return r.error();
+    if (auto r = engine::uploadBuffer(ctx, im.depthBytes, values.data(), uint64_t(values.size()) * 4); !r)
+        return r.error();
     auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
         vkCmdFillBuffer(cmd, im.counter.handle(), 0, VK_WHOLE_SIZE, 0);
         for (VkImage img : {im.depth.handle(), im.depthCopy.handle()})
@@ -70,10 +89,11 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-        imageBarrier(cmd, im.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
-                     VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
-                     VK_IMAGE_LAYOUT_GENERAL);
+        for (VkImage img : {im.pyramid.handle(), im.pyramid2.handle()})
+            imageBarrier(cmd, img, VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                         VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+                         VK_IMAGE_LAYOUT_GENERAL);
     });
     if (!r) return r.error();
     return im;
@@ -81,9 +101,9 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
 
 // Reads every mip back as (min, max) pairs and compares with the reference. Returns a mismatch
 // description, or empty.
-std::string verifyPyramid(engine::Context& ctx, const Images& im, const sieve::HiZPyramidCpu& ref) {
-    const VkExtent2D base = im.pyramid.extent();
-    const uint32_t mips = im.pyramid.mipLevels();
+std::string verifyPyramid(engine::Context& ctx, const engine::Image& pyramid, const sieve::HiZPyramidCpu& ref) {
+    const VkExtent2D base = pyramid.extent();
+    const uint32_t mips = pyramid.mipLevels();
     if (ref.mipCount() != mips) return "mip count differs from the reference";
     std::vector<VkDeviceSize> offsets;
     VkDeviceSize bytes = 0;
@@ -95,7 +115,7 @@ std::string verifyPyramid(engine::Context& ctx, const Images& im, const sieve::H
     auto buf = deviceBuffer(ctx, bytes, "bench pyramid readback");
     if (!buf) return buf.error().message;
     auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        imageBarrier(cmd, im.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+        imageBarrier(cmd, pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                      VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COPY_BIT,
                      VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
         for (uint32_t m = 0; m < mips; ++m) {
@@ -104,11 +124,11 @@ std::string verifyPyramid(engine::Context& ctx, const Images& im, const sieve::H
             region.bufferOffset = offsets[m];
             region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m, 0, 1};
             region.imageExtent = {e.width, e.height, 1};
-            vkCmdCopyImageToBuffer(cmd, im.pyramid.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->handle(), 1,
+            vkCmdCopyImageToBuffer(cmd, pyramid.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->handle(), 1,
                                    &region);
         }
         imageBarrier(
-            cmd, im.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+            cmd, pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
             VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
             VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_IMAGE_LAYOUT_GENERAL);
     });
@@ -126,40 +146,59 @@ std::string verifyPyramid(engine::Context& ctx, const Images& im, const sieve::H
 }
 
 // Clears the pyramid to a value no depth has, so that a verify pass sees only what the build wrote.
-sieve::Result<void> poisonPyramid(engine::Context& ctx, const Images& im) {
+sieve::Result<void> poisonPyramid(engine::Context& ctx, const engine::Image& pyramid) {
     return ctx.submitNow([&](VkCommandBuffer cmd) {
-        imageBarrier(cmd, im.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+        imageBarrier(cmd, pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
                      VK_ACCESS_2_MEMORY_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_CLEAR_BIT,
                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL);
         VkClearColorValue poison{};
         poison.float32[0] = poison.float32[1] = -7.0f;
         const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, VK_REMAINING_MIP_LEVELS, 0, 1};
-        vkCmdClearColorImage(cmd, im.pyramid.handle(), VK_IMAGE_LAYOUT_GENERAL, &poison, 1, &range);
-        imageBarrier(cmd, im.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_CLEAR_BIT,
+        vkCmdClearColorImage(cmd, pyramid.handle(), VK_IMAGE_LAYOUT_GENERAL, &poison, 1, &range);
+        imageBarrier(cmd, pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_CLEAR_BIT,
                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                      VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
                      VK_IMAGE_LAYOUT_GENERAL);
     });
 }
 
+// Depth (as a sampled image) -> transfer source for the copy peers, and back.
+void depthLayout(VkCommandBuffer cmd, VkImage depth, bool toCopy) {
+    const VkImageLayout shader = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, copy = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL;
+    const VkPipelineStageFlags2 cs = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, cp = VK_PIPELINE_STAGE_2_COPY_BIT;
+    imageBarrier(cmd, depth, VK_IMAGE_ASPECT_DEPTH_BIT, toCopy ? cs : cp, VK_ACCESS_2_NONE, toCopy ? shader : copy,
+                 toCopy ? cp : cs, toCopy ? VK_ACCESS_2_TRANSFER_READ_BIT : VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+                 toCopy ? copy : shader);
+}
+
 }  // namespace
 
 int hizMain(int argc, char** argv) {
     std::vector<cli::Extent> sizes{{1920, 1080}, {2560, 1440}, {3840, 2160}};
-    uint32_t runs = 200, warmup = 20;
+    uint32_t runs = 200, warmup = 1;
     uint64_t seed = 1;
-    bool verify = false;
+    bool verifyFlag = false, noVerify = false;
     std::string out;
     cli::Parser p = subcommandParser(kName, kDescription);
     p.option(
          "--sizes", "WxH,...", "depth sizes (default 1920x1080,2560x1440,3840x2160)",
          [&](const std::string& v) { return cli::parseExtentList(v, 16384, sizes); }, "comma-separated WxH, 1..16384")
-        .count("--runs", "R", "timed runs (default 200)", runs, 1, 100000)
-        .count("--warmup", "W", "warm-up runs (default 20)", warmup, 0, 100000)
+        .count("--runs", "R", "timed rounds (default 200)", runs, 1, 100000)
+        .count("--warmup", "W", "warm-up rounds, at least (default 1; the warm-up lasts --warmup-ms anyway)", warmup, 0,
+               100000)
+        .option(
+            "--warmup-ms", "MS", "GPU time of the warm-up before each timed submission (default 500)",
+            [&](const std::string& v) {
+                double ms = 0;
+                return cli::parseDouble(v, ms) && ms >= 0 && (setWarmupMs(ms), true);
+            },
+            "a number of milliseconds >= 0")
         .count("--seed", "S", "seed of the depths (default 1)", seed, 0, UINT64_MAX)
-        .flag("--verify", "compare the pyramids with the CPU reference; exit 1 on a mismatch", verify)
+        .flag("--verify", "compare the pyramids with the CPU reference (the default); exit 1 on a mismatch", verifyFlag)
+        .flag("--no-verify", "skip the comparison", noVerify)
         .text("--out", "FILE", "append the JSON lines to FILE (default: stdout)", out);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
+    const bool verify = !noVerify;
     const JsonSink sink(out);
 
     auto ctxR = makeContext();
@@ -171,6 +210,13 @@ int hizMain(int argc, char** argv) {
     const uint64_t copyBytes = peakCopyBytes(ctx);
     auto peers = measurePeers(ctx, copyBytes, runs);
     if (!peers) return fail(kName, peers.error().message);
+    auto computeCopy = ComputeCopy::create(ctx.info());
+    if (!computeCopy) return fail(kName, computeCopy.error().message);
+    sieve::ComputePipelineDesc zeroDesc;
+    zeroDesc.shader = "test/fill.comp";
+    zeroDesc.pushConstantBytes = sizeof(sieve::gpu::FillPush);
+    auto zero = sieve::ComputePipeline::create(ctx.info(), zeroDesc);
+    if (!zero) return fail(kName, zero.error().message);
 
     bool allOk = true;
     for (const cli::Extent size : sizes) {
@@ -179,105 +225,148 @@ int hizMain(int argc, char** argv) {
         std::uniform_real_distribution<float> dist(1e-4f, 1.0f);
         std::vector<float> values(size_t(extent.width) * extent.height);
         for (float& v : values) v = dist(rng);
-        auto imR = makeImages(ctx, extent, values);
+        const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(extent);
+        uint64_t mipBytes = 0;
+        for (uint32_t m = 0; m < sieve::HiZBuilder::mipCount(base); ++m) {
+            const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
+            mipBytes += uint64_t(e.width) * e.height * 8;
+        }
+        // Fewest bytes a pyramid build moves: the depth read once, every mip written once.
+        const uint64_t depthBytes = uint64_t(extent.width) * extent.height * 4;
+        const uint64_t buildBytes = depthBytes + mipBytes;
+        const uint64_t peerBytes = buildBytes / 2 / 16 * 16;
+        auto imR = makeImages(ctx, extent, values, peerBytes);
         if (!imR) return fail(kName, imR.error().message);
         Images& im = imR.value();
         const sieve::HiZSource src{im.depth.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, extent};
-        const sieve::HiZTarget dst{im.pyramid.handle(), im.mipViews};
-        const uint32_t r = runs, w = warmup;
-
-        Json line;
-        line.str("scenario", kName).integer("width", extent.width).integer("height", extent.height);
-        const VkExtent2D base = im.pyramid.extent();
-        line.integer("pyramid_width", base.width)
-            .integer("pyramid_height", base.height)
-            .integer("mips", im.pyramid.mipLevels());
-
-        std::string mismatch;
+        const sieve::HiZTarget dstSingle{im.pyramid.handle(), im.mipViews};
+        const sieve::HiZTarget dstPerMip{im.pyramid2.handle(), im.mipViews2};
         sieve::HiZPyramidCpu ref;
-        if (verify) ref = sieve::hizReference(extent, values);
-        auto timeBuilder = [&](bool single, const char* key) -> sieve::Result<void> {
-            if (verify)
-                if (auto p = poisonPyramid(ctx, im); !p) return p;
-            auto t = timeGpu(ctx, w, r, [&](VkCommandBuffer cmd) {
-                return single ? builder.recordSingle(cmd, src, dst, im.counter.range())
-                              : builder.recordPerMip(cmd, src, dst);
-            });
-            if (!t) return t.error();
-            addStat(line, key, stat(t.value()));
-            if (verify && mismatch.empty()) {
-                const std::string m = verifyPyramid(ctx, im, ref);
-                if (!m.empty()) mismatch = std::string(key) + ": " + m;
-            }
-            return {};
-        };
-        const bool singleOk = builder.singlePassSupported();
-        if (singleOk)
-            if (auto s = timeBuilder(true, "single"); !s) return fail(kName, s.error().message);
-        if (auto s = timeBuilder(false, "per_mip"); !s) return fail(kName, s.error().message);
+        if (verify) {
+            ref = sieve::hizReference(extent, values);
+            for (const engine::Image* pyr : {&im.pyramid, &im.pyramid2})
+                if (auto r = poisonPyramid(ctx, *pyr); !r) return fail(kName, r.error().message);
+        }
 
-        // Peers: the same depth bytes copied image -> image, image -> buffer, buffer -> buffer.
-        const uint64_t depthBytes = uint64_t(extent.width) * extent.height * 4;
-        auto toLayout = [&](VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 fromStage,
-                            VkPipelineStageFlags2 toStage) {
-            return ctx.submitNow([&](VkCommandBuffer cmd) {
-                imageBarrier(cmd, im.depth.handle(), VK_IMAGE_ASPECT_DEPTH_BIT, fromStage, VK_ACCESS_2_NONE, from,
-                             toStage, VK_ACCESS_2_NONE, to);
+        // Each builder's shape, counted while it records (the submission also checks it runs).
+        const bool singleOk = builder.singlePassSupported();
+        uint32_t singleShape[2] = {0, 0}, perMipShape[2] = {0, 0};
+        for (bool single : {true, false}) {
+            if (single && !singleOk) continue;
+            sieve::Result<void> rec;
+            CommandCount count;
+            auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
+                rec = single ? builder.recordSingle(cmd, src, dstSingle, im.counter.range())
+                             : builder.recordPerMip(cmd, src, dstPerMip);
             });
+            uint32_t* shape = single ? singleShape : perMipShape;
+            shape[0] = count.dispatches();
+            shape[1] = count.barriers();
+            if (!rec) return fail(kName, rec.error().message);
+            if (!r) return fail(kName, r.error().message);
+        }
+        auto chain = [&](const uint32_t* shape) -> Recorder {
+            return [&, shape](VkCommandBuffer cmd) -> sieve::Result<void> {
+                const sieve::gpu::FillPush push{0, 0};
+                for (uint32_t d = 0; d < shape[0]; ++d) {
+                    if (d && d <= shape[1]) fullBarrier(cmd);
+                    zero->dispatch(cmd, {sieve::Binding::storage(im.depthBytes2.range())}, push, 1);
+                }
+                return {};
+            };
         };
-        if (auto s = toLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                              VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_2_COPY_BIT);
-            !s)
-            return fail(kName, s.error().message);
+
         VkImageCopy icopy{};
         icopy.srcSubresource = icopy.dstSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
         icopy.extent = {extent.width, extent.height, 1};
-        auto copyImage = timeGpu(ctx, w, r, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
-            vkCmdCopyImage(cmd, im.depth.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, im.depthCopy.handle(),
-                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &icopy);
-            return {};
-        });
-        if (!copyImage) return fail(kName, copyImage.error().message);
         VkBufferImageCopy bcopy{};
         bcopy.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
         bcopy.imageExtent = {extent.width, extent.height, 1};
-        auto copyToBuffer = timeGpu(ctx, w, r, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
-            vkCmdCopyImageToBuffer(cmd, im.depth.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                                   im.depthBytes2.handle(), 1, &bcopy);
+        const Recorder toCopy = [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+            depthLayout(cmd, im.depth.handle(), true);
+            return {};
+        };
+        const Recorder fromCopy = [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+            depthLayout(cmd, im.depth.handle(), false);
+            return {};
+        };
+        std::vector<Subject> subjects;
+        std::vector<std::string> keys;
+        auto add = [&](const char* key, Recorder body, Recorder setup = {}, Recorder teardown = {}) {
+            subjects.push_back({key, std::move(body), std::move(setup), std::move(teardown)});
+            keys.push_back(key);
+        };
+        if (singleOk) {
+            add("single",
+                [&](VkCommandBuffer cmd) { return builder.recordSingle(cmd, src, dstSingle, im.counter.range()); });
+            add("chain_single", chain(singleShape));
+        }
+        add("per_mip", [&](VkCommandBuffer cmd) { return builder.recordPerMip(cmd, src, dstPerMip); });
+        add("chain_per_mip", chain(perMipShape));
+        add("compute_copy", [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+            computeCopy->record(cmd, im.depthBytes.handle(), im.depthBytes2.handle(), peerBytes);
             return {};
         });
-        if (!copyToBuffer) return fail(kName, copyToBuffer.error().message);
-        if (auto s = toLayout(VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                              VK_PIPELINE_STAGE_2_COPY_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
-            !s)
-            return fail(kName, s.error().message);
-        auto copyBuffer = timeGpu(ctx, w, r, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+        add(
+            "copy_image",
+            [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+                vkCmdCopyImage(cmd, im.depth.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, im.depthCopy.handle(),
+                               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &icopy);
+                return {};
+            },
+            toCopy, fromCopy);
+        add(
+            "copy_to_buffer",
+            [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+                vkCmdCopyImageToBuffer(cmd, im.depth.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                                       im.depthBytes2.handle(), 1, &bcopy);
+                return {};
+            },
+            toCopy, fromCopy);
+        add("copy_buffer", [&](VkCommandBuffer cmd) -> sieve::Result<void> {
             VkBufferCopy region{0, 0, depthBytes};
             vkCmdCopyBuffer(cmd, im.depthBytes.handle(), im.depthBytes2.handle(), 1, &region);
             return {};
         });
-        if (!copyBuffer) return fail(kName, copyBuffer.error().message);
-        addStat(line, "copy_image", stat(copyImage.value()));
-        addStat(line, "copy_to_buffer", stat(copyToBuffer.value()));
-        addStat(line, "copy_buffer", stat(copyBuffer.value()));
+        InterleavedOptions o;
+        o.runs = runs;
+        o.warmupMs = warmupMs();
+        o.minWarmupRounds = warmup;
+        auto times = timeInterleaved(ctx, subjects, o);
+        if (!times) return fail(kName, times.error().message);
 
-        // Fewest bytes a pyramid build moves: the depth read once, every mip written once.
-        uint64_t pyramidBytes = 0;
-        for (uint32_t m = 0; m < im.pyramid.mipLevels(); ++m) {
-            const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
-            pyramidBytes += uint64_t(e.width) * e.height * 8;
-        }
-        line.integer("bytes", depthBytes + pyramidBytes)
-            .num("bound_us", boundUs(peers.value(), double(depthBytes + pyramidBytes)));
+        Json line;
+        line.str("scenario", kName).integer("width", extent.width).integer("height", extent.height);
+        line.integer("pyramid_width", base.width)
+            .integer("pyramid_height", base.height)
+            .integer("mips", im.pyramid.mipLevels());
+        const std::vector<Stat> st = times->stats();
+        for (size_t k = 0; k < keys.size(); ++k) addStatP(line, keys[k], st[k]);
+        line.integer("chain_single_dispatches", singleShape[0])
+            .integer("chain_per_mip_dispatches", perMipShape[0])
+            .integer("chain_per_mip_barriers", perMipShape[1])
+            .integer("compute_copy_bytes", peerBytes)
+            .integer("warmup_rounds", times->warmupRounds)
+            .num("warmup_ms", times->warmupUs / 1000.0)
+            .raw("clocks_before", clocksJson(times->clocksBefore))
+            .raw("clocks_after", clocksJson(times->clocksAfter));
+        line.integer("bytes", buildBytes).num("bound_us", boundUs(peers.value(), double(buildBytes)));
         line.boolean("single_supported", singleOk);
         addPeers(line, peers.value());
-        if (verify) {
-            line.boolean("verified", mismatch.empty());
+        std::string mismatch;
+        if (verify) {  // the pyramids of the last timed round
+            if (singleOk) mismatch = verifyPyramid(ctx, im.pyramid, ref);
+            if (!mismatch.empty()) mismatch = "single: " + mismatch;
+            if (mismatch.empty()) {
+                mismatch = verifyPyramid(ctx, im.pyramid2, ref);
+                if (!mismatch.empty()) mismatch = "per_mip: " + mismatch;
+            }
             if (!mismatch.empty()) {
                 std::fprintf(stderr, "sieve-bench hiz: %ux%u: %s\n", extent.width, extent.height, mismatch.c_str());
                 allOk = false;
             }
         }
+        line.raw("verified", verify ? (mismatch.empty() ? "true" : "false") : "null");
         describe(ctx, line);
         if (!sink.write(line)) return fail(kName, "cannot write the output file");
     }

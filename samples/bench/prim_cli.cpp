@@ -1,14 +1,19 @@
 // sieve-bench prim: the GPU primitives from the command line.
 //   file mode:   sieve-bench prim --op OP --input IN --output OUT
 //   timing mode: sieve-bench prim --op OP --n N [--density D] [--tier a|b|c] [--method M] [--runs R]
-//                [--warmup W] [--verify] [--json]
-// Files are raw little-endian arrays (see usage()). Timing uses GPU timestamps (median of the runs after
-// warm-up) and always times two copy peers in the same run: vkCmdCopyBuffer and a compute-shader copy
-// (shaders/prim/copy.comp; NVIDIA's vkCmdCopyBuffer is far below memory bandwidth). Each peer copies
-// half the bytes the primitive touches, so that it moves the same traffic (bytes read + bytes written):
-// scan: n*4 read + n*4 written, so the peer copies the input; compaction: the flags read and the
-// records written (plus payload reads); reduce: the input read. Compaction also times the unordered
-// atomic-append peer.
+//                [--warmup-ms MS] [--no-verify] [--json]
+// Files are raw little-endian arrays (see usage()). Timing (interleave.h): the primitive and its peers
+// run round-robin in one submission after a warm-up by time, each between GPU timestamps; medians, p10
+// and p90 of the timed rounds; the result of the last timed round is compared with the CPU reference
+// (`verified`), and the GPU clocks are read before and after (nvidia-smi, where present). Peers:
+//  - vkCmdCopyBuffer and a compute-shader copy (shaders/prim/copy.comp; NVIDIA's vkCmdCopyBuffer is far
+//    below memory bandwidth) of half the bytes the primitive touches, so that they move the same traffic
+//    (bytes read + bytes written): scan: n*4 read + n*4 written, so the peer copies the input;
+//    compaction: the flags read and the records written (plus payload reads); reduce: the input read;
+//  - a read stream (prim::Reduce, max f32) over the input;
+//  - a chain of zero-work dispatches with the primitive's own number of dispatches and barriers (counted
+//    while it records): the fixed cost of its shape;
+//  - compaction: the unordered atomic-append compaction, on its own buffers.
 #include <volk.h>
 
 #include <cerrno>
@@ -26,9 +31,13 @@
 #include <vector>
 
 #include "bench_util.h"
+#include "clocks.h"
+#include "command_count.h"
 #include "compute_copy.h"
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
+#include "interleave.h"
+#include "shared/test_push.h"
 #include "sieve/prim/compact.h"
 #include "sieve/prim/reduce.h"
 #include "sieve/prim/reference.h"
@@ -63,11 +72,13 @@ struct Args {
     double density = 0.5;
     std::optional<ScanTier> tier;
     std::optional<CompactMethod> method;
-    uint32_t runs = 50, warmup = 5;
+    uint32_t runs = 50, warmup = 1;  // warmup: at least this many rounds, and --warmup-ms of GPU work
     bool packedStatus = true;
     uint32_t workgroup = 256, vectors = 4;  // tile = workgroup * vectors * 4 elements
     uint32_t perLane = 1;                   // tier c look-back: predecessors per lane and poll
-    bool verify = false, json = false;
+    bool persistent = false;                // tier c: PrimOptions::persistentLookback
+    double warmupMs = 500;
+    bool verify = false, noVerify = false, json = false;  // --verify is the default; kept for old scripts
 };
 
 cli::Parser parser(Args& a) {
@@ -131,9 +142,17 @@ cli::Parser parser(Args& a) {
                1024)
         .count("--lookback-per-lane", "K", "tier c: predecessors per lane and poll (1..16, default 1)", a.perLane, 0,
                16)
+        .flag("--persistent", "tier c: persistent look-back state (no clear pass; the scratch is zeroed once)",
+              a.persistent)
         .count("--runs", "R", "timed runs (default 50)", a.runs, 1, 100000)
-        .count("--warmup", "W", "warm-up runs (default 5)", a.warmup, 0, 100000)
-        .flag("--verify", "compare with the CPU reference, before and after the timed runs", a.verify)
+        .count("--warmup", "W", "warm-up rounds, at least (default 1; the warm-up lasts --warmup-ms anyway)", a.warmup,
+               0, 100000)
+        .option(
+            "--warmup-ms", "MS", "GPU time of the warm-up right before the timed rounds (default 500)",
+            [&a](const std::string& v) { return cli::parseDouble(v, a.warmupMs) && a.warmupMs >= 0; },
+            "a number of milliseconds >= 0")
+        .flag("--verify", "compare the last timed result with the CPU reference (the default)", a.verify)
+        .flag("--no-verify", "skip the comparison (the line then says \"verified\": null)", a.noVerify)
         .flag("--json", "print one JSON object", a.json);
     return p;
 }
@@ -197,6 +216,8 @@ public:
     std::string variant() const;
     const char* lookbackStatus() const;  // tier c: "packed" or "words"; else "-"
     const engine::Buffer& input() const { return in_; }
+    // What download() reads: poisoned before the timed rounds.
+    std::vector<const engine::Buffer*> outputs() const { return {&out_, &aux_}; }
 
 private:
     engine::Context* ctx_ = nullptr;
@@ -209,6 +230,7 @@ private:
     std::unique_ptr<sieve::prim::Compact> compact_, append_;
     std::unique_ptr<sieve::prim::Reduce> reduce_;
     engine::Buffer in_, out_, aux_, scratch_;
+    engine::Buffer peerOut_, peerAux_, peerScratch_;  // the atomic-append peer's own, so the subject's stay verifiable
 };
 
 uint64_t deviceLocalBytes(engine::Context& ctx) {
@@ -234,6 +256,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     prim.workgroupSize = a.workgroup;
     prim.vectorsPerThread = a.vectors;
     prim.lookbackPerLane = a.perLane;
+    prim.persistentLookback = a.persistent;
     for (uint32_t v : input) job->kept_ += v != 0;
     uint64_t scratch = 0, out = 0;
     if (a.op == Op::Scan || a.op == Op::ReduceSum) {
@@ -258,6 +281,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
         if (!c) return c.error();
         job->compact_ = std::make_unique<sieve::prim::Compact>(std::move(c).value());
         o.method = CompactMethod::AtomicAppend;
+        o.prim.persistentLookback = false;  // the peer scans nothing
         auto p = sieve::prim::Compact::create(ctx.info(), o);
         if (!p) return p.error();
         job->append_ = std::make_unique<sieve::prim::Compact>(std::move(p).value());
@@ -273,7 +297,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
         scratch = job->reduce_->scratchBytes(n);
     }
     // Input, output, scratch, and the copy peer's destination (timing) must fit device memory.
-    job->bytes_ = n * 4 + out + scratch + n * 4;
+    job->bytes_ = n * 4 + out + scratch + n * 4 + (job->append_ ? out + job->append_->scratchBytes(n) : 0);
     const uint64_t local = deviceLocalBytes(ctx);
     if (job->bytes_ > local / 10 * 9)
         return sieve::makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY, "the input needs about " +
@@ -294,6 +318,22 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     job->out_ = std::move(o).value();
     job->aux_ = std::move(x).value();
     job->scratch_ = std::move(s).value();
+    // Zero once: persistent look-back state starts from epoch 0 (the other variants clear what they use).
+    if (auto r = ctx.submitNow(
+            [&](VkCommandBuffer cmd) { vkCmdFillBuffer(cmd, job->scratch_.handle(), 0, VK_WHOLE_SIZE, 0); });
+        !r)
+        return r.error();
+    if (job->append_) {
+        auto po = deviceBuffer(ctx, out, "prim append peer output");
+        auto px = deviceBuffer(ctx, 16, "prim append peer count/overflow");
+        auto ps = deviceBuffer(ctx, job->append_->scratchBytes(n), "prim append peer scratch");
+        if (!po) return po.error();
+        if (!px) return px.error();
+        if (!ps) return ps.error();
+        job->peerOut_ = std::move(po).value();
+        job->peerAux_ = std::move(px).value();
+        job->peerScratch_ = std::move(ps).value();
+    }
     return job;
 }
 
@@ -332,10 +372,14 @@ sieve::Result<void> Job::record(VkCommandBuffer cmd, bool peer) const {
         return scan_->record(cmd, {in_.range(), out_.range(), aux_.range(0, 4), scratch_.range()}, n_,
                              sieve::prim::SumBound::total(sum_));
     if (compact_) {
-        const auto& c = peer ? *append_ : *compact_;
-        return c.record(cmd,
-                        {in_.range(), in_.range(), out_.range(), aux_.range(0, 4), aux_.range(4, 4), scratch_.range()},
-                        n_, n32);
+        if (peer)
+            return append_->record(cmd,
+                                   {in_.range(), in_.range(), peerOut_.range(), peerAux_.range(0, 4),
+                                    peerAux_.range(4, 4), peerScratch_.range()},
+                                   n_, n32);
+        return compact_->record(
+            cmd, {in_.range(), in_.range(), out_.range(), aux_.range(0, 4), aux_.range(4, 4), scratch_.range()}, n_,
+            n32);
     }
     auto r =
         reduce_->record(cmd, in_.range(), aux_.range(0, 4), scratch_.range(), n32, sieve::prim::SumBound::total(sum_));
@@ -446,9 +490,45 @@ void interRunBarrier(VkCommandBuffer cmd) {
     vkCmdPipelineBarrier2(cmd, &dep);
 }
 
-// warmup + runs runs of `body`, interRunBarrier before each; the microseconds of the timed runs.
-sieve::Result<std::vector<double>> timeRuns(engine::Context& ctx, const Args& a, const Recorder& body) {
-    return timeGpu(ctx, a.warmup, a.runs, body, interRunBarrier);
+// The peers' pipelines and buffers.
+struct PeerKit {
+    std::optional<ComputeCopy> copy;
+    std::optional<sieve::prim::Reduce> read;
+    sieve::ComputePipeline zero;  // test/fill.comp with count 0: a dispatch that writes nothing
+    engine::Buffer copyDst, readOut, readScratch;
+};
+
+sieve::Result<PeerKit> makePeers(engine::Context& ctx, uint64_t n) {
+    PeerKit k;
+    auto c = ComputeCopy::create(ctx.info());
+    if (!c) return c.error();
+    k.copy = std::move(c).value();
+    auto r = sieve::prim::Reduce::create(ctx.info(), sieve::prim::ReduceOp::MaxF32);
+    if (!r) return r.error();
+    k.read = std::move(r).value();
+    sieve::ComputePipelineDesc desc;
+    desc.shader = "test/fill.comp";
+    desc.pushConstantBytes = sizeof(sieve::gpu::FillPush);
+    auto z = sieve::ComputePipeline::create(ctx.info(), desc);
+    if (!z) return z.error();
+    k.zero = std::move(z).value();
+    auto dst = deviceBuffer(ctx, n * 4, "copy peer destination");
+    auto out = deviceBuffer(ctx, 16, "read peer output");
+    auto scratch = deviceBuffer(ctx, k.read->scratchBytes(n), "read peer scratch");
+    if (!dst) return dst.error();
+    if (!out) return out.error();
+    if (!scratch) return scratch.error();
+    k.copyDst = std::move(dst).value();
+    k.readOut = std::move(out).value();
+    k.readScratch = std::move(scratch).value();
+    return k;
+}
+
+// Fills the outputs with a pattern no correct result has, so that verification sees only what the GPU wrote.
+sieve::Result<void> poison(engine::Context& ctx, const std::vector<const engine::Buffer*>& buffers) {
+    return ctx.submitNow([&](VkCommandBuffer cmd) {
+        for (const engine::Buffer* b : buffers) vkCmdFillBuffer(cmd, b->handle(), 0, VK_WHOLE_SIZE, 0xdeadbeefu);
+    });
 }
 
 int runTiming(const Args& a) {
@@ -460,84 +540,152 @@ int runTiming(const Args& a) {
     if (!jobR) return fail(jobR.error().message);
     const Job& job = *jobR.value();
     const uint64_t n = *a.n;
+    const bool verify = !a.noVerify;
+    // The reference first: the CPU work and the uploads must not sit between the warm-up and the timing.
+    const std::vector<uint32_t> expect = verify ? referenceWords(a.op, input) : std::vector<uint32_t>{};
+    auto peersR = makePeers(ctx, n);
+    if (!peersR) return fail(peersR.error().message);
+    PeerKit& peers = peersR.value();
 
-    std::optional<bool> verified;
-    std::vector<uint32_t> expect;
-    if (a.verify) {
-        expect = referenceWords(a.op, input);
+    // The primitive's shape, counted while it records (into a submission that also checks it runs).
+    uint32_t dispatches = 0, barriers = 0;
+    {
         sieve::Result<void> rec;
+        CommandCount count;
         auto r = ctx.submitNow([&](VkCommandBuffer cmd) { rec = job.record(cmd); });
+        dispatches = count.dispatches();
+        barriers = count.barriers();
         if (!rec) return fail(rec.error().message);
         if (!r) return fail(r.error().message);
+    }
+    if (verify)
+        if (auto r = poison(ctx, job.outputs()); !r) return fail(r.error().message);
+
+    // Both copy peers move the primitive's traffic: half of it read, half written (a multiple of 16 bytes,
+    // at most the input's n * 4).
+    const uint64_t touched = job.touchedBytes();
+    const uint64_t peerBytes = std::min<uint64_t>(touched / 2 / 16 * 16, n * 4);
+    const uint32_t readWords = uint32_t(std::min<uint64_t>(n, ctx.info().limits.maxStorageBufferRange / 4));
+    std::vector<Subject> subjects;
+    subjects.push_back({"op", [&](VkCommandBuffer cmd) { return job.record(cmd); }, {}, {}});
+    subjects.push_back({"compute_copy",
+                        [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+                            peers.copy->record(cmd, job.input().handle(), peers.copyDst.handle(), peerBytes);
+                            return {};
+                        },
+                        {},
+                        {}});
+    subjects.push_back({"copy",
+                        [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+                            if (peerBytes) {
+                                VkBufferCopy region{0, 0, peerBytes};
+                                vkCmdCopyBuffer(cmd, job.input().handle(), peers.copyDst.handle(), 1, &region);
+                            }
+                            return {};
+                        },
+                        {},
+                        {}});
+    subjects.push_back({"read",
+                        [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+                            auto r = peers.read->record(cmd, job.input().range(), peers.readOut.range(0, 4),
+                                                        peers.readScratch.range(), readWords);
+                            if (!r) return r.error();
+                            return {};
+                        },
+                        {},
+                        {}});
+    subjects.push_back({"chain",
+                        [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+                            // The barriers first where there are more of them than gaps between dispatches.
+                            const sieve::gpu::FillPush push{0, 0};
+                            const uint32_t gaps = dispatches ? dispatches - 1 : 0;
+                            for (uint32_t b = gaps; b < barriers; ++b) interRunBarrier(cmd);
+                            for (uint32_t d = 0; d < dispatches; ++d) {
+                                if (d && d <= barriers) interRunBarrier(cmd);
+                                peers.zero.dispatch(cmd, {sieve::Binding::storage(peers.copyDst.range())}, push, 1);
+                            }
+                            return {};
+                        },
+                        {},
+                        {}});
+    if (a.op == Op::Compact)
+        subjects.push_back({"append", [&](VkCommandBuffer cmd) { return job.record(cmd, true); }, {}, {}});
+    enum { kOp, kComputeCopy, kCopy, kRead, kChain, kAppend };
+
+    InterleavedOptions o;
+    o.runs = a.runs;
+    o.warmupMs = a.warmupMs;
+    o.minWarmupRounds = a.warmup;
+    o.between = interRunBarrier;
+    auto timesR = timeInterleaved(ctx, subjects, o);
+    if (!timesR) return fail(timesR.error().message);
+    const InterleavedTimes& times = timesR.value();
+    const std::vector<Stat> st = times.stats();
+
+    std::optional<bool> verified;
+    if (verify) {  // the last timed round's result: a race between tiles would show here
         auto words = job.download();
         if (!words) return fail(words.error().message);
         verified = words.value() == expect;
     }
 
-    auto opTimes = timeRuns(ctx, a, [&](VkCommandBuffer cmd) { return job.record(cmd); });
-    if (!opTimes) return fail(opTimes.error().message);
-    if (a.verify) {  // the last timed run's result: a race between tiles would show here too
-        auto words = job.download();
-        if (!words) return fail(words.error().message);
-        verified = *verified && words.value() == expect;
-    }
-    // Both copy peers move the primitive's traffic: half of it read, half written (a multiple of 16 bytes,
-    // at most the input's n * 4).
-    const uint64_t touched = job.touchedBytes();
-    const uint64_t peerBytes = std::min<uint64_t>(touched / 2 / 16 * 16, n * 4);
-    auto copyDst = deviceBuffer(ctx, n * 4, "copy peer destination");
-    if (!copyDst) return fail(copyDst.error().message);
-    auto copyTimes = timeRuns(ctx, a, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
-        if (peerBytes) {
-            VkBufferCopy region{0, 0, peerBytes};
-            vkCmdCopyBuffer(cmd, job.input().handle(), copyDst.value().handle(), 1, &region);
-        }
-        return {};
-    });
-    if (!copyTimes) return fail(copyTimes.error().message);
-    auto computeCopy = ComputeCopy::create(ctx.info());
-    if (!computeCopy) return fail(computeCopy.error().message);
-    auto computeCopyTimes = timeRuns(ctx, a, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
-        computeCopy.value().record(cmd, job.input().handle(), copyDst.value().handle(), peerBytes);
-        return {};
-    });
-    if (!computeCopyTimes) return fail(computeCopyTimes.error().message);
-    std::optional<double> appendUs;
-    if (a.op == Op::Compact) {
-        auto t = timeRuns(ctx, a, [&](VkCommandBuffer cmd) { return job.record(cmd, true); });
-        if (!t) return fail(t.error().message);
-        appendUs = median(t.value());
-    }
-
-    const double us = median(opTimes.value());
-    double minUs = opTimes.value().empty() ? 0 : opTimes.value()[0];
-    for (double t : opTimes.value()) minUs = std::min(minUs, t);
-    const double copyUs = median(copyTimes.value());
-    const double computeCopyUs = median(computeCopyTimes.value());
-    const double gbps = us > 0 ? double(touched) / (us * 1e3) : 0;
+    const Stat& op = st[kOp];
+    const double copyUs = st[kCopy].median, computeCopyUs = st[kComputeCopy].median;
+    const double gbps = op.median > 0 ? double(touched) / (op.median * 1e3) : 0;
     const auto& props = ctx.properties();
     if (a.json) {
-        std::printf("{\"op\": \"%s\", \"n\": %" PRIu64
-                    ", \"variant\": \"%s\", \"density\": %.4f, \"runs\": %u, "
-                    "\"warmup\": %u, \"median_us\": %.3f, \"min_us\": %.3f, \"copy_median_us\": %.3f, "
-                    "\"ratio_vs_copy\": %.4f, \"compute_copy_median_us\": %.3f, \"ratio_vs_compute_copy\": %.4f, "
-                    "\"peer_copy_bytes\": %" PRIu64 ", \"touched_bytes\": %" PRIu64 ", \"input_bytes\": %" PRIu64
-                    ", \"effective_gbps\": %.2f, \"lookback_status\": \"%s\", \"workgroup\": %u, \"vectors\": %u, "
-                    "\"lookback_per_lane\": %u",
-                    a.opName.c_str(), n, job.variant().c_str(), a.density, a.runs, a.warmup, us, minUs, copyUs,
-                    copyUs > 0 ? us / copyUs : 0.0, computeCopyUs, computeCopyUs > 0 ? us / computeCopyUs : 0.0,
-                    peerBytes, touched, n * 4, gbps, job.lookbackStatus(), a.workgroup, a.vectors, a.perLane);
-        if (appendUs) std::printf(", \"atomic_append_median_us\": %.3f", *appendUs);
-        std::printf(", \"verified\": %s", verified ? (*verified ? "true" : "false") : "null");
-        std::printf(", \"device\": \"%s\", \"driver_version\": %u, \"api_version\": \"%u.%u.%u\"}\n", props.deviceName,
-                    props.driverVersion, VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion),
-                    VK_API_VERSION_PATCH(props.apiVersion));
+        Json j;
+        j.str("op", a.opName)
+            .integer("n", n)
+            .str("variant", job.variant())
+            .num("density", a.density)
+            .integer("runs", a.runs)
+            .integer("warmup_rounds", times.warmupRounds)
+            .num("warmup_ms", times.warmupUs / 1000.0);
+        // NAME_median_us (the key older lines used), NAME_p10_us, NAME_p90_us.
+        auto stats = [&j](const std::string& name, const Stat& s) {
+            const std::string p = name.empty() ? "" : name + "_";
+            j.num(p + "median_us", s.median).num(p + "p10_us", s.p10).num(p + "p90_us", s.p90);
+        };
+        stats("", op);
+        j.num("min_us", op.min);
+        stats("compute_copy", st[kComputeCopy]);
+        stats("copy", st[kCopy]);
+        stats("read", st[kRead]);
+        stats("chain", st[kChain]);
+        if (a.op == Op::Compact) stats("atomic_append", st[kAppend]);
+        j.num("ratio_vs_copy", copyUs > 0 ? op.median / copyUs : 0)
+            .num("ratio_vs_compute_copy", computeCopyUs > 0 ? op.median / computeCopyUs : 0)
+            .integer("peer_copy_bytes", peerBytes)
+            .integer("touched_bytes", touched)
+            .integer("input_bytes", n * 4)
+            .num("effective_gbps", gbps)
+            .num("read_gbps", st[kRead].median > 0 ? double(readWords) * 4 / (st[kRead].median * 1e3) : 0)
+            .integer("chain_dispatches", dispatches)
+            .integer("chain_barriers", barriers)
+            .str("lookback_status", job.lookbackStatus())
+            .integer("workgroup", a.workgroup)
+            .integer("vectors", a.vectors)
+            .integer("lookback_per_lane", a.perLane)
+            .boolean("persistent", a.persistent)
+            .raw("clocks_before", clocksJson(times.clocksBefore))
+            .raw("clocks_after", clocksJson(times.clocksAfter))
+            .raw("verified", verified ? (*verified ? "true" : "false") : "null")
+            .integer("driver_version", props.driverVersion);
+        char api[32];
+        std::snprintf(api, sizeof api, "%u.%u.%u", VK_API_VERSION_MAJOR(props.apiVersion),
+                      VK_API_VERSION_MINOR(props.apiVersion), VK_API_VERSION_PATCH(props.apiVersion));
+        j.str("api_version", api);
+        describe(ctx, j);
+        std::printf("%s\n", j.text().c_str());
     } else {
-        std::printf("%s n=%" PRIu64 " (%s) on %s: median %.2f us (min %.2f); copies of %" PRIu64
-                    " bytes: vkCmdCopyBuffer %.2f us (ratio %.3f), compute %.2f us (ratio %.3f)\n",
-                    a.opName.c_str(), n, job.variant().c_str(), props.deviceName, us, minUs, peerBytes, copyUs,
-                    copyUs > 0 ? us / copyUs : 0.0, computeCopyUs, computeCopyUs > 0 ? us / computeCopyUs : 0.0);
-        if (appendUs) std::printf("atomic-append peer: median %.2f us\n", *appendUs);
+        std::printf("%s n=%" PRIu64 " (%s) on %s: median %.2f us (p10 %.2f, p90 %.2f); copies of %" PRIu64
+                    " bytes: compute %.2f us (ratio %.3f), vkCmdCopyBuffer %.2f us; read stream %.2f us; "
+                    "chain of %u dispatches / %u barriers %.2f us\n",
+                    a.opName.c_str(), n, job.variant().c_str(), props.deviceName, op.median, op.p10, op.p90, peerBytes,
+                    computeCopyUs, computeCopyUs > 0 ? op.median / computeCopyUs : 0.0, copyUs, st[kRead].median,
+                    dispatches, barriers, st[kChain].median);
+        if (a.op == Op::Compact) std::printf("atomic-append peer: median %.2f us\n", st[kAppend].median);
         if (verified) std::printf("verify: %s\n", *verified ? "match" : "MISMATCH");
     }
     return verified && !*verified ? 1 : 0;

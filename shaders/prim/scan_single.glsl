@@ -11,14 +11,24 @@
 // published) the subgroup reduces their input itself and moves on, so a tile never depends on another
 // workgroup being scheduled (no forward-progress guarantee is assumed; lavapipe needs this).
 //
-// Status (scratch, zeroed by the host before the dispatch, bound `coherent`), [counterWord] holds the tile
-// counter of this chunk; per tile:
-//  - packed: status64[flagsWord + tile] = state << 32 | value. One relaxed 64-bit atomic store publishes
-//    both; one relaxed atomic load reads both. Nothing else is communicated, so no fence is needed.
-//  - two words: [flagsWord + tile] state, [aggWord + tile] aggregate, [inclWord + tile] inclusive prefix.
-//    Publication: value, fence, release store of the state. Readers poll the state with relaxed atomic
-//    loads, fence, then read the value of the state they saw (the aggregate word never changes, so a
-//    state 1 read always pairs with its own value).
+// Scratch (bound `coherent`), one region per chunk at a position that does not depend on n: a control
+// pair [counterWord] = ticket counter, [counterWord + 1] = epoch, then one status per tile of the chunk:
+//  - packed: status64[flagsWord + local tile] = tag << 32 | value. One relaxed 64-bit atomic store
+//    publishes both; one relaxed atomic load reads both. Nothing else is communicated, so no fence.
+//  - two words: status[flagsWord + 3 * local tile + 0..2] = tag, aggregate, inclusive prefix.
+//    Publication: value, fence, release store of the tag. Readers poll the tag with relaxed atomic
+//    loads, fence, then read the value of the state they saw (the aggregate word never changes within
+//    a scan, so a state-1 read always pairs with its own value).
+// tag = epoch << 2 | state. A status whose epoch is not this scan's reads as silent, so the status words
+// never need clearing: a scan takes the epoch of its chunk with its ticket, the tile that takes the last
+// ticket resets the counter and advances the epoch. Packed: ticket and epoch are one 64-bit word, taken
+// by one relaxed add. Two words: the epoch is read before the ticket and the ticket RMW releases that
+// read, while the last one acquires every earlier RMW, so the epoch advances only after every tile has
+// read it (on the H200, with the packed layout, that form cost 15-18% at 2^24..2^28: bench/RESULTS.md).
+// The host either zero-fills the region before each scan (default), or once at allocation
+// (PrimOptions::persistentLookback; epochs wrap after 2^30 scans of one scratch).
+// The look-back reaches the previous chunk (an earlier dispatch, all of it published) only through
+// its last tile, status [prevStatus], written in the epoch before the one at [prevCounterWord + 1].
 // Polls are relaxed atomics everywhere: acquire semantics on the polling atomic itself make Mesa lavapipe
 // (LLVM 15) abandon the workgroup; a relaxed poll followed by a fence is the portable form.
 #include "prim/config.glsl"
@@ -62,29 +72,43 @@ const uint STATE_PREFIX = 2;
 const uint STATE_REDUCED = 3;  // look-back only: the aggregate of a silent predecessor, reduced here
 
 shared uint s_tile;
+shared uint s_epoch, s_prevEpoch;
 shared uint s_exclusive;
 
-#if SIEVE_PACKED_STATUS
-void publish(uint tile, uint value, uint state) {
-    atomicStore(status64.v[pc.flagsWord + tile], packUint2x32(uvec2(value, state)), gl_ScopeDevice,
-                gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+const uint EPOCH_MASK = 0x3fffffffu;  // epoch bits of a tag
+
+// (state, value) of a status (tag, value) for a reader of `epoch`: another epoch's status is silent.
+uvec2 decode(uint tag, uint value, uint epoch) {
+    return (tag >> 2) == (epoch & EPOCH_MASK) ? uvec2(tag & 3u, value) : uvec2(STATE_SILENT, 0);
 }
-// (state, value) of predecessor p.
-uvec2 poll(uint p) {
-    const uvec2 w = unpackUint2x32(
-        atomicLoad(status64.v[pc.flagsWord + p], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
-    return uvec2(w.y, w.x);
+
+#if SIEVE_PACKED_STATUS
+void publish(uint tile, uint value, uint state, uint epoch) {
+    atomicStore(status64.v[pc.flagsWord + tile - pc.firstTile], packUint2x32(uvec2(value, (epoch << 2) | state)),
+                gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+}
+// (state, value) of predecessor p; predecessors in earlier chunks are that chunk's last tile.
+uvec2 poll(uint p, uint epoch, uint prevEpoch) {
+    const bool here = p >= pc.firstTile;
+    const uvec2 w = unpackUint2x32(atomicLoad(status64.v[here ? pc.flagsWord + p - pc.firstTile : pc.prevStatus],
+                                              gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
+    return decode(w.y, w.x, here ? epoch : prevEpoch);
 }
 #else
-void publish(uint tile, uint value, uint state) {
-    status.v[(state == STATE_PREFIX ? pc.inclWord : pc.aggWord) + tile] = value;
+uint statusWord(uint p) {
+    return p >= pc.firstTile ? pc.flagsWord + 3u * (p - pc.firstTile) : pc.prevStatus;
+}
+void publish(uint tile, uint value, uint state, uint epoch) {
+    const uint at = statusWord(tile);
+    status.v[at + (state == STATE_PREFIX ? 2u : 1u)] = value;
     memoryBarrierBuffer();
-    atomicStore(status.v[pc.flagsWord + tile], state, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelease);
+    atomicStore(status.v[at], (epoch << 2) | state, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelease);
 }
 // (state, 0) of predecessor p: the value is read after the window is complete (readValue).
-uvec2 poll(uint p) {
-    return uvec2(atomicLoad(status.v[pc.flagsWord + p], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed),
-                 0);
+uvec2 poll(uint p, uint epoch, uint prevEpoch) {
+    const uint tag =
+        atomicLoad(status.v[statusWord(p)], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+    return decode(tag, 0, p >= pc.firstTile ? epoch : prevEpoch);
 }
 #endif
 
@@ -106,7 +130,7 @@ uint subgroupReduceTile(uint tileBase) {
 // distance d = k * width + lane (so each of the lane's loads is coalesced with its neighbours'). The
 // window must outrun the tiles' arrival: a tile walks back to the nearest published prefix, one window
 // per memory round trip, while new tiles keep arriving.
-uint lookBack(uint tile) {
+uint lookBack(uint tile, uint epoch, uint prevEpoch) {
     const uint lane = gl_SubgroupInvocationID;
     const uint width = subgroupBallotBitCount(subgroupBallot(true));  // active lanes
     const uint window = width * LOOKBACK_PER_LANE;
@@ -123,7 +147,7 @@ uint lookBack(uint tile) {
             // Re-poll every entry without an inclusive prefix: a nearer one shortens the walk.
             for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
                 const uint d = k * width + lane;
-                if (d < end && s[k].x != STATE_PREFIX && s[k].x != STATE_REDUCED) s[k] = poll(end - 1 - d);
+                if (d < end && s[k].x != STATE_PREFIX && s[k].x != STATE_REDUCED) s[k] = poll(end - 1 - d, epoch, prevEpoch);
             }
             found = false;
             stop = window - 1;
@@ -159,7 +183,7 @@ uint lookBack(uint tile) {
         for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
             const uint d = k * width + lane;
             if (d < end && d <= stop && (s[k].x == STATE_AGGREGATE || s[k].x == STATE_PREFIX))
-                s[k].y = status.v[(s[k].x == STATE_PREFIX ? pc.inclWord : pc.aggWord) + end - 1 - d];
+                s[k].y = status.v[statusWord(end - 1 - d) + (s[k].x == STATE_PREFIX ? 2u : 1u)];
         }
 #endif
         uint sum = 0;
@@ -186,14 +210,57 @@ void main() {
     const uint t = gl_LocalInvocationID.x;
     const uint tiles = (pc.n + TILE - 1) / TILE;
     if (sieve_group_index() >= tiles) return;  // spare groups of a folded dispatch take no tile id
-    if (t == 0) s_tile = atomicAdd(status.v[pc.counterWord], 1u);
+    if (t == 0) {
+#if SIEVE_PACKED_STATUS
+        // Ticket (low word) and epoch (high word) in one 64-bit add: no ordering needed.
+        const uvec2 control = unpackUint2x32(atomicAdd(status64.v[pc.counterWord / 2], uint64_t(1), gl_ScopeDevice,
+                                                       gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
+        const uint ticket = control.x, epoch = control.y;
+        if (ticket == tiles - 1u)  // every tile of this dispatch has its ticket and epoch
+            atomicStore(status64.v[pc.counterWord / 2], packUint2x32(uvec2(0u, epoch + 1u)), gl_ScopeDevice,
+                        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+#else
+        const uint epoch =
+            atomicLoad(status.v[pc.counterWord + 1], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        const uint ticket = atomicAdd(status.v[pc.counterWord], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                                      gl_SemanticsAcquireRelease);
+        if (ticket == tiles - 1u) {  // every tile of this dispatch has its ticket and has read the epoch
+            atomicStore(status.v[pc.counterWord], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            atomicStore(status.v[pc.counterWord + 1], epoch + 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+                        gl_SemanticsRelaxed);
+        }
+#endif
+        s_tile = ticket;
+        s_epoch = epoch;
+        // The previous chunk finished in an earlier dispatch and advanced its epoch once since.
+        s_prevEpoch = pc.firstTile > 0 ? status.v[pc.prevCounterWord + 1] - 1u : 0u;
+    }
     barrier();
     const uint local = s_tile;
     const uint tile = pc.firstTile + local;
+    const uint epoch = s_epoch, prevEpoch = s_prevEpoch;
 
     uvec4 x[4];
-    uvec4 roundTotals;
-    uvec4 ex = workgroupExclusiveScan(loadTile(local * TILE, x), roundTotals);
+    uvec4 roundTotals, ex;
+    const uvec4 sums = loadTile(local * TILE, x);
+    if (SUBGROUPS) {
+        // One barrier: subgroup totals to shared memory, then every subgroup adds up the totals before it
+        // itself (no pass through subgroup 0), so the aggregate is published as early as it can be.
+        ex = subgroupExclusiveAdd(sums);
+        const uvec4 own = subgroupAdd(sums);
+        if (subgroupElect()) s_wsSub[gl_SubgroupID] = own;
+        barrier();
+        uvec4 before = uvec4(0), all = uvec4(0);
+        for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += gl_SubgroupSize) {
+            const uvec4 v = s_wsSub[k];
+            all += v;
+            if (k < gl_SubgroupID) before += v;
+        }
+        ex += subgroupAdd(before);
+        roundTotals = subgroupAdd(all);
+    } else {
+        ex = workgroupExclusiveScan(sums, roundTotals);
+    }
     const uint aggregate = vecSum(roundTotals);
 
     // Subgroup 0 publishes, looks back and publishes the inclusive prefix at once (successors wait on
@@ -202,11 +269,11 @@ void main() {
         const bool leader = subgroupElect();
         uint exclusive = 0;
         if (tile == 0) {
-            if (leader) publish(tile, aggregate, STATE_PREFIX);
+            if (leader) publish(tile, aggregate, STATE_PREFIX, epoch);
         } else {
-            if (leader) publish(tile, aggregate, STATE_AGGREGATE);
-            exclusive = lookBack(tile);
-            if (leader) publish(tile, exclusive + aggregate, STATE_PREFIX);
+            if (leader) publish(tile, aggregate, STATE_AGGREGATE, epoch);
+            exclusive = lookBack(tile, epoch, prevEpoch);
+            if (leader) publish(tile, exclusive + aggregate, STATE_PREFIX, epoch);
         }
         if (leader) s_exclusive = exclusive;
     }

@@ -35,14 +35,14 @@ struct ScanTilePush {
 
 // prim/scan_single.comp and scan_single_packed.comp (decoupled look-back).
 struct ScanSinglePush {
-    uint n;          // elements in this chunk
-    uint firstTile;  // global id of this chunk's first tile
-    uint lastTile;   // global id of the last tile of the whole scan
-    uint firstItem;  // global index of this chunk's element 0
-    uint counterWord;
-    uint flagsWord;  // packed: index of tile 0's 64-bit status word
-    uint aggWord;    // two words only
-    uint inclWord;   // two words only
+    uint n;                // elements in this chunk
+    uint firstTile;        // global id of this chunk's first tile
+    uint lastTile;         // global id of the last tile of the whole scan
+    uint firstItem;        // global index of this chunk's element 0
+    uint counterWord;      // this chunk's ticket counter; its epoch follows (prim/scan_single.glsl)
+    uint flagsWord;        // this chunk's first tile status (packed: index of 64-bit words)
+    uint prevStatus;       // the previous chunk's last tile status (same units; chunks > 0)
+    uint prevCounterWord;  // the previous chunk's ticket counter (chunks > 0)
     uint totalWord;
     uint overflowWord;
     uint capacity;  // records (MODE 1, 2)

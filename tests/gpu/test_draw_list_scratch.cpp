@@ -1,9 +1,9 @@
 // The draw list's scan scratch is sized once, for the largest instance count (CullingPlugin::describe()
 // sizes it with scratchBytes(maxInstances)), and then serves every smaller count, although ScanTier::Auto
-// may scan a smaller count with another tier (issue 12). Under NVIDIA's rule tier c scans up to 2^24
-// elements and tier b above; with the two-word look-back status tier c needs more scratch at 2^24 - 5
-// than tier b at 2^25, so a scratch sized for 2^25 made the scan refuse 2^24 - 5 and left the draw list
-// of the previous frame in place.
+// may scan a smaller count with another tier (issue 12). Under NVIDIA's rule tier c scans up to
+// kAutoSinglePassMaxElements and tier b above; with the two-word look-back status tier c needs more
+// scratch just below the threshold than tier b at twice it, so a scratch sized for twice the threshold
+// made the scan refuse a count just below it and left the draw list of the previous frame in place.
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -30,8 +30,8 @@ TEST_F(DrawListScratch, SizedForMaxInstancesServesASmallerCountScannedByAnotherT
     ASSERT_TRUE(built) << built.error().message;
     const sieve::DrawListBuilder& list = built.value();
 
-    const uint64_t maxInstances = uint64_t(1) << 25;
-    const uint32_t n = (1u << 24) - 5;
+    const uint64_t maxInstances = 2 * sieve::prim::kAutoSinglePassMaxElements;
+    const uint32_t n = uint32_t(sieve::prim::kAutoSinglePassMaxElements) - 5;
     // The case of the issue: the two counts are scanned by different tiers.
     ASSERT_EQ(list.scan().tierFor(maxInstances), sieve::prim::ScanTier::Subgroup);
     ASSERT_EQ(list.scan().tierFor(n), sieve::prim::ScanTier::SinglePass);

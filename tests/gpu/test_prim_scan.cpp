@@ -185,7 +185,7 @@ TEST_F(PrimScan, SinglePassPacksStatusWhereTheDeviceHas64BitAtomics) {
     EXPECT_EQ(scan->packedLookbackStatus(), ctx().info().bufferInt64Atomics);
 }
 
-// Auto follows the per-device rule of sieve/prim/config.h: on NVIDIA tier c up to 2^24 elements and tier b
+// Auto follows the per-device rule of sieve/prim/config.h: on NVIDIA tier c up to 2^22 elements and tier b
 // above, tier b elsewhere (lavapipe); the scan is right either way.
 TEST_F(PrimScan, AutoPicksTheTierPerDeviceAndSize) {
     const auto& dev = ctx().info();

@@ -1,13 +1,12 @@
 #pragma once
 // Internals shared by the primitives: tile geometry, chunking of large inputs, single-word outputs at
 // any 4-byte offset, and the compute -> compute barrier between internal dispatches.
-#include "core/vk.h"
-
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
 
+#include "core/vk.h"
 #include "shared/prim_push.h"
 #include "sieve/gpu.h"
 #include "sieve/pipeline.h"

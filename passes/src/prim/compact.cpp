@@ -55,6 +55,10 @@ Compact& Compact::operator=(Compact&&) noexcept = default;
 Compact::~Compact() = default;
 
 Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& options) {
+    if (options.prim.persistentLookback && options.method != CompactMethod::Fused)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED,
+                         "compact: persistentLookback needs CompactMethod::Fused (the other methods' scratch "
+                         "layout changes with n)");
     Compact c;
     c.options_ = options;
     if (c.options_.record == RecordKind::DrawIndexed) c.options_.payload = true;

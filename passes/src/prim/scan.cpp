@@ -1,6 +1,6 @@
-#include "core/vk.h"
 #include "sieve/prim/scan.h"
 
+#include "core/vk.h"
 #include "prim/multilevel.h"
 #include "prim/single_pass.h"
 
@@ -28,6 +28,10 @@ Scan& Scan::operator=(Scan&&) noexcept = default;
 Scan::~Scan() = default;
 
 Result<Scan> Scan::create(const DeviceInfo& dev, const PrimOptions& options) {
+    if (options.persistentLookback && options.tier != ScanTier::SinglePass)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED,
+                         "prim: persistentLookback needs ScanTier::SinglePass (another tier would overwrite the "
+                         "look-back state in the scratch)");
     Scan s;
     s.dev_ = dev;
     s.auto_ = options.tier == ScanTier::Auto;

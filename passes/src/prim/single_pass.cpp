@@ -20,6 +20,7 @@ Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles,
     s.payload_ = payload;
     // storageAlignment() is at least 16, so the 64-bit status words are 8-byte aligned in memory.
     s.packed_ = options.packedLookbackStatus && dev.bufferInt64Atomics;
+    s.persistent_ = options.persistentLookback;
     if (options.lookbackPerLane < 1 || options.lookbackPerLane > 16)
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: lookbackPerLane must be 1..16");
     const uint32_t perLane = options.lookbackPerLane;
@@ -40,18 +41,18 @@ uint64_t SinglePass::chunk() const {
     return chunkElements(dev_, bytesPerItem, tile_);
 }
 
-uint64_t SinglePass::counterWords(uint64_t n) const {
-    const uint64_t chunks = ceilDiv(n, chunk());
-    return packed_ ? alignUp(chunks, 2) : chunks;
+uint64_t SinglePass::chunkWords() const {
+    return 2 + chunk() / tile_ * statusWords();  // even when packed: the 64-bit statuses stay 8-byte aligned
 }
 
-// Per tile a 64-bit state|value word (packed), or a state, an aggregate and an inclusive prefix.
-uint64_t SinglePass::statusWords(uint64_t n) const {
-    return (packed_ ? 2 : 3) * ceilDiv(n, tile_);
+uint64_t SinglePass::scratchWords(uint64_t n) const {
+    const uint64_t chunks = ceilDiv(n, chunk());
+    const uint64_t lastTiles = ceilDiv(n - (chunks - 1) * chunk(), tile_);
+    return (chunks - 1) * chunkWords() + 2 + lastTiles * statusWords();
 }
 
 uint64_t SinglePass::scratchBytes(uint64_t n) const {
-    return std::max<uint64_t>((counterWords(n) + statusWords(n)) * 4, 4);
+    return n ? scratchWords(n) * 4 : 4;
 }
 
 void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t, BufferRange scratch,
@@ -61,34 +62,37 @@ void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t
     const uint32_t chunks = uint32_t(ceilDiv(n, chunkItems));
     const uint32_t tiles = uint32_t(ceilDiv(n, tile_));
     const Binding status = Binding::storage(sub(scratch, 0, scratchBytes(n)));
-    {
+    if (!persistent_) {
         ScopedLabel reset(cmd, "scan.reset");
-        // Counters and states (the value words of the two-word layout are written before they are read).
-        const uint64_t words = counterWords(n) + (packed_ ? 2 * uint64_t(tiles) : tiles);
-        clear_.record(cmd, status, 0, uint32_t(words), 0);
+        // Counters, epochs and statuses (epoch 0 then, so every stale status reads as silent).
+        clear_.record(cmd, status, 0, uint32_t(scratchWords(n)), 0);
     }
     const uint32_t recordWords = mode_ == 2 ? 5 : 1;
     const Binding records = Binding::storage(
         mode_ == 0 ? BufferRange{}
                    : sub(t.output, 0, t.capacity ? uint64_t(t.capacity) * recordWords * 4 : t.output.size));
+    const uint64_t region = chunkWords(), tilesPerChunk = chunkItems / tile_;
+    // Index of chunk c's first status (64-bit units when packed).
+    auto firstStatus = [&](uint64_t c) { return packed_ ? (c * region + 2) / 2 : c * region + 2; };
     for (uint32_t c = 0; c < chunks; ++c) {
         const uint64_t first = uint64_t(c) * chunkItems;
         const uint64_t count = std::min(chunkItems, n - first);
-        computeBarrier(cmd);
+        // Chunk 0 of a persistent scan follows the caller's barrier; the others read the previous chunk.
+        if (c > 0 || !persistent_) computeBarrier(cmd);
         const Binding src = Binding::storage(sub(input, first * 4, count * 4));
         const Binding dst = mode_ == 0 ? Binding::storage(sub(t.output, first * 4, count * 4)) : records;
         const Binding payload =
             payload_ ? Binding::storage(sub(t.payload, first * recordWords * 4, count * recordWords * 4)) : src;
         const Binding overflow = mode_ == 0 ? t.total.binding : t.overflow.binding;
-        const uint32_t base = uint32_t(counterWords(n));
+        const uint32_t prevStatus = c ? uint32_t(firstStatus(c - 1) + (tilesPerChunk - 1) * (packed_ ? 1 : 3)) : 0;
         SinglePush push{uint32_t(count),
                         uint32_t(first / tile_),
                         tiles - 1,
                         uint32_t(first),
-                        c,
-                        packed_ ? base / 2 : base,  // packed: index of 64-bit words
-                        base + tiles,
-                        base + 2 * tiles,
+                        uint32_t(c * region),
+                        uint32_t(firstStatus(c)),
+                        prevStatus,
+                        c ? uint32_t((c - 1) * region) : 0u,
                         t.total.index,
                         mode_ == 0 ? t.total.index : t.overflow.index,
                         t.capacity};

@@ -8,7 +8,8 @@ namespace sieve::prim::detail {
 class SinglePass {
 public:
     // mode 0: offsets; 1: u32 records; 2: draw-command records (see shaders/prim/record.glsl). Uses
-    // options.lookbackSpins and options.packedLookbackStatus. Needs subgroup ballot and arithmetic.
+    // options.lookbackSpins, packedLookbackStatus, lookbackPerLane and persistentLookback. Needs subgroup
+    // ballot and arithmetic.
     static Result<SinglePass> create(const DeviceInfo& dev, const Tiles& tiles, const PrimOptions& options,
                                      bool binarize, uint32_t mode, bool payload);
     uint64_t scratchBytes(uint64_t n) const;
@@ -23,18 +24,23 @@ public:
     // n > 0.
     void record(VkCommandBuffer cmd, BufferRange input, const Targets& targets, BufferRange scratch, uint64_t n) const;
     uint32_t tile() const { return tile_; }
-    bool packed() const { return packed_; }  // one 64-bit status word per tile (else three u32 words)
+    bool packed() const { return packed_; }          // one 64-bit status word per tile (else three u32 words)
+    bool persistent() const { return persistent_; }  // no clear pass: the scratch is zeroed once by the host
 
 private:
     uint64_t chunk() const;
-    // Scratch words: the chunks' tile counters (padded to 8 bytes when packed), then the tile status.
-    uint64_t counterWords(uint64_t n) const;
-    uint64_t statusWords(uint64_t n) const;
+    // Scratch: per chunk a region of chunkWords() u32 at a place that does not depend on n (so that
+    // persistent state stays where the next scan looks for it): ticket counter, epoch, then one status
+    // per tile of the chunk (statusWords() each). The last chunk's region ends after its last tile.
+    uint64_t statusWords() const { return packed_ ? 2 : 3; }
+    uint64_t chunkWords() const;
+    uint64_t scratchWords(uint64_t n) const;
     DeviceInfo dev_;
     uint32_t tile_ = 0;
     uint32_t mode_ = 0;
     bool payload_ = false;
     bool packed_ = false;
+    bool persistent_ = false;
     ComputePipeline pipe_;
     Clear clear_;
 };

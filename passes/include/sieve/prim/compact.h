@@ -41,7 +41,7 @@ struct CompactBuffers {
     BufferRange records;   // capacity records (4 or 20 bytes each); same alignment
     BufferRange count;     // 4 bytes, any 4-aligned offset
     BufferRange overflow;  // 4 bytes, any 4-aligned offset
-    BufferRange scratch;   // scratchBytes(m) for some m >= n, aligned
+    BufferRange scratch;   // scratchBytes(m) for some m >= n, aligned; zero-filled once for persistentLookback
 };
 
 class Compact {

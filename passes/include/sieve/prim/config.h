@@ -11,16 +11,15 @@ enum class ScanTier : uint32_t {
     Subgroup,    // (b) the same structure with the workgroup scan on subgroup arithmetic (shared memory if absent)
     SinglePass,  // (c) one pass with decoupled look-back; bounded spinning, never hangs
 };
-// ScanTier::Auto, chosen per device and size from measurements (bench/RESULTS.md, "Primitives (H200)";
-// autoScanTier() in sieve/prim/scan.h):
-//  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^24): SinglePass. H200, driver 580.159.04,
-//    32-wide look-back: 2^20 11.5 us (b: 13.8), 2^24 69.7 us (b: 70.8).
-//  - NVIDIA above 2^24: Subgroup (b). Same run, 2^28: tier c 3130 us, b 818 us (the 32-wide look-back fell
-//    behind the tiles' arrival). The 256-wide look-back that followed is not measured yet; re-measure
-//    before moving the threshold.
-//  - every other device: Subgroup (b), which reads the input twice but never makes a workgroup wait for
-//    another; nothing measured says SinglePass wins there (on lavapipe workgroups are CPU threads and a
-//    waiting tile burns a core).
+// ScanTier::Auto, chosen per device and size from measurements (bench/RESULTS.md, top section "H200,
+// 2026-12-01"; autoScanTier() in sieve/prim/scan.h). H200, driver 580.159.04, warmed by time, interleaved
+// with a compute copy, verified (tier c without persistentLookback, which Auto cannot use):
+//  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^22): SinglePass. 2^20: c 11.39 us, b 13.73;
+//    2^22: c 20.00 us, b 21.55.
+//  - NVIDIA above 2^22: Subgroup (b). 2^24: b 65.73 us, c 66.78; 2^28: b 817.3 us, c 955.5 (b reads the
+//    input twice but no tile waits for another).
+//  - every other device: Subgroup (b), which never makes a workgroup wait for another; nothing measured
+//    says SinglePass wins there (on lavapipe workgroups are CPU threads and a waiting tile burns a core).
 //  - SinglePass also needs subgroup ballot and arithmetic; without them Auto is Subgroup.
 
 const char* tierName(ScanTier tier);
@@ -38,9 +37,18 @@ struct PrimOptions {
     // portable two-word layout (state, then value behind a fence), for tests and comparisons.
     bool packedLookbackStatus = true;
     // Tier c: predecessors each lane of the look-back subgroup inspects per poll (window = subgroup size *
-    // this), 1..16. 1 is what was measured on the H200; wider windows walk back faster at the cost of
-    // registers (not yet measured there, see bench/RESULTS.md).
+    // this), 1..16. 1 is the fastest measured on the H200: 4 and 8 were slower at 2^20, 2^24 and 2^28
+    // (bench/RESULTS.md, 2026-12-01).
     uint32_t lookbackPerLane = 1;
+    // Tier c (ScanTier::SinglePass scans, CompactMethod::Fused): keep the look-back state in the scratch
+    // between uses instead of clearing it with a dispatch (and a barrier) before each one. The status words
+    // are tagged with the epoch of the scan that wrote them and the scan advances the epoch itself, so the
+    // scratch must be zero-filled ONCE, when it is allocated (as HiZBuilder's counter), and then serves
+    // every later scan or compaction with the same options; a scratch used with other options (tile shape,
+    // status layout) or by anything else in between needs that zero fill again. Epochs wrap after 2^30
+    // uses of one scratch. Refused with ScanTier::Auto and with the other compaction methods, whose
+    // scratch layout changes with n.
+    bool persistentLookback = false;
     // ScanTier::Auto decides as if the device's vendor ID were this (0: the device's own). Lets tests run
     // the NVIDIA rule, with its switch between tiers c and b, on any device that has tier c.
     uint32_t autoTierVendor = 0;

@@ -4,7 +4,8 @@
 // ScanTier) with identical results. The plugin never allocates: the caller provides scratchBytes(n) of
 // scratch (offset aligned to minStorageBufferOffsetAlignment), which is also written, so consecutive
 // uses of one scratch range need the caller's barrier like any other write. scratchBytes(max) serves
-// every n <= max, also where ScanTier::Auto scans n with another tier than max.
+// every n <= max, also where ScanTier::Auto scans n with another tier than max. With
+// PrimOptions::persistentLookback the scratch must be zero-filled once before its first use (config.h).
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -28,7 +29,7 @@ class Clear;
 
 // The tier ScanTier::Auto stands for on this device for n elements (rule in sieve/prim/config.h);
 // vendorId != 0 applies the rule of that vendor instead of the device's (PrimOptions::autoTierVendor).
-inline constexpr uint64_t kAutoSinglePassMaxElements = uint64_t(1) << 24;
+inline constexpr uint64_t kAutoSinglePassMaxElements = uint64_t(1) << 22;
 ScanTier autoScanTier(const DeviceInfo& dev, uint64_t n, uint32_t vendorId = 0);
 
 struct ScanBuffers {
