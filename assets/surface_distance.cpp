@@ -7,14 +7,19 @@
 namespace sieve::assets {
 namespace {
 
-constexpr int kMaxGridDim = 128;
+// A surface is 2D: an axis of 512 cells keeps the cells of a 1M-triangle mesh at a few triangles each,
+// and the cell budget bounds the grid's memory (4 bytes a cell) for meshes that fill a volume.
+constexpr int kMaxGridDim = 512;
+constexpr double kMaxGridCells = double(1u << 22);
 constexpr uint32_t kMaxSplits = 6;  // at most 4^6 pieces per triangle
 
-float segmentDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
+// Squared distance to a segment: the square root is taken once per triangle, of the smallest.
+float segmentDistance2(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
     glm::vec3 ab = b - a;
     float len2 = glm::dot(ab, ab);
     float t = len2 > 0.0f ? std::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-    return glm::length(p - (a + ab * t));
+    glm::vec3 d = p - (a + ab * t);
+    return glm::dot(d, d);
 }
 
 }  // namespace
@@ -31,7 +36,7 @@ float pointTriangleDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) 
             glm::dot(glm::cross(a - c, q - c), n) >= 0.0f)
             return std::abs(side) / std::sqrt(nn);
     }
-    return std::min({segmentDistance(p, a, b), segmentDistance(p, b, c), segmentDistance(p, c, a)});
+    return std::sqrt(std::min({segmentDistance2(p, a, b), segmentDistance2(p, b, c), segmentDistance2(p, c, a)}));
 }
 
 SurfaceGrid::SurfaceGrid(TriangleSurface surface, glm::vec3 boundsMin, glm::vec3 boundsMax) : surface_(surface) {
@@ -39,14 +44,31 @@ SurfaceGrid::SurfaceGrid(TriangleSurface surface, glm::vec3 boundsMin, glm::vec3
     glm::vec3 extent = glm::max(boundsMax - boundsMin, glm::vec3(0.0f));
     float longest = std::max({extent.x, extent.y, extent.z});
     origin_ = boundsMin;
-    // About two triangles per cell, no axis over kMaxGridDim cells; flat axes get one cell. A mesh so small
-    // that its smallest cell underflows to 0 keeps one cell (cell counts must stay finite).
+    // About two triangles per cell the surface passes through (a cell face holds the area of two
+    // triangles; a mesh spread through its volume is bounded by two per cell of the volume), no axis over
+    // kMaxGridDim cells; flat axes get one cell. A mesh so small that its smallest cell underflows to 0
+    // keeps one cell (cell counts must stay finite).
     const float minCell = longest / float(kMaxGridDim);
     if (std::isfinite(longest) && minCell > 0.0f) {
         glm::vec3 padded = glm::max(extent, glm::vec3(minCell));
         float volume = padded.x * padded.y * padded.z;
-        cell_ = std::max(minCell, std::cbrt(volume / float(std::max<size_t>(1, 2 * triangles))));
+        const float perCell = 2.0f / float(std::max<size_t>(1, triangles));
+        double area = 0.0;
+        for (size_t t = 0; t < triangles; ++t) {
+            const uint32_t* i = &surface.indices[3 * t];
+            glm::vec3 a = surface.positions[i[0]], b = surface.positions[i[1]], c = surface.positions[i[2]];
+            area += 0.5 * double(glm::length(glm::cross(b - a, c - a)));
+        }
+        const float areaCell = std::sqrt(float(area) * perCell);
+        const float volumeCell = std::cbrt(volume * perCell * 0.25f);
+        cell_ =
+            std::max(minCell, std::isfinite(areaCell) && areaCell > 0.0f ? std::min(areaCell, volumeCell) : volumeCell);
+        // Over the cell budget (a mesh filling a volume): cells grow until the budget holds.
         for (int k = 0; k < 3; ++k) dims_[k] = std::clamp(int(std::ceil(extent[k] / cell_)), 1, kMaxGridDim);
+        while (double(dims_.x) * dims_.y * dims_.z > kMaxGridCells) {
+            cell_ *= 1.25f;
+            for (int k = 0; k < 3; ++k) dims_[k] = std::clamp(int(std::ceil(extent[k] / cell_)), 1, kMaxGridDim);
+        }
     }
     size_t cells = size_t(dims_.x) * size_t(dims_.y) * size_t(dims_.z);
     cellStart_.assign(cells + 1, 0);
@@ -88,10 +110,12 @@ float SurfaceGrid::triangleDistance(glm::vec3 p, uint32_t t) const {
     return pointTriangleDistance(p, surface_.positions[i[0]], surface_.positions[i[1]], surface_.positions[i[2]]);
 }
 
-SurfaceGrid::Nearest SurfaceGrid::nearest(glm::vec3 p) const {
+SurfaceGrid::Nearest SurfaceGrid::nearest(glm::vec3 p, uint32_t hint) const {
     if (++query_ == 0) std::fill(stamp_.begin(), stamp_.end(), 0), query_ = 1;
     float best = std::numeric_limits<float>::infinity();
     uint32_t bestTriangle = UINT32_MAX;
+    // A hint's distance is a true distance to the surface: it only lets the box test skip more.
+    if (hint < stamp_.size()) best = triangleDistance(p, hint), bestTriangle = hint, stamp_[hint] = query_;
     glm::ivec3 c = cellOf(p);
     int maxRing = std::max({dims_.x, dims_.y, dims_.z});
     auto visit = [&](int x, int y, int z) {
@@ -157,11 +181,21 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
     float bound = 0.0f;  // the largest bound of a kept piece, or true distance, so far
     float lower = 0.0f;  // the largest true distance (at a corner or midpoint) so far
     // Once per vertex: corners are shared by several triangles.
+    // Consecutive corners are close (the triangles are in vertex-cache order): the last query's nearest
+    // triangle is the hint for the next.
     std::vector<SurfaceGrid::Nearest> atVertex(from.positions.size(), {-1.0f, UINT32_MAX});
+    // A LOD and its original share one vertex array: a vertex that `to` uses lies on `to` (distance 0,
+    // through any triangle that uses it) and needs no query.
+    const TriangleSurface& target = to.surface();
+    if (target.positions.data() == from.positions.data() && target.positions.size() == from.positions.size())
+        for (size_t i = 0; i < target.indices.size() / 3 * 3; ++i)
+            if (atVertex[target.indices[i]].distance < 0.0f) atVertex[target.indices[i]] = {0.0f, uint32_t(i / 3)};
+    uint32_t hint = UINT32_MAX;
     for (size_t t = 0; t < stack.size(); ++t)
         for (int k = 0; k < 3; ++k) {
             SurfaceGrid::Nearest& n = atVertex[from.indices[3 * t + k]];
-            if (n.distance < 0.0f) n = to.nearest(stack[t].p[k]);
+            if (n.distance < 0.0f) n = to.nearest(stack[t].p[k], hint);
+            hint = n.triangle;
             stack[t].d[k] = n.distance, stack[t].nearest[k] = n.triangle;
             lower = std::max(lower, n.distance);
         }
@@ -173,7 +207,9 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
         float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
                                   glm::distance(piece.p[2], piece.p[0])});
         float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
-        for (int k = 0; k < 3; ++k) {  // the convex bound through each corner's nearest triangle
+        // The cheap bound first: on fine meshes it drops most pieces without a distance computed.
+        if (upper <= bound) continue;
+        for (int k = 0; k < 3 && upper > bound; ++k) {  // the convex bound through each corner's nearest triangle
             float through = piece.d[k];
             for (int i = 0; i < 3 && through < upper; ++i)
                 if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
@@ -189,7 +225,7 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
         uint32_t nm[3];
         for (int k = 0; k < 3; ++k) {
             m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
-            SurfaceGrid::Nearest n = to.nearest(m[k]);
+            SurfaceGrid::Nearest n = to.nearest(m[k], piece.nearest[k]);
             dm[k] = n.distance, nm[k] = n.triangle;
         }
         uint32_t splits = piece.splits + 1;

@@ -1,5 +1,6 @@
 #include "scene_setup.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -24,6 +25,7 @@ void progress(std::string_view stage, float fraction) {
 }  // namespace
 
 sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
     LoadedScene out;
     if (o.scene.empty()) {
         std::printf("building the procedural city: %u instances, seed %llu\n", o.instances, (unsigned long long)o.seed);
@@ -50,9 +52,10 @@ sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
         out.start.yaw = 0.0f;
         out.start.pitch = -0.2f;
     }
-    std::printf("scene: %zu instances, %zu meshes, %zu primitives, %zu vertices, %zu indices\n",
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("scene: %zu instances, %zu meshes, %zu primitives, %zu vertices, %zu indices (built in %.2f s)\n",
                 out.data.instances.size(), out.data.meshes.size(), out.data.primitives.size(), out.data.vertices.size(),
-                out.data.indices.size());
+                out.data.indices.size(), seconds);
     return out;
 }
 
