@@ -29,6 +29,7 @@
 #include "engine/vk/timestamps.h"
 #include "memory_report.h"
 #include "options.h"
+#include "run_report.h"
 #include "scene_setup.h"
 #include "shader_hot_reload.h"
 #include "window_input.h"
@@ -75,7 +76,6 @@ int main(int argc, char** argv) {
         }
     }
     const bool headless = !window;
-    if (headless && opt.frames == 0) opt.frames = 3;
 
     engine::ContextDesc desc;
     desc.appName = "sieve-viewer";
@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
         windowTarget = t.value().get();
         target = std::move(t).value();
     }
+    if (headless && opt.frames == 0) opt.frames = viewer::defaultHeadlessFrames(target->framesInFlight());
 
     std::unique_ptr<engine::ui::ImGuiLayer> ui;
     if (opt.overlay) {
@@ -122,6 +123,8 @@ int main(int argc, char** argv) {
     auto timerResult = engine::GpuTimestamps::create(ctx, 1, target->framesInFlight(), "viewer overlay");
     if (!timerResult) return fail(timerResult.error().message);
     engine::GpuTimestamps& timer = timerResult.value();
+    auto frameTimer = viewer::FrameGpuTimer::create(ctx, target->framesInFlight());
+    if (!frameTimer) return fail(frameTimer.error().message);
     // On every exit path, frames in flight finish before the overlay's and the timer's objects die.
     struct FinishGuard {
         engine::Target* target;
@@ -140,6 +143,9 @@ int main(int argc, char** argv) {
                                                         target->framesInFlight());
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
+    if (headless && viewer::checkTrianglesFits(renderer.plugin().drawCapacity(), target->framesInFlight()))
+        if (auto r = renderer.checkTriangles(true); !r)
+            std::printf("triangles unchecked: %s\n", r.error().message.c_str());
     if (ui)
         if (auto r = renderer.enableHiZView(); !r) return fail(r.error().message);
     if (std::getenv("SIEVE_DUMP_GRAPH")) std::printf("%s\n", renderer.graphDump().c_str());
@@ -184,9 +190,12 @@ int main(int argc, char** argv) {
         engine::FrameCounts counts;
         renderer.collect(slot, passTimes, counts);
         for (const auto& t : passTimes) model.gpuTimes.add(t.name, float(t.ms));
+        frameTimer->collect(slot, model.gpuFrameMs);
         const sieve::CullingStats& c = counts.cull;
         model.counts = c;
         model.triangles = counts.triangles;
+        model.trianglesSource = counts.trianglesSource;
+        model.trianglesQuery = counts.trianglesQuery;
         if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
             std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n",
                         (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn,
@@ -225,6 +234,7 @@ int main(int argc, char** argv) {
         }
         const uint32_t slot = frame->info.frameSlot;
         collectFrame(slot);
+        frameTimer->begin(frame->cmd, slot);
         model.frameMs.add(dt * 1000.0f);
         model.width = frame->extent.width;
         model.height = frame->extent.height;
@@ -284,6 +294,7 @@ int main(int argc, char** argv) {
             model.statusIsError = false;
             std::printf("%s\n", model.status.c_str());
         }
+        frameTimer->end(frame->cmd, slot);
         if (auto r = target->endFrame(); !r) return fail(r.error().message);
         ++rendered;
         if (opt.reportMemory > 0 && rendered % uint64_t(opt.reportMemory) == 0)
@@ -318,22 +329,24 @@ int main(int argc, char** argv) {
     if (auto r = target->finish(); !r) return fail(r.error().message);
     // Every frame has completed: the last frame's times, and the counts its recording read back (for the
     // stats JSON; counts lag framesInFlight frames, so a short run has them only from here).
-    if (rendered > 0) collectFrame(uint32_t((target->frameIndex() - 1) % target->framesInFlight()));
+    // The frames in flight at the end were not collected yet: oldest first.
+    for (uint64_t k = target->framesInFlight(); k >= 1; --k)
+        if (target->frameIndex() >= k && rendered >= k)
+            collectFrame(uint32_t((target->frameIndex() - k) % target->framesInFlight()));
     if (opt.reportMemory > 0) viewer::printMemoryReport(rendered, ctx);
     if (headlessTarget && !opt.screenshot.empty() && rendered > 0) {
         if (auto r = headlessTarget->readback(opt.screenshot); !r) return fail(r.error().message);
     }
     if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());
     if (!opt.stats.empty()) {
-        engine::ui::RunSummary run{deviceName, model.width, model.height, rendered, model.frameMs.average()};
+        const engine::ui::RunSummary run = viewer::runSummary(deviceName, model, rendered);
         if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.triangles, model.gpuTimes, model.toggles,
                                                 run);
             !r)
             return fail(r.error().message);
         std::printf("stats: %s\n", opt.stats.c_str());
     }
-    std::printf("frames: %llu rendered, %llu skipped; mean frame %.2f ms\n", (unsigned long long)rendered,
-                (unsigned long long)skipped, model.frameMs.average());
+    std::printf("%s\n", viewer::closingLines(model, rendered, skipped, target->framesInFlight()).c_str());
     if (windowTarget) std::printf("swapchain: created %u times\n", windowTarget->recreateCount());
     if (ctx.validationEnabled() && ctx.validationMessageCount())
         return fail(std::to_string(ctx.validationMessageCount()) + " validation message(s)");

@@ -58,7 +58,9 @@ cli::Parser optionParser(ViewerOptions& o) {
     p.flag("--headless", "render offscreen even when a display is present", o.headless)
         .count("--width", "W", "framebuffer width in pixels (1..16384, default 1280)", o.width, 1, 16384)
         .count("--height", "H", "framebuffer height in pixels (1..16384, default 720)", o.height, 1, 16384)
-        .count("--frames", "N", "render N frames then exit (headless default 3; window default: until closed)",
+        .count("--frames", "N",
+               "render N frames then exit (headless default: frames in flight + 3 = 5, so that the counts reported are "
+               "of a frame culled by occlusion; window default: until closed)",
                o.frames, 1, 100000000)
         .onOff("--overlay", "draw the ImGui overlay (default on)", o.overlay)
         .option("--screenshot", "F.png", "write the last frame to a PNG",

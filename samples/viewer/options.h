@@ -24,7 +24,7 @@ struct ViewerOptions {
     bool headless = false;  // force headless; otherwise a window when a display is present
     int width = 1280;
     int height = 720;
-    int frames = 0;  // 0: run until the window closes (headless default: 3)
+    int frames = 0;  // 0: run until the window closes (headless: run_report.h defaultHeadlessFrames)
     bool overlay = true;
     std::string screenshot;  // PNG written after the last frame
     std::string stats;       // JSON written after the last frame
