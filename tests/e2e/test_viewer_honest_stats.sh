@@ -5,12 +5,7 @@
 # query must agree with the draw records. Occlusion culling that removes draws lowers `triangles`
 # (same camera, occlusion on and off, both under validation).
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 common=(--headless --width 320 --height 180 --overlay off --validation)
 for occ in on off; do
