@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine: installs what is missing, builds, then runs.
-#   scripts/sieve.sh run  [viewer flags...]   the viewer on the built-in scene (window or headless)
+#   scripts/sieve.sh run  [viewer flags...]   the viewer on the built-in scene (window or headless; headless
+#                                             writes sieve-screenshot.png and sieve-stats.json here)
 #   scripts/sieve.sh test [ctest flags...]    the whole test suite (lavapipe + validation layers)
 #   scripts/sieve.sh build                    install + build only
-# Environment: SIEVE_BUILD_DIR (default build), SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1 to skip apt.
+# Environment: SIEVE_BUILD_DIR (default build), SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1 to skip apt,
+# SIEVE_SKIP_BUILD=1 to use the build directory as it is.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cmd="${1:-}"
@@ -37,15 +39,37 @@ install_packages() {
 }
 
 build_all() {
+  [[ "${SIEVE_SKIP_BUILD:-0}" == 1 ]] && return 0
   cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cmake --build "$build" -j "$jobs"
+}
+
+# Whether the viewer will run headless: asked for, or no display to open a window on.
+headless_run() {
+  local a
+  for a in "$@"; do [[ "$a" == --headless ]] && return 0; done
+  [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]
+}
+
+# Whether the arguments name `$1` (as "--flag value" or "--flag=value").
+has_flag() {
+  local flag=$1 a
+  shift
+  for a in "$@"; do [[ "$a" == "$flag" || "$a" == "$flag="* ]] && return 0; done
+  return 1
 }
 
 case "$cmd" in
   run)
     install_packages
     build_all
-    exec "$build/samples/viewer/sieve-viewer" "$@"
+    args=("$@")
+    # Headless frames leave their picture and numbers in the working directory (the viewer prints both paths).
+    if headless_run "$@" && ! has_flag --help "$@"; then
+      has_flag --screenshot "$@" || args+=(--screenshot "$PWD/sieve-screenshot.png")
+      has_flag --stats "$@" || args+=(--stats "$PWD/sieve-stats.json")
+    fi
+    exec "$build/samples/viewer/sieve-viewer" ${args[@]+"${args[@]}"}
     ;;
   test)
     install_packages
