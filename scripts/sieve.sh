@@ -75,9 +75,14 @@ case "$cmd" in
     install_packages
     build_all
     cd "$build"
-    # XDG_RUNTIME_DIR silences lavapipe's complaint on machines without a session.
-    export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
-    exec ctest --output-on-failure --timeout 900 "$@"
+    # XDG_RUNTIME_DIR silences lavapipe's complaint on machines without a session: a folder of this run,
+    # removed after it.
+    if [[ -z "${XDG_RUNTIME_DIR:-}" ]]; then
+      xdg_made=$(mktemp -d)
+      trap 'rm -rf "$xdg_made"' EXIT
+      export XDG_RUNTIME_DIR="$xdg_made"
+    fi
+    ctest --output-on-failure --timeout 900 "$@"
     ;;
   build)
     install_packages

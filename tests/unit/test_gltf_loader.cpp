@@ -10,6 +10,7 @@
 #include "assets/gltf_loader.h"
 #include "assets/normal_packing.h"
 #include "assets/replicate.h"
+#include "scratch_dir.h"
 
 using namespace sieve::assets;
 
@@ -150,11 +151,11 @@ TEST(GltfLoader, GlbFromMemoryAndFromFile) {
     auto r = loadGltfFromMemory(bytes, "test.glb");
     ASSERT_TRUE(r) << r.error();
     EXPECT_EQ(r->meshTriangles(0), 2u);
-    auto path = std::filesystem::temp_directory_path() / ("sieve_test_" + std::to_string(::getpid()) + ".glb");
+    const sieve::test::ScratchDir scratch("sieve_gltf");
+    const auto path = scratch / "test.glb";
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     auto f = loadGltf(path.string());
-    std::filesystem::remove(path);
     ASSERT_TRUE(f) << f.error();
     EXPECT_EQ(f->instances.size(), 1u);
 }
