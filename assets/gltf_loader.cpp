@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "assets/gltf_accessor.h"
+#include "assets/gltf_camera.h"
 #include "assets/gltf_draco.h"
 #include "assets/gltf_extensions.h"
 #include "assets/gltf_instancing.h"
@@ -227,6 +228,7 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
     };
     std::vector<Item> stack;
     MirroredMeshes mirrored;
+    std::vector<uint8_t> cameraSeen(model.cameras.size(), 0);
     for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, glm::mat4(1.0f), 1});
     while (!stack.empty()) {
         Item item = stack.back();
@@ -246,9 +248,25 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
                 if (auto placed = placeNode(model, node, world, *id, scene, mirrored); !placed)
                     return Unexpected{"node " + std::to_string(item.node) + ": " + placed.error()};
         }
+        if (node.camera >= 0) {
+            if (size_t(node.camera) >= model.cameras.size())
+                return Unexpected{"node " + std::to_string(item.node) + " refers to camera " +
+                                  std::to_string(node.camera) + ", which does not exist"};
+            // A camera placed by several nodes is seen from the first.
+            if (!cameraSeen[size_t(node.camera)]) {
+                cameraSeen[size_t(node.camera)] = 1;
+                auto camera = gltf::readCamera(model, size_t(node.camera), size_t(item.node), world);
+                if (camera)
+                    scene.cameras.push_back(std::move(camera).value());
+                else
+                    notes.add(camera.error() + ": the camera is skipped");
+            }
+        }
         for (auto c = node.children.rbegin(); c != node.children.rend(); ++c)
             stack.push_back({*c, world, item.depth + 1});
     }
+    for (uint8_t seen : cameraSeen)
+        if (!seen) notes.add("cameras that no node of the scene places are ignored");
     return true;
 }
 

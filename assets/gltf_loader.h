@@ -11,10 +11,12 @@
 // an error naming it.
 // Mirrored instances (transform determinant < 0, instancing included) use a twin of their mesh with
 // reversed winding (assets/mirrored_mesh.h), made once per mesh, so back-face culling stays right.
+// Cameras: every camera a node of the scene places (the first such node, at its world transform) is in
+// SceneData::cameras (assets/camera.h SceneCamera: perspective or orthographic), in node order.
 // Warnings in SceneData::warnings, one line per kind with a count: non-triangle primitives (points,
 // lines, strips, fans) and meshes left without primitives (skipped), optional extensions not
-// implemented, lights, skins, morph targets, animations, cameras (ignored). Textures and images are
-// not decoded.
+// implemented, lights, skins, morph targets, animations, cameras no node places and cameras whose
+// numbers make no projection (ignored). Textures and images are not decoded.
 // Errors (the message starts with the file name): unreadable file, malformed JSON/GLB, accessor,
 // bufferView or buffer ranges outside their data, component types an attribute may not have, index out
 // of range, NaN/Inf positions or transforms, missing POSITION, malformed or undecodable compressed

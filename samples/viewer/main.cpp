@@ -17,6 +17,7 @@
 
 #include "assets/procedural_city.h"
 #include "camera.h"
+#include "camera_setup.h"
 #include "engine/capture/renderdoc.h"
 #include "engine/scene/scene_renderer.h"
 #include "engine/target/glfw_window.h"
@@ -39,12 +40,6 @@ namespace {
 int fail(const std::string& message) {
     std::fprintf(stderr, "sieve-viewer: %s\n", message.c_str());
     return 1;
-}
-
-void setPose(viewer::FlyCamera& camera, const sieve::assets::CameraPose& pose) {
-    camera.position = pose.position;
-    camera.yawDeg = glm::degrees(pose.yaw);
-    camera.pitchDeg = glm::degrees(pose.pitch);
 }
 
 }  // namespace
@@ -133,10 +128,21 @@ int main(int argc, char** argv) {
 
     auto loaded = viewer::loadScene(opt);
     if (!loaded) return fail(loaded.error());
-    if (!opt.cameraPath.empty() && !sieve::assets::cameraPath(loaded->data, opt.cameraPath, 0.0f)) {
-        std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s'\n", opt.cameraPath.c_str());
+    viewer::FlyCamera camera;
+    const float startAspect = float(target->extent().width) / float(std::max(target->extent().height, 1u));
+    if (!opt.cameraPath.empty() && !viewer::cameraPathPose(*loaded, opt.cameraPath, 0.0f, camera, startAspect)) {
+        std::string names;
+        for (const std::string& n : viewer::cameraPathNames(*loaded)) names += (names.empty() ? "" : ", ") + n;
+        std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s' (this scene has: %s)\n", opt.cameraPath.c_str(),
+                     names.c_str());
         return 2;
     }
+    auto cameraLine = viewer::setUpCamera(camera, *loaded, opt, startAspect);
+    if (!cameraLine) {
+        std::fprintf(stderr, "sieve-viewer: %s\n", cameraLine.error().c_str());
+        return 2;
+    }
+    std::printf("%s\n", cameraLine->c_str());
     std::printf("uploading the scene and creating the pipelines\n");
     std::fflush(stdout);
     auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
@@ -152,13 +158,6 @@ int main(int argc, char** argv) {
     viewer::ShaderHotReload hotReload(opt.shaderDir.empty() ? viewer::defaultShaderDir()
                                                             : std::filesystem::path(opt.shaderDir));
 
-    viewer::FlyCamera camera;
-    setPose(camera, loaded->start);
-    if (opt.camera) {
-        camera.position = {opt.camera->x, opt.camera->y, opt.camera->z};
-        camera.yawDeg = opt.camera->yawDeg;
-        camera.pitchDeg = opt.camera->pitchDeg;
-    }
     std::unique_ptr<viewer::WindowInput> input;
     std::unique_ptr<viewer::ResizeSequence> resizes;
     if (window) {
@@ -245,7 +244,8 @@ int main(int argc, char** argv) {
             // Repeatable runs: position along the path by frame number (headless) or time (window).
             const float t =
                 opt.frames > 1 ? float(rendered) / float(opt.frames - 1) : float(std::fmod(glfwGetTime() / 30.0, 1.0));
-            if (auto pose = sieve::assets::cameraPath(loaded->data, opt.cameraPath, t)) setPose(camera, *pose);
+            const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
+            if (auto pose = viewer::cameraPathPose(*loaded, opt.cameraPath, t, camera, aspect)) camera.setPose(*pose);
         }
         renderer.plugin().toggles() = model.toggles;
         engine::ui::HiZViewPass* hizView = renderer.hizView();

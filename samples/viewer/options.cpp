@@ -68,7 +68,19 @@ cli::Parser optionParser(ViewerOptions& o) {
         .text("--stats", "F.json", "write counts and per-pass GPU times of the run as JSON", o.stats)
         .option("--camera", "x,y,z,yaw_deg,pitch_deg", "start camera pose (yaw 0 looks down -Z, pitch > 0 looks up)",
                 [&o](const std::string& v) { return parseCamera(v, o); })
-        .text("--camera-path", "NAME", "fly a named camera path of the scene", o.cameraPath)
+        .optionalValue(
+            "--camera-from-file", "N", "look through camera N (default 0) of the glTF file, at its node",
+            [&o](const std::string& v) {
+                long long n = 0;
+                if (!v.empty() && !cli::parseInt(v, 0, 1 << 30, n)) return false;
+                o.cameraFromFile = int(n);
+                return true;
+            },
+            "a camera index")
+        .text("--camera-path", "NAME",
+              "fly a camera path: orbit (any scene: one turn around its bounds), or the city's street, flyover, "
+              "descend",
+              o.cameraPath)
         .onOff("--frustum", "frustum culling (default on)", t.frustum)
         .onOff("--occlusion", "Hi-Z occlusion culling (default on)", t.occlusion)
         .onOff("--two-phase", "two-phase occlusion (early + late draw; default on)", t.twoPhase)

@@ -29,7 +29,8 @@ struct ViewerOptions {
     std::string screenshot;  // PNG written after the last frame
     std::string stats;       // JSON written after the last frame
     std::optional<CameraPose> camera;
-    std::string cameraPath;         // named camera path (scene-defined)
+    int cameraFromFile = -1;        // glTF camera index to look through; -1: none
+    std::string cameraPath;         // named camera path (camera_setup.h)
     sieve::CullingToggles culling;  // --frustum, --occlusion, --two-phase, --lod, --lod-bias, --compaction, --freeze
     uint32_t instances = 10000;
     uint64_t seed = 1;

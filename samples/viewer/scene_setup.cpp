@@ -3,10 +3,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "assets/gltf_loader.h"
 #include "assets/procedural_city.h"
 #include "assets/replicate.h"
+#include "assets/scene_bounds.h"
 
 namespace viewer {
 
@@ -40,22 +42,23 @@ sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
         out.data = std::move(scene).value();
         for (const std::string& w : out.data.warnings) std::printf("warning: %s\n", w.c_str());
         if (o.gridX > 1 || o.gridY > 1) {
+            auto cameras = std::move(out.data.cameras);  // they look at the copy the file placed
             auto grid = sieve::assets::replicateGrid(out.data, std::max(o.gridX, 1u), std::max(o.gridY, 1u));
             if (!grid) return sieve::assets::Unexpected{grid.error()};
             out.data = std::move(grid).value();
+            out.data.cameras = std::move(cameras);
         }
-        out.procedural = false;
-        // Look at the scene from outside its bounds, along -Z.
-        const glm::vec3 centre = (out.data.boundsMin + out.data.boundsMax) * 0.5f;
-        const float radius = glm::length(out.data.boundsMax - out.data.boundsMin) * 0.5f;
-        out.start.position = centre + glm::vec3(0.0f, radius * 0.3f, radius * 1.6f + 0.5f);
-        out.start.yaw = 0.0f;
-        out.start.pitch = -0.2f;
+        out.procedural = false;  // the camera frames the bounds (camera_setup.h)
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("scene: %zu instances, %zu meshes, %zu primitives, %zu vertices, %zu indices (built in %.2f s)\n",
                 out.data.instances.size(), out.data.meshes.size(), out.data.primitives.size(), out.data.vertices.size(),
                 out.data.indices.size(), seconds);
+    std::tie(out.boundsMin, out.boundsMax) = sieve::assets::geometryBounds(out.data);
+    const glm::vec3 mn = out.boundsMin, mx = out.boundsMax, size = mx - mn;
+    if (size.x >= 0.0f)
+        std::printf("bounds: min (%.4g, %.4g, %.4g), max (%.4g, %.4g, %.4g), size %.4g x %.4g x %.4g\n", mn.x, mn.y,
+                    mn.z, mx.x, mx.y, mx.z, size.x, size.y, size.z);
     return out;
 }
 
