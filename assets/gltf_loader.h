@@ -23,8 +23,10 @@
 // data, a node graph that is not a forest (cycles, shared children, out-of-range children),
 // hierarchies deeper than kMaxGltfNodeDepth, and scenes with "no renderable triangles".
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "assets/expected.h"
 #include "assets/scene.h"
@@ -33,11 +35,16 @@ namespace sieve::assets {
 
 inline constexpr uint32_t kMaxGltfNodeDepth = 1024;
 
+// Progress of a load: a stage ("reading", "parsing", "meshes", "nodes") and its share done in [0, 1].
+// "meshes" counts the indices of the triangle primitives, each primitive's share advancing with its LOD
+// levels (where a large file spends its time).
+using LoadProgressFn = std::function<void(std::string_view stage, float fraction)>;
+
 // Loads a file; .glb is recognised by its magic bytes, anything else is parsed as JSON glTF.
-Expected<SceneData> loadGltf(const std::string& path);
+Expected<SceneData> loadGltf(const std::string& path, const LoadProgressFn& progress = {});
 
 // Loads from memory. `name` prefixes error messages; `baseDir` resolves external buffer URIs.
 Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std::string& name,
-                                       const std::string& baseDir = {});
+                                       const std::string& baseDir = {}, const LoadProgressFn& progress = {});
 
 }  // namespace sieve::assets

@@ -156,6 +156,7 @@ void buildLodChain(std::vector<uint32_t>& indices, std::span<const glm::vec3> po
         out.error = std::max(prim.lods[prim.lodCount - 1].error, error);
         indices.insert(indices.end(), candidate.begin(), candidate.end());
         prim.lods[prim.lodCount++] = out;
+        if (settings.onLevel) settings.onLevel(prim.lodCount, maxLods);
         candidate = std::move(following);
     }
 }

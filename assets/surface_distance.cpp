@@ -170,12 +170,7 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
         uint32_t splits;
     };
     const float cover = 1.0f / std::sqrt(3.0f);
-    std::vector<Piece> stack;
-    for (size_t t = 0; t + 2 < from.indices.size(); t += 3) {
-        Piece piece{};
-        for (int k = 0; k < 3; ++k) piece.p[k] = from.positions[from.indices[t + k]];
-        stack.push_back(piece);
-    }
+    const size_t triangles = from.indices.size() / 3;
     // The corner distances first: they seed the result (each is a true distance), so that pruning
     // starts early.
     float bound = 0.0f;  // the largest bound of a kept piece, or true distance, so far
@@ -191,51 +186,61 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
         for (size_t i = 0; i < target.indices.size() / 3 * 3; ++i)
             if (atVertex[target.indices[i]].distance < 0.0f) atVertex[target.indices[i]] = {0.0f, uint32_t(i / 3)};
     uint32_t hint = UINT32_MAX;
-    for (size_t t = 0; t < stack.size(); ++t)
-        for (int k = 0; k < 3; ++k) {
-            SurfaceGrid::Nearest& n = atVertex[from.indices[3 * t + k]];
-            if (n.distance < 0.0f) n = to.nearest(stack[t].p[k], hint);
-            hint = n.triangle;
-            stack[t].d[k] = n.distance, stack[t].nearest[k] = n.triangle;
-            lower = std::max(lower, n.distance);
-        }
+    for (size_t i = 0; i < triangles * 3; ++i) {
+        SurfaceGrid::Nearest& n = atVertex[from.indices[i]];
+        if (n.distance < 0.0f) n = to.nearest(from.positions[from.indices[i]], hint);
+        hint = n.triangle;
+        lower = std::max(lower, n.distance);
+    }
     bound = lower;
     if (!std::isfinite(bound)) return bound;  // `to` has no triangles
-    while (!stack.empty()) {
-        Piece piece = stack.back();
-        stack.pop_back();
-        float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
-                                  glm::distance(piece.p[2], piece.p[0])});
-        float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
-        // The cheap bound first: on fine meshes it drops most pieces without a distance computed.
-        if (upper <= bound) continue;
-        for (int k = 0; k < 3 && upper > bound; ++k) {  // the convex bound through each corner's nearest triangle
-            float through = piece.d[k];
-            for (int i = 0; i < 3 && through < upper; ++i)
-                if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
-            upper = std::min(upper, through);
-        }
-        if (upper <= bound) continue;
-        if (!(longest > spacing) || upper <= (1.0f + relativeSlack) * lower || piece.splits >= kMaxSplits) {
-            bound = upper;
-            continue;
-        }
-        glm::vec3 m[3];
-        float dm[3];
-        uint32_t nm[3];
+    // Last triangle first, each with its pieces before the next: the stack holds one triangle's splits
+    // (at most 3 * kMaxSplits + 1 pieces), not a piece per triangle.
+    std::vector<Piece> stack;
+    for (size_t t = triangles; t-- > 0;) {
+        Piece whole{};
         for (int k = 0; k < 3; ++k) {
-            m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
-            SurfaceGrid::Nearest n = to.nearest(m[k], piece.nearest[k]);
-            dm[k] = n.distance, nm[k] = n.triangle;
+            const uint32_t v = from.indices[3 * t + k];
+            whole.p[k] = from.positions[v];
+            whole.d[k] = atVertex[v].distance, whole.nearest[k] = atVertex[v].triangle;
         }
-        uint32_t splits = piece.splits + 1;
-        const uint32_t* nc = piece.nearest;
-        stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
-        stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
-        stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
-        stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
-        lower = std::max({lower, dm[0], dm[1], dm[2]});
-        bound = std::max(bound, lower);
+        stack.push_back(whole);
+        while (!stack.empty()) {
+            Piece piece = stack.back();
+            stack.pop_back();
+            float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
+                                      glm::distance(piece.p[2], piece.p[0])});
+            float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
+            // The cheap bound first: on fine meshes it drops most pieces without a distance computed.
+            if (upper <= bound) continue;
+            for (int k = 0; k < 3 && upper > bound; ++k) {  // the convex bound through each corner's nearest triangle
+                float through = piece.d[k];
+                for (int i = 0; i < 3 && through < upper; ++i)
+                    if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
+                upper = std::min(upper, through);
+            }
+            if (upper <= bound) continue;
+            if (!(longest > spacing) || upper <= (1.0f + relativeSlack) * lower || piece.splits >= kMaxSplits) {
+                bound = upper;
+                continue;
+            }
+            glm::vec3 m[3];
+            float dm[3];
+            uint32_t nm[3];
+            for (int k = 0; k < 3; ++k) {
+                m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
+                SurfaceGrid::Nearest n = to.nearest(m[k], piece.nearest[k]);
+                dm[k] = n.distance, nm[k] = n.triangle;
+            }
+            uint32_t splits = piece.splits + 1;
+            const uint32_t* nc = piece.nearest;
+            stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
+            stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
+            stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
+            stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
+            lower = std::max({lower, dm[0], dm[1], dm[2]});
+            bound = std::max(bound, lower);
+        }
     }
     return bound;
 }

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <tuple>
 
 #include "assets/gltf_loader.h"
@@ -13,11 +14,13 @@
 namespace viewer {
 
 namespace {
+constexpr uintmax_t kProgressBytes = uintmax_t(4) << 20;
+
 void progress(std::string_view stage, float fraction) {
     static std::string last;
     static int lastPercent = -1;
     const int percent = int(fraction * 100.0f);
-    if (stage != last || percent / 10 != lastPercent / 10 || percent == 100) {
+    if (stage != last || percent / 10 != lastPercent / 10 || (percent == 100 && lastPercent != 100)) {
         std::printf("  %.*s: %d%%\n", int(stage.size()), stage.data(), percent);
         std::fflush(stdout);
     }
@@ -36,8 +39,17 @@ sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
         out.data = std::move(city).value();
         out.start = sieve::assets::defaultCityCamera();
     } else {
-        std::printf("loading %s\n", o.scene.c_str());
-        auto scene = sieve::assets::loadGltf(o.scene);
+        std::error_code ec;
+        const uintmax_t bytes = std::filesystem::file_size(o.scene, ec);
+        // Progress for files that take a while (the LOD chains of their meshes): over a few MB.
+        const bool large = !ec && bytes > kProgressBytes;
+        if (large)
+            std::printf("loading %s (%.1f MB)\n", o.scene.c_str(), double(bytes) / 1e6);
+        else
+            std::printf("loading %s\n", o.scene.c_str());
+        std::fflush(stdout);
+        auto scene = sieve::assets::loadGltf(
+            o.scene, large ? sieve::assets::LoadProgressFn(progress) : sieve::assets::LoadProgressFn());
         if (!scene) return sieve::assets::Unexpected{scene.error()};
         out.data = std::move(scene).value();
         for (const std::string& w : out.data.warnings) std::printf("warning: %s\n", w.c_str());
