@@ -10,7 +10,7 @@ int defaultHeadlessFrames(uint32_t framesInFlight) {
 
 bool checkTrianglesFits(uint32_t drawCapacity, uint32_t framesInFlight) {
     const uint64_t bytes = uint64_t(drawCapacity) * sizeof(sieve::gpu::DrawCommand) * 2 * framesInFlight;
-    return bytes <= (uint64_t(256) << 20);
+    return bytes <= (uint64_t(64) << 20);
 }
 
 sieve::Result<FrameGpuTimer> FrameGpuTimer::create(engine::Context& ctx, uint32_t framesInFlight) {
