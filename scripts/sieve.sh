@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine: installs what is missing, builds, then runs.
 #   scripts/sieve.sh run  [viewer flags...]   the viewer on the built-in scene (window or headless; headless
-#                                             writes sieve-screenshot.png and sieve-stats.json here)
+#                                             writes sieve-screenshot.png and sieve-stats.json into the
+#                                             working directory)
 #   scripts/sieve.sh test [ctest flags...]    the whole test suite (lavapipe + validation layers)
 #   scripts/sieve.sh build                    install + build only
 # Environment: SIEVE_BUILD_DIR (default build), SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1 to skip apt,
@@ -44,32 +45,13 @@ build_all() {
   cmake --build "$build" -j "$jobs"
 }
 
-# Whether the viewer will run headless: asked for, or no display to open a window on.
-headless_run() {
-  local a
-  for a in "$@"; do [[ "$a" == --headless ]] && return 0; done
-  [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]
-}
-
-# Whether the arguments name `$1` (as "--flag value" or "--flag=value").
-has_flag() {
-  local flag=$1 a
-  shift
-  for a in "$@"; do [[ "$a" == "$flag" || "$a" == "$flag="* ]] && return 0; done
-  return 1
-}
-
 case "$cmd" in
   run)
     install_packages
     build_all
-    args=("$@")
-    # Headless frames leave their picture and numbers in the working directory (the viewer prints both paths).
-    if headless_run "$@" && ! has_flag --help "$@"; then
-      has_flag --screenshot "$@" || args+=(--screenshot "$PWD/sieve-screenshot.png")
-      has_flag --stats "$@" || args+=(--stats "$PWD/sieve-stats.json")
-    fi
-    exec "$build/samples/viewer/sieve-viewer" ${args[@]+"${args[@]}"}
+    # A headless run (asked for, or no window to be had) leaves its picture and numbers in the working
+    # directory; the viewer prints both paths.
+    exec "$build/samples/viewer/sieve-viewer" --headless-outputs "$PWD" "$@"
     ;;
   test)
     install_packages

@@ -71,6 +71,7 @@ int main(int argc, char** argv) {
         }
     }
     const bool headless = !window;
+    if (headless) viewer::applyHeadlessOutputs(opt);
 
     engine::ContextDesc desc;
     desc.appName = "sieve-viewer";

@@ -66,6 +66,11 @@ cli::Parser optionParser(ViewerOptions& o) {
         .option("--screenshot", "F.png", "write the last frame to a PNG",
                 [&o](const std::string& v) { return cli::endsWith(v, ".png") && (o.screenshot = v, true); })
         .text("--stats", "F.json", "write counts and per-pass GPU times of the run as JSON", o.stats)
+        .text("--headless-outputs", "DIR",
+              "when the run is headless (asked for, or no window could be opened), write DIR/sieve-screenshot.png "
+              "and DIR/sieve-stats.json unless --screenshot / --stats name files (scripts/sieve.sh run passes the "
+              "working directory)",
+              o.headlessOutputs)
         .option("--camera", "x,y,z,yaw_deg,pitch_deg", "start camera pose (yaw 0 looks down -Z, pitch > 0 looks up)",
                 [&o](const std::string& v) { return parseCamera(v, o); })
         .optionalValue(

@@ -26,8 +26,9 @@ struct ViewerOptions {
     int height = 720;
     int frames = 0;  // 0: run until the window closes (headless: run_report.h defaultHeadlessFrames)
     bool overlay = true;
-    std::string screenshot;  // PNG written after the last frame
-    std::string stats;       // JSON written after the last frame
+    std::string screenshot;       // PNG written after the last frame
+    std::string stats;            // JSON written after the last frame
+    std::string headlessOutputs;  // a headless run writes sieve-screenshot.png / sieve-stats.json here
     std::optional<CameraPose> camera;
     int cameraFromFile = -1;        // glTF camera index to look through; -1: none
     std::string cameraPath;         // named camera path (camera_setup.h)

@@ -1,8 +1,16 @@
 #include "run_report.h"
 
 #include <cstdio>
+#include <filesystem>
 
 namespace viewer {
+
+void applyHeadlessOutputs(ViewerOptions& o) {
+    if (o.headlessOutputs.empty()) return;
+    const std::filesystem::path dir(o.headlessOutputs);
+    if (o.screenshot.empty()) o.screenshot = (dir / "sieve-screenshot.png").string();
+    if (o.stats.empty()) o.stats = (dir / "sieve-stats.json").string();
+}
 
 int defaultHeadlessFrames(uint32_t framesInFlight) {
     return int(kFirstOccludedFrame + framesInFlight + 1);

@@ -10,6 +10,7 @@
 #include "engine/ui/frame_stats.h"
 #include "engine/ui/stats_json.h"
 #include "engine/vk/timestamps.h"
+#include "options.h"
 
 namespace viewer {
 
@@ -17,6 +18,9 @@ namespace viewer {
 // an earlier frame (everything in the frustum is drawn late, against an empty pyramid), frame 1 draws
 // frame 0's visible set early, and from frame 2 on the early phase draws only what frame 1 saw.
 inline constexpr uint64_t kFirstOccludedFrame = 2;
+
+// --headless-outputs DIR of a headless run: the screenshot and stats files there, unless named.
+void applyHeadlessOutputs(ViewerOptions& options);
 
 // Headless frames when --frames is not given: the counts of frame N reach the CPU framesInFlight frames
 // later, so frame kFirstOccludedFrame's counts are the last read when the run has this many frames.
