@@ -25,18 +25,32 @@ float segmentDistance2(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
 }  // namespace
 
 float pointTriangleDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
-    glm::vec3 n = glm::cross(b - a, c - a);
-    float nn = glm::dot(n, n);
-    if (nn > 0.0f && std::isfinite(nn)) {
-        // The projection of p onto the plane is inside when it is on the inner side of all three edges;
-        // then the plane distance is the distance. Otherwise the nearest point is on an edge.
-        float side = glm::dot(p - a, n);
-        glm::vec3 q = p - n * (side / nn);
-        if (glm::dot(glm::cross(b - a, q - a), n) >= 0.0f && glm::dot(glm::cross(c - b, q - b), n) >= 0.0f &&
-            glm::dot(glm::cross(a - c, q - c), n) >= 0.0f)
-            return std::abs(side) / std::sqrt(nn);
-    }
-    return std::sqrt(std::min({segmentDistance2(p, a, b), segmentDistance2(p, b, c), segmentDistance2(p, c, a)}));
+    // The nearest point by the Voronoi regions of the corners, edges and face (Ericson, Real-Time
+    // Collision Detection 5.1.5): dot products only, one square root. Degenerate triangles (no area, or
+    // too large to square) count as their edges.
+    const glm::vec3 ab = b - a, ac = c - a, n = glm::cross(ab, ac);
+    const float nn = glm::dot(n, n);
+    if (!(nn > 0.0f) || !std::isfinite(nn))
+        return std::sqrt(std::min({segmentDistance2(p, a, b), segmentDistance2(p, b, c), segmentDistance2(p, c, a)}));
+    auto at = [&](glm::vec3 q) { return glm::length(p - q); };
+    const glm::vec3 ap = p - a;
+    const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f) return at(a);
+    const glm::vec3 bp = p - b;
+    const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) return at(b);
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return at(a + ab * (d1 / (d1 - d3)));
+    const glm::vec3 cp = p - c;
+    const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6) return at(c);
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return at(a + ac * (d2 / (d2 - d6)));
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f)
+        return at(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))));
+    // Inside the face: the distance to the plane (exact, rather than to the barycentric point).
+    return std::abs(glm::dot(ap, n)) / std::sqrt(nn);
 }
 
 SurfaceGrid::SurfaceGrid(TriangleSurface surface, glm::vec3 boundsMin, glm::vec3 boundsMax) : surface_(surface) {

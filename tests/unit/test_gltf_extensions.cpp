@@ -288,6 +288,8 @@ TEST(GltfExtensions, CorruptCompressedDataFailsCleanly) {
 
 TEST(GltfExtensions, MeshoptFieldsAreChecked) {
     auto bytes = readBytes("multi_mesh_meshopt.glb");
+    // The data path is relative to the build's tests/ folder: elsewhere the file is not found.
+    ASSERT_GE(bytes.size(), 20u) << "multi_mesh_meshopt.glb not found (run from the build's tests/ folder)";
     uint32_t jsonLength;
     std::memcpy(&jsonLength, &bytes[12], 4);
     std::string json(bytes.begin() + 20, bytes.begin() + 20 + jsonLength);
