@@ -39,7 +39,6 @@ void noteIgnoredContent(const tinygltf::Model& model, Notes& notes) {
         for (const tinygltf::Primitive& prim : mesh.primitives)
             if (!prim.targets.empty()) notes.add("morph targets are ignored: primitives show their base shape");
     for (size_t i = 0; i < model.animations.size(); ++i) notes.add("animations are ignored");
-    for (size_t i = 0; i < model.cameras.size(); ++i) notes.add("cameras in the file are ignored");
 }
 
 }  // namespace sieve::assets::gltf

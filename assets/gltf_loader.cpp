@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "assets/gltf_accessor.h"
+#include "assets/gltf_camera.h"
 #include "assets/gltf_draco.h"
 #include "assets/gltf_extensions.h"
 #include "assets/gltf_instancing.h"
@@ -89,15 +90,40 @@ const char* modeName(int mode) {
     }
 }
 
+// Progress through the meshes: indices of triangle primitives done, out of all of them.
+struct MeshProgress {
+    const LoadProgressFn* fn = nullptr;
+    uint64_t total = 0, done = 0;
+    void report(uint64_t current = 0, float within = 0.0f) const {
+        if (fn && *fn && total > 0) (*fn)("meshes", float((double(done) + double(current) * within) / double(total)));
+    }
+};
+
+// The index count a triangle primitive will have (its indices, or its vertices without them).
+uint64_t triangleIndexCount(const tinygltf::Model& model, const tinygltf::Primitive& prim) {
+    if (prim.mode != TINYGLTF_MODE_TRIANGLES) return 0;
+    int accessor = prim.indices;
+    if (accessor < 0)
+        if (auto pos = prim.attributes.find("POSITION"); pos != prim.attributes.end()) accessor = pos->second;
+    return accessor >= 0 && size_t(accessor) < model.accessors.size() ? model.accessors[size_t(accessor)].count : 0;
+}
+
 // Builds one Mesh from a glTF mesh; nothing when it has no triangle primitive.
 Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t index, SceneData& scene,
-                                            gltf::Notes& notes) {
+                                            gltf::Notes& notes, MeshProgress& progress) {
     const tinygltf::Mesh& mesh = model.meshes[index];
     std::string meshName = "mesh " + std::to_string(index) + (mesh.name.empty() ? "" : " '" + mesh.name + "'");
-    MeshBuilder builder;
+    uint64_t current = 0;
+    LodSettings settings;
+    if (progress.fn && *progress.fn)
+        settings.onLevel = [&](uint32_t levels, uint32_t maxLevels) {
+            progress.report(current, float(levels) / float(std::max(maxLevels, 1u)));
+        };
+    MeshBuilder builder(settings);
     for (size_t p = 0; p < mesh.primitives.size(); ++p) {
         const tinygltf::Primitive& prim = mesh.primitives[p];
         std::string where = meshName + " primitive " + std::to_string(p) + ": ";
+        current = triangleIndexCount(model, prim);
         if (prim.mode != TINYGLTF_MODE_TRIANGLES) {
             notes.add("primitives of mode " + std::to_string(prim.mode) + " (" + modeName(prim.mode) +
                       ") are not a triangle list, skipped");
@@ -131,6 +157,8 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
         uint32_t material = prim.material >= 0 ? uint32_t(prim.material) : 0u;
         auto added = builder.addPrimitive(PrimitiveInput{*positions, normals, indices, material});
         if (!added) return Unexpected{where + added.error()};
+        progress.done += current;
+        progress.report();
     }
     if (builder.primitiveCount() == 0) {
         notes.add("meshes without triangle primitives are skipped");
@@ -227,6 +255,7 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
     };
     std::vector<Item> stack;
     MirroredMeshes mirrored;
+    std::vector<uint8_t> cameraSeen(model.cameras.size(), 0);
     for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, glm::mat4(1.0f), 1});
     while (!stack.empty()) {
         Item item = stack.back();
@@ -246,9 +275,25 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
                 if (auto placed = placeNode(model, node, world, *id, scene, mirrored); !placed)
                     return Unexpected{"node " + std::to_string(item.node) + ": " + placed.error()};
         }
+        if (node.camera >= 0) {
+            if (size_t(node.camera) >= model.cameras.size())
+                return Unexpected{"node " + std::to_string(item.node) + " refers to camera " +
+                                  std::to_string(node.camera) + ", which does not exist"};
+            // A camera placed by several nodes is seen from the first.
+            if (!cameraSeen[size_t(node.camera)]) {
+                cameraSeen[size_t(node.camera)] = 1;
+                auto camera = gltf::readCamera(model, size_t(node.camera), size_t(item.node), world);
+                if (camera)
+                    scene.cameras.push_back(std::move(camera).value());
+                else
+                    notes.add(camera.error() + ": the camera is skipped");
+            }
+        }
         for (auto c = node.children.rbegin(); c != node.children.rend(); ++c)
             stack.push_back({*c, world, item.depth + 1});
     }
+    for (uint8_t seen : cameraSeen)
+        if (!seen) notes.add("cameras that no node of the scene places are ignored");
     return true;
 }
 
@@ -290,10 +335,12 @@ std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDi
 }  // namespace
 
 Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std::string& name,
-                                       const std::string& baseDir) {
+                                       const std::string& baseDir, const LoadProgressFn& progress) {
     SceneData scene;
     tinygltf::Model model;
+    if (progress) progress("parsing", 0.0f);
     if (std::string e = parseModel(bytes, baseDir, scene, model); !e.empty()) return Unexpected{name + ": " + e};
+    if (progress) progress("parsing", 1.0f);
     if (std::string e = gltf::checkRequiredExtensions(model); !e.empty()) return Unexpected{name + ": " + e};
     gltf::Notes notes;
     gltf::noteIgnoredContent(model, notes);
@@ -301,14 +348,21 @@ Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std
         // Compressed data becomes plain buffers first, so that everything after reads plain accessors.
         if (std::string e = gltf::decodeMeshoptViews(model); !e.empty()) return Unexpected{name + ": " + e};
         if (std::string e = gltf::decodeDracoPrimitives(model); !e.empty()) return Unexpected{name + ": " + e};
+        MeshProgress meshProgress{&progress};
+        for (const tinygltf::Mesh& mesh : model.meshes)
+            for (const tinygltf::Primitive& prim : mesh.primitives)
+                meshProgress.total += triangleIndexCount(model, prim);
+        meshProgress.report();
         std::vector<std::optional<uint32_t>> meshIds(model.meshes.size());
         for (size_t m = 0; m < model.meshes.size(); ++m) {
-            auto id = buildMesh(model, m, scene, notes);
+            auto id = buildMesh(model, m, scene, notes, meshProgress);
             if (!id) return Unexpected{name + ": " + id.error()};
             meshIds[m] = *id;
         }
+        if (progress) progress("meshes", 1.0f);
         if (auto placed = instantiateNodes(model, meshIds, scene, notes); !placed)
             return Unexpected{name + ": " + placed.error()};
+        if (progress) progress("nodes", 1.0f);
     } catch (const std::bad_alloc&) {
         return Unexpected{name + ": out of memory"};
     }
@@ -319,7 +373,7 @@ Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std
     return scene;
 }
 
-Expected<SceneData> loadGltf(const std::string& path) {
+Expected<SceneData> loadGltf(const std::string& path, const LoadProgressFn& progress) {
     // Only regular files: a directory opens as an ifstream on Linux and reading it throws from inside the
     // stream buffer; opening a FIFO blocks until a writer appears.
     std::error_code ec;
@@ -330,15 +384,26 @@ Expected<SceneData> loadGltf(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
     if (!file) return Unexpected{path + ": cannot open file"};
     std::vector<uint8_t> bytes;
+    if (progress) progress("reading", 0.0f);
     try {
-        bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+        // In one read where the size is known (a regular file); byte by byte otherwise.
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec && size <= bytes.max_size()) {
+            bytes.resize(size_t(size));
+            file.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size()));
+            bytes.resize(size_t(file.gcount()));
+            if (file.eof()) file.clear();
+        } else {
+            bytes.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+        }
     } catch (const std::exception& e) {
         return Unexpected{path + ": read error (" + e.what() + ")"};
     }
     if (file.bad()) return Unexpected{path + ": read error"};
+    if (progress) progress("reading", 1.0f);
     size_t slash = path.find_last_of('/');
     std::string baseDir = slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-    return loadGltfFromMemory(bytes, path, baseDir);
+    return loadGltfFromMemory(bytes, path, baseDir, progress);
 }
 
 }  // namespace sieve::assets

@@ -11,18 +11,22 @@
 // an error naming it.
 // Mirrored instances (transform determinant < 0, instancing included) use a twin of their mesh with
 // reversed winding (assets/mirrored_mesh.h), made once per mesh, so back-face culling stays right.
+// Cameras: every camera a node of the scene places (the first such node, at its world transform) is in
+// SceneData::cameras (assets/camera.h SceneCamera: perspective or orthographic), in node order.
 // Warnings in SceneData::warnings, one line per kind with a count: non-triangle primitives (points,
 // lines, strips, fans) and meshes left without primitives (skipped), optional extensions not
-// implemented, lights, skins, morph targets, animations, cameras (ignored). Textures and images are
-// not decoded.
+// implemented, lights, skins, morph targets, animations, cameras no node places and cameras whose
+// numbers make no projection (ignored). Textures and images are not decoded.
 // Errors (the message starts with the file name): unreadable file, malformed JSON/GLB, accessor,
 // bufferView or buffer ranges outside their data, component types an attribute may not have, index out
 // of range, NaN/Inf positions or transforms, missing POSITION, malformed or undecodable compressed
 // data, a node graph that is not a forest (cycles, shared children, out-of-range children),
 // hierarchies deeper than kMaxGltfNodeDepth, and scenes with "no renderable triangles".
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "assets/expected.h"
 #include "assets/scene.h"
@@ -31,11 +35,16 @@ namespace sieve::assets {
 
 inline constexpr uint32_t kMaxGltfNodeDepth = 1024;
 
+// Progress of a load: a stage ("reading", "parsing", "meshes", "nodes") and its share done in [0, 1].
+// "meshes" counts the indices of the triangle primitives, each primitive's share advancing with its LOD
+// levels (where a large file spends its time).
+using LoadProgressFn = std::function<void(std::string_view stage, float fraction)>;
+
 // Loads a file; .glb is recognised by its magic bytes, anything else is parsed as JSON glTF.
-Expected<SceneData> loadGltf(const std::string& path);
+Expected<SceneData> loadGltf(const std::string& path, const LoadProgressFn& progress = {});
 
 // Loads from memory. `name` prefixes error messages; `baseDir` resolves external buffer URIs.
 Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std::string& name,
-                                       const std::string& baseDir = {});
+                                       const std::string& baseDir = {}, const LoadProgressFn& progress = {});
 
 }  // namespace sieve::assets

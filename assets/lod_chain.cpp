@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <future>
+#include <optional>
+#include <system_error>
 #include <unordered_map>
 
 #include "assets/surface_distance.h"
@@ -31,20 +34,34 @@ PositionKey keyOf(glm::vec3 p) {
             std::bit_cast<uint32_t>(p.z + 0.0f)};
 }
 
-// The largest distance of the two surfaces from each other (a certified upper bound).
-float hausdorffBound(TriangleSurface a, const SurfaceGrid& gridA, TriangleSurface b, const SurfaceGrid& gridB,
-                     float spacing, float relativeSlack) {
-    return std::max(surfaceDistanceBound(a, gridB, spacing, relativeSlack),
-                    surfaceDistanceBound(b, gridA, spacing, relativeSlack));
+// A mesh this large measures its LODs on worker threads (below, a thread costs more than it saves).
+constexpr size_t kParallelTriangles = 20000;
+
+// `fn` on its own thread when `parallel` (and a thread can be had), otherwise where get() is called.
+template <class Fn>
+std::future<float> launch(bool parallel, Fn fn) {
+    if (parallel) try {
+            return std::async(std::launch::async, fn);
+        } catch (const std::system_error&) {
+        }
+    return std::async(std::launch::deferred, fn);
 }
 
 }  // namespace
 
-size_t countBoundaryEdges(std::span<const glm::vec3> positions, std::span<const uint32_t> indices) {
+namespace {
+
+// One id per distinct position (bit-identical, +0 == -0).
+std::vector<uint32_t> positionIds(std::span<const glm::vec3> positions) {
     std::unordered_map<PositionKey, uint32_t, PositionKeyHash> ids;
+    ids.reserve(positions.size());
     std::vector<uint32_t> id(positions.size());
     for (size_t v = 0; v < positions.size(); ++v)
         id[v] = ids.try_emplace(keyOf(positions[v]), uint32_t(ids.size())).first->second;
+    return id;
+}
+
+size_t boundaryEdges(std::span<const uint32_t> id, std::span<const uint32_t> indices) {
     std::vector<uint64_t> edges;
     edges.reserve(indices.size());
     for (size_t t = 0; t + 2 < indices.size(); t += 3)
@@ -63,6 +80,12 @@ size_t countBoundaryEdges(std::span<const glm::vec3> positions, std::span<const 
     return boundary;
 }
 
+}  // namespace
+
+size_t countBoundaryEdges(std::span<const glm::vec3> positions, std::span<const uint32_t> indices) {
+    return boundaryEdges(positionIds(positions), indices);
+}
+
 void buildLodChain(std::vector<uint32_t>& indices, std::span<const glm::vec3> positions, const LodSettings& settings,
                    gpu::MeshPrimitive& prim) {
     uint32_t maxLods = std::clamp<uint32_t>(settings.maxLods, 1, gpu::SIEVE_MAX_LODS);
@@ -74,7 +97,8 @@ void buildLodChain(std::vector<uint32_t>& indices, std::span<const glm::vec3> po
     if (!(scale > 0.0f)) return;  // every vertex at one point: nothing to simplify
 
     const std::vector<uint32_t> lod0 = indices;
-    const size_t boundary0 = countBoundaryEdges(positions, lod0);
+    const std::vector<uint32_t> ids = positionIds(positions);  // every LOD's boundary is counted over these
+    const size_t boundary0 = boundaryEdges(ids, lod0);
     glm::vec3 mn(positions[0]), mx(positions[0]);
     for (const glm::vec3& p : positions) mn = glm::min(mn, p), mx = glm::max(mx, p);
     const TriangleSurface surface0{positions, lod0};
@@ -83,36 +107,57 @@ void buildLodChain(std::vector<uint32_t>& indices, std::span<const glm::vec3> po
     const float maxError = std::max(settings.maxRelativeError, 0.0f);
     float targetError = std::clamp(settings.firstRelativeError, 0.0f, maxError);
 
-    std::vector<uint32_t> next(lod0.size());
-    while (prim.lodCount < maxLods) {
-        const gpu::MeshLod prev = prim.lods[prim.lodCount - 1];
-        size_t target = (prev.indexCount / 2) / 3 * 3;
-        if (target < 3) break;
-        // From LOD 0 each time, so that the target error is measured against the original surface.
-        size_t count = meshopt_simplify(next.data(), lod0.data(), lod0.size(), pos, positions.size(), sizeof(glm::vec3),
-                                        target, targetError, meshopt_SimplifyLockBorder, nullptr);
-        if (count == 0) break;
-        if (double(count) > double(prev.indexCount) * settings.stallRatio) {
-            // Not enough reduction at this error: try the next, larger target error.
-            if (targetError >= maxError) break;
-            targetError = std::min(std::max(targetError * 2.0f, 1e-4f), maxError);
-            continue;
+    // The next LOD after one of `prevCount` indices (simplified, closed, cache-ordered); empty where the
+    // chain ends. It depends on the previous LOD's size only, not on its measured error.
+    auto nextCandidate = [&](size_t prevCount) -> std::vector<uint32_t> {
+        std::vector<uint32_t> next(lod0.size());
+        while (true) {
+            size_t target = (prevCount / 2) / 3 * 3;
+            if (target < 3) return {};
+            // From LOD 0 each time, so that the target error is measured against the original surface.
+            size_t count =
+                meshopt_simplify(next.data(), lod0.data(), lod0.size(), pos, positions.size(), sizeof(glm::vec3),
+                                 target, targetError, meshopt_SimplifyLockBorder, nullptr);
+            if (count == 0) return {};
+            if (double(count) > double(prevCount) * settings.stallRatio) {
+                // Not enough reduction at this error: try the next, larger target error.
+                if (targetError >= maxError) return {};
+                targetError = std::min(std::max(targetError * 2.0f, 1e-4f), maxError);
+                continue;
+            }
+            next.resize(count);
+            if (boundaryEdges(ids, next) > boundary0) return {};  // the LOD would open the mesh
+            meshopt_optimizeVertexCache(next.data(), next.data(), count, positions.size());
+            return next;
         }
-        std::span<uint32_t> lod(next.data(), count);
-        if (countBoundaryEdges(positions, lod) > boundary0) break;  // the LOD would open the mesh
-        meshopt_optimizeVertexCache(lod.data(), lod.data(), count, positions.size());
-        const TriangleSurface surface{positions, lod};
-        const SurfaceGrid grid(surface, mn, mx);
-        const float error = hausdorffBound(surface0, grid0, surface, grid, spacing, settings.measureRelativeSlack);
+    };
+    // Large meshes measure a candidate's two directions on two threads while this one simplifies the
+    // next candidate (the chain is the same as one built in sequence); small ones stay on this thread.
+    const bool parallel = lod0.size() / 3 >= kParallelTriangles;
+    std::vector<uint32_t> candidate = nextCandidate(lod0.size());
+    while (!candidate.empty()) {
+        const TriangleSurface surface{positions, candidate};
+        std::optional<SurfaceGrid> grid;
+        auto toCandidate = launch(parallel, [&] {
+            grid.emplace(surface, mn, mx);
+            return surfaceDistanceBound(surface0, *grid, spacing, settings.measureRelativeSlack);
+        });
+        auto toLod0 = launch(
+            parallel, [&] { return surfaceDistanceBound(surface, grid0, spacing, settings.measureRelativeSlack); });
+        std::vector<uint32_t> following;
+        if (prim.lodCount + 1 < maxLods) following = nextCandidate(candidate.size());
+        const float error = std::max(toCandidate.get(), toLod0.get());
         // meshoptimizer's error is a mean over quadrics and misses whole parts that collapse away (a
         // lamp post's pole): a LOD measured far beyond the largest target is not a simplification.
         if (error > kErrorLimitFactor * maxError * scale) break;
         gpu::MeshLod out{};
         out.firstIndex = static_cast<uint32_t>(indices.size());
-        out.indexCount = static_cast<uint32_t>(count);
-        out.error = std::max(prev.error, error);
-        indices.insert(indices.end(), lod.begin(), lod.end());
+        out.indexCount = static_cast<uint32_t>(candidate.size());
+        out.error = std::max(prim.lods[prim.lodCount - 1].error, error);
+        indices.insert(indices.end(), candidate.begin(), candidate.end());
         prim.lods[prim.lodCount++] = out;
+        if (settings.onLevel) settings.onLevel(prim.lodCount, maxLods);
+        candidate = std::move(following);
     }
 }
 

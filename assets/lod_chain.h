@@ -13,6 +13,7 @@
 // distance between the LOD's surface and LOD 0's (surface_distance.h), made non-decreasing along the
 // chain. cull.h's sieveLodAcceptable scales it by the instance scale and projects it to pixels.
 #include <cstdint>
+#include <functional>
 #include <glm/glm.hpp>
 #include <span>
 #include <vector>
@@ -30,6 +31,9 @@ struct LodSettings {
     // sampleRelativeSpacing / sqrt 3 of the extent and measureRelativeSlack of itself.
     float sampleRelativeSpacing = 1.0f / 128;
     float measureRelativeSlack = 0.25f;
+    // Called after each level of a chain with the levels done and the most there can be (progress of a
+    // large mesh's load); may be empty.
+    std::function<void(uint32_t levels, uint32_t maxLevels)> onLevel;
 };
 
 // Appends LODs 1.. after LOD 0 (the whole of `indices` on entry) and fills prim.lods / prim.lodCount.

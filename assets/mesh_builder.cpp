@@ -29,33 +29,41 @@ struct CellKeyHash {
     }
 };
 
-// Moves every position within `tolerance` of an earlier kept position onto it (and -0 to +0), so that
-// nearly coincident seam vertices become bit-identical. Cells of the tolerance's size: a match lies in
-// one of the 27 cells around a position.
+// Moves every position within `tolerance` of an earlier kept position onto the earliest such one (and -0
+// to +0), so that nearly coincident seam vertices become bit-identical. Cells are twice the tolerance: a
+// match lies in the cells that p -+ tolerance fall in on each axis (at most 8, usually 1). Kept positions
+// of a cell form a list (head per cell, next per vertex), so that no cell allocates.
 void weldPositions(std::vector<glm::vec3>& positions, float tolerance) {
     for (glm::vec3& p : positions) p += glm::vec3(0.0f);
     if (!(tolerance > 0.0f)) return;
-    std::unordered_map<CellKey, std::vector<uint32_t>, CellKeyHash> kept;
+    const float cell = 2.0f * tolerance;
+    std::unordered_map<CellKey, uint32_t, CellKeyHash> head;  // last kept vertex of a cell
+    head.reserve(positions.size());
+    std::vector<uint32_t> next(positions.size(), UINT32_MAX);  // the previously kept vertex of the same cell
     for (size_t v = 0; v < positions.size(); ++v) {
-        glm::vec3 p = positions[v];
-        CellKey c{int64_t(std::floor(p.x / tolerance)), int64_t(std::floor(p.y / tolerance)),
-                  int64_t(std::floor(p.z / tolerance))};
-        const glm::vec3* match = nullptr;
-        for (int64_t dz = -1; dz <= 1 && !match; ++dz)
-            for (int64_t dy = -1; dy <= 1 && !match; ++dy)
-                for (int64_t dx = -1; dx <= 1 && !match; ++dx) {
-                    auto it = kept.find(CellKey{c.x + dx, c.y + dy, c.z + dz});
-                    if (it == kept.end()) continue;
-                    for (uint32_t k : it->second)
-                        if (glm::distance(positions[k], p) <= tolerance) {
-                            match = &positions[k];
-                            break;
-                        }
+        const glm::vec3 p = positions[v];
+        glm::i64vec3 lo, hi;
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = int64_t(std::floor((p[k] - tolerance) / cell));
+            hi[k] = int64_t(std::floor((p[k] + tolerance) / cell));
+        }
+        uint32_t match = UINT32_MAX;
+        for (int64_t z = lo.z; z <= hi.z; ++z)
+            for (int64_t y = lo.y; y <= hi.y; ++y)
+                for (int64_t x = lo.x; x <= hi.x; ++x) {
+                    auto it = head.find(CellKey{x, y, z});
+                    if (it == head.end()) continue;
+                    for (uint32_t k = it->second; k != UINT32_MAX; k = next[k])
+                        if (k < match && glm::distance(positions[k], p) <= tolerance) match = k;
                 }
-        if (match)
-            positions[v] = *match;
-        else
-            kept[c].push_back(uint32_t(v));
+        if (match != UINT32_MAX) {
+            positions[v] = positions[match];
+            continue;
+        }
+        auto [it, fresh] = head.try_emplace(
+            CellKey{int64_t(std::floor(p.x / cell)), int64_t(std::floor(p.y / cell)), int64_t(std::floor(p.z / cell))},
+            uint32_t(v));
+        if (!fresh) next[v] = it->second, it->second = uint32_t(v);
     }
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "assets/camera.h"
 #include "shared/scene.h"
 
 namespace sieve::assets {
@@ -32,6 +33,7 @@ struct SceneData {
     std::vector<gpu::Instance> instances;
     std::vector<std::string> meshNames;  // one per mesh
     std::vector<std::string> warnings;   // non-fatal notes from building/loading (skipped parts)
+    std::vector<SceneCamera> cameras;    // cameras of a glTF file placed by the scene's nodes, in node order
     // World-space AABB of all instance bounding spheres; min > max when there are no instances.
     glm::vec3 boundsMin{1e30f};
     glm::vec3 boundsMax{-1e30f};

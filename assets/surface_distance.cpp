@@ -7,31 +7,50 @@
 namespace sieve::assets {
 namespace {
 
-constexpr int kMaxGridDim = 128;
+// A surface is 2D: an axis of 512 cells keeps the cells of a 1M-triangle mesh at a few triangles each,
+// and the cell budget bounds the grid's memory (4 bytes a cell) for meshes that fill a volume.
+constexpr int kMaxGridDim = 512;
+constexpr double kMaxGridCells = double(1u << 22);
 constexpr uint32_t kMaxSplits = 6;  // at most 4^6 pieces per triangle
 
-float segmentDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
+// Squared distance to a segment: the square root is taken once per triangle, of the smallest.
+float segmentDistance2(glm::vec3 p, glm::vec3 a, glm::vec3 b) {
     glm::vec3 ab = b - a;
     float len2 = glm::dot(ab, ab);
     float t = len2 > 0.0f ? std::clamp(glm::dot(p - a, ab) / len2, 0.0f, 1.0f) : 0.0f;
-    return glm::length(p - (a + ab * t));
+    glm::vec3 d = p - (a + ab * t);
+    return glm::dot(d, d);
 }
 
 }  // namespace
 
 float pointTriangleDistance(glm::vec3 p, glm::vec3 a, glm::vec3 b, glm::vec3 c) {
-    glm::vec3 n = glm::cross(b - a, c - a);
-    float nn = glm::dot(n, n);
-    if (nn > 0.0f && std::isfinite(nn)) {
-        // The projection of p onto the plane is inside when it is on the inner side of all three edges;
-        // then the plane distance is the distance. Otherwise the nearest point is on an edge.
-        float side = glm::dot(p - a, n);
-        glm::vec3 q = p - n * (side / nn);
-        if (glm::dot(glm::cross(b - a, q - a), n) >= 0.0f && glm::dot(glm::cross(c - b, q - b), n) >= 0.0f &&
-            glm::dot(glm::cross(a - c, q - c), n) >= 0.0f)
-            return std::abs(side) / std::sqrt(nn);
-    }
-    return std::min({segmentDistance(p, a, b), segmentDistance(p, b, c), segmentDistance(p, c, a)});
+    // The nearest point by the Voronoi regions of the corners, edges and face (Ericson, Real-Time
+    // Collision Detection 5.1.5): dot products only, one square root. Degenerate triangles (no area, or
+    // too large to square) count as their edges.
+    const glm::vec3 ab = b - a, ac = c - a, n = glm::cross(ab, ac);
+    const float nn = glm::dot(n, n);
+    if (!(nn > 0.0f) || !std::isfinite(nn))
+        return std::sqrt(std::min({segmentDistance2(p, a, b), segmentDistance2(p, b, c), segmentDistance2(p, c, a)}));
+    auto at = [&](glm::vec3 q) { return glm::length(p - q); };
+    const glm::vec3 ap = p - a;
+    const float d1 = glm::dot(ab, ap), d2 = glm::dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f) return at(a);
+    const glm::vec3 bp = p - b;
+    const float d3 = glm::dot(ab, bp), d4 = glm::dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) return at(b);
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return at(a + ab * (d1 / (d1 - d3)));
+    const glm::vec3 cp = p - c;
+    const float d5 = glm::dot(ab, cp), d6 = glm::dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6) return at(c);
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return at(a + ac * (d2 / (d2 - d6)));
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && d4 - d3 >= 0.0f && d5 - d6 >= 0.0f)
+        return at(b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6))));
+    // Inside the face: the distance to the plane (exact, rather than to the barycentric point).
+    return std::abs(glm::dot(ap, n)) / std::sqrt(nn);
 }
 
 SurfaceGrid::SurfaceGrid(TriangleSurface surface, glm::vec3 boundsMin, glm::vec3 boundsMax) : surface_(surface) {
@@ -39,14 +58,31 @@ SurfaceGrid::SurfaceGrid(TriangleSurface surface, glm::vec3 boundsMin, glm::vec3
     glm::vec3 extent = glm::max(boundsMax - boundsMin, glm::vec3(0.0f));
     float longest = std::max({extent.x, extent.y, extent.z});
     origin_ = boundsMin;
-    // About two triangles per cell, no axis over kMaxGridDim cells; flat axes get one cell. A mesh so small
-    // that its smallest cell underflows to 0 keeps one cell (cell counts must stay finite).
+    // About two triangles per cell the surface passes through (a cell face holds the area of two
+    // triangles; a mesh spread through its volume is bounded by two per cell of the volume), no axis over
+    // kMaxGridDim cells; flat axes get one cell. A mesh so small that its smallest cell underflows to 0
+    // keeps one cell (cell counts must stay finite).
     const float minCell = longest / float(kMaxGridDim);
     if (std::isfinite(longest) && minCell > 0.0f) {
         glm::vec3 padded = glm::max(extent, glm::vec3(minCell));
         float volume = padded.x * padded.y * padded.z;
-        cell_ = std::max(minCell, std::cbrt(volume / float(std::max<size_t>(1, 2 * triangles))));
+        const float perCell = 2.0f / float(std::max<size_t>(1, triangles));
+        double area = 0.0;
+        for (size_t t = 0; t < triangles; ++t) {
+            const uint32_t* i = &surface.indices[3 * t];
+            glm::vec3 a = surface.positions[i[0]], b = surface.positions[i[1]], c = surface.positions[i[2]];
+            area += 0.5 * double(glm::length(glm::cross(b - a, c - a)));
+        }
+        const float areaCell = std::sqrt(float(area) * perCell);
+        const float volumeCell = std::cbrt(volume * perCell * 0.25f);
+        cell_ =
+            std::max(minCell, std::isfinite(areaCell) && areaCell > 0.0f ? std::min(areaCell, volumeCell) : volumeCell);
+        // Over the cell budget (a mesh filling a volume): cells grow until the budget holds.
         for (int k = 0; k < 3; ++k) dims_[k] = std::clamp(int(std::ceil(extent[k] / cell_)), 1, kMaxGridDim);
+        while (double(dims_.x) * dims_.y * dims_.z > kMaxGridCells) {
+            cell_ *= 1.25f;
+            for (int k = 0; k < 3; ++k) dims_[k] = std::clamp(int(std::ceil(extent[k] / cell_)), 1, kMaxGridDim);
+        }
     }
     size_t cells = size_t(dims_.x) * size_t(dims_.y) * size_t(dims_.z);
     cellStart_.assign(cells + 1, 0);
@@ -88,10 +124,12 @@ float SurfaceGrid::triangleDistance(glm::vec3 p, uint32_t t) const {
     return pointTriangleDistance(p, surface_.positions[i[0]], surface_.positions[i[1]], surface_.positions[i[2]]);
 }
 
-SurfaceGrid::Nearest SurfaceGrid::nearest(glm::vec3 p) const {
+SurfaceGrid::Nearest SurfaceGrid::nearest(glm::vec3 p, uint32_t hint) const {
     if (++query_ == 0) std::fill(stamp_.begin(), stamp_.end(), 0), query_ = 1;
     float best = std::numeric_limits<float>::infinity();
     uint32_t bestTriangle = UINT32_MAX;
+    // A hint's distance is a true distance to the surface: it only lets the box test skip more.
+    if (hint < stamp_.size()) best = triangleDistance(p, hint), bestTriangle = hint, stamp_[hint] = query_;
     glm::ivec3 c = cellOf(p);
     int maxRing = std::max({dims_.x, dims_.y, dims_.z});
     auto visit = [&](int x, int y, int z) {
@@ -146,60 +184,77 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
         uint32_t splits;
     };
     const float cover = 1.0f / std::sqrt(3.0f);
-    std::vector<Piece> stack;
-    for (size_t t = 0; t + 2 < from.indices.size(); t += 3) {
-        Piece piece{};
-        for (int k = 0; k < 3; ++k) piece.p[k] = from.positions[from.indices[t + k]];
-        stack.push_back(piece);
-    }
+    const size_t triangles = from.indices.size() / 3;
     // The corner distances first: they seed the result (each is a true distance), so that pruning
     // starts early.
     float bound = 0.0f;  // the largest bound of a kept piece, or true distance, so far
     float lower = 0.0f;  // the largest true distance (at a corner or midpoint) so far
     // Once per vertex: corners are shared by several triangles.
+    // Consecutive corners are close (the triangles are in vertex-cache order): the last query's nearest
+    // triangle is the hint for the next.
     std::vector<SurfaceGrid::Nearest> atVertex(from.positions.size(), {-1.0f, UINT32_MAX});
-    for (size_t t = 0; t < stack.size(); ++t)
-        for (int k = 0; k < 3; ++k) {
-            SurfaceGrid::Nearest& n = atVertex[from.indices[3 * t + k]];
-            if (n.distance < 0.0f) n = to.nearest(stack[t].p[k]);
-            stack[t].d[k] = n.distance, stack[t].nearest[k] = n.triangle;
-            lower = std::max(lower, n.distance);
-        }
+    // A LOD and its original share one vertex array: a vertex that `to` uses lies on `to` (distance 0,
+    // through any triangle that uses it) and needs no query.
+    const TriangleSurface& target = to.surface();
+    if (target.positions.data() == from.positions.data() && target.positions.size() == from.positions.size())
+        for (size_t i = 0; i < target.indices.size() / 3 * 3; ++i)
+            if (atVertex[target.indices[i]].distance < 0.0f) atVertex[target.indices[i]] = {0.0f, uint32_t(i / 3)};
+    uint32_t hint = UINT32_MAX;
+    for (size_t i = 0; i < triangles * 3; ++i) {
+        SurfaceGrid::Nearest& n = atVertex[from.indices[i]];
+        if (n.distance < 0.0f) n = to.nearest(from.positions[from.indices[i]], hint);
+        hint = n.triangle;
+        lower = std::max(lower, n.distance);
+    }
     bound = lower;
     if (!std::isfinite(bound)) return bound;  // `to` has no triangles
-    while (!stack.empty()) {
-        Piece piece = stack.back();
-        stack.pop_back();
-        float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
-                                  glm::distance(piece.p[2], piece.p[0])});
-        float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
-        for (int k = 0; k < 3; ++k) {  // the convex bound through each corner's nearest triangle
-            float through = piece.d[k];
-            for (int i = 0; i < 3 && through < upper; ++i)
-                if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
-            upper = std::min(upper, through);
-        }
-        if (upper <= bound) continue;
-        if (!(longest > spacing) || upper <= (1.0f + relativeSlack) * lower || piece.splits >= kMaxSplits) {
-            bound = upper;
-            continue;
-        }
-        glm::vec3 m[3];
-        float dm[3];
-        uint32_t nm[3];
+    // Last triangle first, each with its pieces before the next: the stack holds one triangle's splits
+    // (at most 3 * kMaxSplits + 1 pieces), not a piece per triangle.
+    std::vector<Piece> stack;
+    for (size_t t = triangles; t-- > 0;) {
+        Piece whole{};
         for (int k = 0; k < 3; ++k) {
-            m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
-            SurfaceGrid::Nearest n = to.nearest(m[k]);
-            dm[k] = n.distance, nm[k] = n.triangle;
+            const uint32_t v = from.indices[3 * t + k];
+            whole.p[k] = from.positions[v];
+            whole.d[k] = atVertex[v].distance, whole.nearest[k] = atVertex[v].triangle;
         }
-        uint32_t splits = piece.splits + 1;
-        const uint32_t* nc = piece.nearest;
-        stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
-        stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
-        stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
-        stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
-        lower = std::max({lower, dm[0], dm[1], dm[2]});
-        bound = std::max(bound, lower);
+        stack.push_back(whole);
+        while (!stack.empty()) {
+            Piece piece = stack.back();
+            stack.pop_back();
+            float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
+                                      glm::distance(piece.p[2], piece.p[0])});
+            float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
+            // The cheap bound first: on fine meshes it drops most pieces without a distance computed.
+            if (upper <= bound) continue;
+            for (int k = 0; k < 3 && upper > bound; ++k) {  // the convex bound through each corner's nearest triangle
+                float through = piece.d[k];
+                for (int i = 0; i < 3 && through < upper; ++i)
+                    if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
+                upper = std::min(upper, through);
+            }
+            if (upper <= bound) continue;
+            if (!(longest > spacing) || upper <= (1.0f + relativeSlack) * lower || piece.splits >= kMaxSplits) {
+                bound = upper;
+                continue;
+            }
+            glm::vec3 m[3];
+            float dm[3];
+            uint32_t nm[3];
+            for (int k = 0; k < 3; ++k) {
+                m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
+                SurfaceGrid::Nearest n = to.nearest(m[k], piece.nearest[k]);
+                dm[k] = n.distance, nm[k] = n.triangle;
+            }
+            uint32_t splits = piece.splits + 1;
+            const uint32_t* nc = piece.nearest;
+            stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
+            stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
+            stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
+            stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
+            lower = std::max({lower, dm[0], dm[1], dm[2]});
+            bound = std::max(bound, lower);
+        }
     }
     return bound;
 }

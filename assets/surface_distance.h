@@ -32,10 +32,13 @@ public:
         float distance;     // +infinity for a surface without triangles
         uint32_t triangle;  // index of the nearest triangle (UINT32_MAX when there is none)
     };
-    Nearest nearest(glm::vec3 p) const;
+    // `hint`: a triangle likely to be (nearly) the nearest, e.g. the previous nearby query's; it changes
+    // the speed only, never the distance (UINT32_MAX: none).
+    Nearest nearest(glm::vec3 p, uint32_t hint = UINT32_MAX) const;
     float distance(glm::vec3 p) const { return nearest(p).distance; }
     // Distance from p to triangle t of the surface.
     float triangleDistance(glm::vec3 p, uint32_t t) const;
+    const TriangleSurface& surface() const { return surface_; }
 
 private:
     glm::ivec3 cellOf(glm::vec3 p) const;

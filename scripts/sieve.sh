@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine: installs what is missing, builds, then runs.
-#   scripts/sieve.sh run  [viewer flags...]   the viewer on the built-in scene (window or headless)
+#   scripts/sieve.sh run  [viewer flags...]   the viewer on the built-in scene (window or headless; headless
+#                                             writes sieve-screenshot.png and sieve-stats.json into the
+#                                             working directory)
 #   scripts/sieve.sh test [ctest flags...]    the whole test suite (lavapipe + validation layers)
 #   scripts/sieve.sh build                    install + build only
-# Environment: SIEVE_BUILD_DIR (default build), SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1 to skip apt.
+# Environment: SIEVE_BUILD_DIR (default build), SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1 to skip apt,
+# SIEVE_SKIP_BUILD=1 to use the build directory as it is.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cmd="${1:-}"
@@ -37,6 +40,7 @@ install_packages() {
 }
 
 build_all() {
+  [[ "${SIEVE_SKIP_BUILD:-0}" == 1 ]] && return 0
   cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cmake --build "$build" -j "$jobs"
 }
@@ -45,15 +49,22 @@ case "$cmd" in
   run)
     install_packages
     build_all
-    exec "$build/samples/viewer/sieve-viewer" "$@"
+    # A headless run (asked for, or no window to be had) leaves its picture and numbers in the working
+    # directory; the viewer prints both paths.
+    exec "$build/samples/viewer/sieve-viewer" --headless-outputs "$PWD" "$@"
     ;;
   test)
     install_packages
     build_all
     cd "$build"
-    # XDG_RUNTIME_DIR silences lavapipe's complaint on machines without a session.
-    export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$(mktemp -d)}"
-    exec ctest --output-on-failure --timeout 900 "$@"
+    # XDG_RUNTIME_DIR silences lavapipe's complaint on machines without a session: a folder of this run,
+    # removed after it.
+    if [[ -z "${XDG_RUNTIME_DIR:-}" ]]; then
+      xdg_made=$(mktemp -d)
+      trap 'rm -rf "$xdg_made"' EXIT
+      export XDG_RUNTIME_DIR="$xdg_made"
+    fi
+    ctest --output-on-failure --timeout 900 "$@"
     ;;
   build)
     install_packages

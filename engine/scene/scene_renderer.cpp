@@ -64,6 +64,9 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
             r->statsWritten_.assign(framesInFlight, false);
         }
     }
+    r->drawReadback_ = std::make_unique<DrawReadback>(ctx, r->plugin_->drawCapacity(), framesInFlight);
+    r->slotFrame_.assign(framesInFlight, std::nullopt);
+    r->triangles_ = TriangleHistory(2 * framesInFlight + 2);
     if (auto b = r->build(extent); !b) return b.error();
     return r;
 }
@@ -152,6 +155,14 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
             recordDraw(late, cmd, b, f);
         });
+        // The triangle check reads the instance draw lists; with clusters the draws come from the cluster
+        // lists, whose triangles the cluster plugin counts itself.
+        if (late && !clusters_)
+            g.addPass(drawReadback_->describe(slot(sieve::CullingPlugin::kDrawsEarly),
+                                              slot(sieve::CullingPlugin::kCountsEarly), draws, counts),
+                      [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+                          drawReadback_->record(cmd, b, f);
+                      });
     });
     if (!map) return map.error();
     if (!clusterSlots) return clusterSlots;
@@ -269,15 +280,27 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
     counts.cull = plugin_->stats();
     counts.clustersOn = clusters_ != nullptr;
     if (clusters_) counts.clusters = clusters_->plugin().stats();
-    if (slot < statsPools_.size() && statsWritten_[slot]) {
-        uint64_t prims[2] = {0, 0};
-        VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(prims), prims,
-                                           sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
-        if (r == VK_SUCCESS) {
-            counts.triangles = prims[0] + prims[1];
-            counts.trianglesValid = true;
+    if (slot < slotFrame_.size() && slotFrame_[slot]) {
+        FrameTriangles t;
+        t.frameIndex = *slotFrame_[slot];
+        if (slot < statsPools_.size() && statsWritten_[slot]) {
+            uint64_t prims[2] = {0, 0};
+            VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(prims), prims,
+                                               sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+            if (r == VK_SUCCESS) t.query = prims[0] + prims[1];
         }
+        if (auto d = drawReadback_->read(slot)) t.records = d->triangles;
+        triangles_.add(t);
     }
+    // The counts arrive framesInFlight frames late: the triangles reported with them are of their frame.
+    const auto t = counts.cull.valid ? triangles_.find(counts.cull.frame) : triangles_.latest();
+    counts.trianglesQuery = t ? t->query : std::nullopt;
+    counts.trianglesRecords = t ? t->records : std::nullopt;
+    counts.trianglesValid = counts.trianglesRecords || counts.trianglesQuery;
+    counts.triangles = counts.trianglesRecords.value_or(counts.trianglesQuery.value_or(0));
+    counts.trianglesSource = counts.trianglesRecords ? "draw_records"
+                             : counts.trianglesQuery ? "pipeline_statistics"
+                                                     : "none";
 }
 
 sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, const glm::mat4& view,
@@ -319,6 +342,7 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     if (!statsPools_.empty()) vkCmdResetQueryPool(frame.cmd, statsPools_[info.frameSlot], 0, 2);
     auto r = executor_->execute(frame.cmd, info);
     if (!statsPools_.empty()) statsWritten_[info.frameSlot] = true;
+    if (info.frameSlot < slotFrame_.size()) slotFrame_[info.frameSlot] = info.frameIndex;
     if (!prepared) return prepared;
     if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
     if (clusters_ && !clusters_->plugin().lastError().empty())

@@ -12,6 +12,7 @@
 #include "engine/graph/executor.h"
 #include "engine/graph/graph_desc.h"
 #include "engine/scene/cluster_renderer.h"
+#include "engine/scene/draw_readback.h"
 #include "engine/scene/gpu_scene.h"
 #include "engine/target/target.h"
 #include "engine/ui/cull_debug_pass.h"
@@ -24,10 +25,15 @@ namespace engine {
 
 struct FrameCounts {
     sieve::CullingStats cull;
-    uint64_t triangles = 0;  // input-assembly primitives of both draw passes (pipeline statistics)
+    // Triangles of the frame of `cull` (of the latest frame while there are no counts): from the draw
+    // records where they were read back (checkTriangles), otherwise from the pipeline-statistics query.
+    uint64_t triangles = 0;
     bool trianglesValid = false;
     bool clustersOn = false;  // the draw passes drew the cluster lists
     sieve::ClusterStats clusters;
+    const char* trianglesSource = "none";      // "draw_records" | "pipeline_statistics" | "none"
+    std::optional<uint64_t> trianglesQuery;    // the query's count of that frame, where it has one
+    std::optional<uint64_t> trianglesRecords;  // the draw records' count of that frame, where read back
 };
 
 class SceneRenderer {
@@ -48,6 +54,9 @@ public:
     // Records the whole frame into frame.cmd; the colour image ends in COLOR_ATTACHMENT_OPTIMAL.
     sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view, const glm::mat4& proj);
     std::string graphDump() const;
+    // Reads back the draw lists of the frames recorded from now on and counts their triangles
+    // (draw_readback.h), the source FrameCounts::triangles then prefers.
+    sieve::Result<void> checkTriangles(bool on) { return drawReadback_->arm(on); }
 
     // Adds the overlay's Hi-Z view pass (engine/ui/hiz_view_pass.h) to the graph; call before the first frame.
     sieve::Result<void> enableHiZView();
@@ -107,6 +116,9 @@ private:
     // Pipeline statistics: one pool per frame slot, a query per draw pass.
     std::vector<VkQueryPool> statsPools_;
     std::vector<bool> statsWritten_;
+    std::unique_ptr<DrawReadback> drawReadback_;
+    std::vector<std::optional<uint64_t>> slotFrame_;  // the frame last recorded into each slot
+    TriangleHistory triangles_{8};
 };
 
 }  // namespace engine

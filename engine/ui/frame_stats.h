@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -93,9 +94,12 @@ struct OverlayPolicy {
 struct OverlayModel {
     std::string deviceName;
     uint32_t width = 0, height = 0;
-    RollingSeries frameMs;       // CPU frame-to-frame time
-    sieve::CullingStats counts;  // valid = false while no culling plugin reports counts (the overlay says so)
-    uint64_t triangles = 0;      // input-assembly primitives of the draws (pipeline statistics)
+    RollingSeries frameMs;                 // CPU frame-to-frame time
+    RollingSeries gpuFrameMs;              // GPU time of each frame's command buffer (timestamps), where timed
+    sieve::CullingStats counts;            // valid = false while no culling plugin reports counts (the overlay says so)
+    uint64_t triangles = 0;                // triangles drawn in the frame of `counts`, from `trianglesSource`
+    std::string trianglesSource = "none";  // "draw_records" | "pipeline_statistics" | "none"
+    std::optional<uint64_t> trianglesQuery;  // the pipeline-statistics count of that frame, where there is one
     PassTimings gpuTimes;
     sieve::CullingToggles toggles;
     std::string clusterPath;  // "mesh" / "indirect" when the draws are cluster lists; "" without clusters

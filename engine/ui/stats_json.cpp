@@ -15,13 +15,20 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
     j["occlusion_visible_late"] = c.lateDrawn;
     j["drawn"] = c.draws();
     j["triangles"] = triangles;
+    j["triangles_source"] = run.trianglesSource;
+    j["triangles_pipeline_statistics"] =
+        run.trianglesQuery ? nlohmann::ordered_json(*run.trianglesQuery) : nlohmann::ordered_json(nullptr);
     j["overflow"] = c.overflow();
     j["counts_available"] = c.valid;
     j["counts_frame"] = c.frame;
     nlohmann::ordered_json passes = nlohmann::ordered_json::object();
     for (const auto& e : timings.entries()) passes[e.name] = e.ms.average();
     j["passes"] = passes;
-    j["frame_ms"] = run.frameMsMean;
+    j["frame_ms"] = run.gpuFrameMsMean.value_or(run.frameMsMean);
+    j["frame_ms_source"] = run.gpuFrameMsMean ? "gpu_timestamps" : "cpu";
+    j["gpu_frame_ms"] =
+        run.gpuFrameMsMean ? nlohmann::ordered_json(*run.gpuFrameMsMean) : nlohmann::ordered_json(nullptr);
+    j["cpu_frame_ms"] = run.frameMsMean;
     j["frames"] = run.frames;
     j["device"] = run.device;
     j["width"] = run.width;

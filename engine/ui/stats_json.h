@@ -1,11 +1,15 @@
 #pragma once
 // The stats JSON a run writes (viewer --stats, bench): counts, per-pass GPU times and the toggles.
 //   { "instances": N, "frustum_visible": N, "occlusion_visible": N, "occlusion_visible_early": N,
-//     "occlusion_visible_late": N, "drawn": N, "triangles": N, "overflow": N, "counts_available": bool,
-//     "passes": { "<pass>": mean ms, ... }, "frame_ms": mean, "frames": N, "device": "...",
-//     "width": W, "height": H, "toggles": { ... }, "debug_view": "off|culling|lod",
+//     "occlusion_visible_late": N, "drawn": N, "triangles": N, "triangles_source": "draw_records" |
+//     "pipeline_statistics" | "none", "triangles_pipeline_statistics": N | null, "overflow": N,
+//     "counts_available": bool, "counts_frame": N, "passes": { "<pass>": mean ms, ... },
+//     "frame_ms": mean, "frame_ms_source": "gpu_timestamps" | "cpu", "gpu_frame_ms": mean | null,
+//     "cpu_frame_ms": mean, "frames": N, "device": "...", "width": W, "height": H, "toggles": { ... },
+//     "debug_view": "off|culling|lod",
 //     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ] } (with an overlay) }
 //   R = { "name": "...", "rect": [x0, y0, x1, y1] (display pixels), "visible": bool }
+// counts, triangles and triangles_pipeline_statistics are of one frame: counts_frame.
 // With clusters also "cluster_path": "mesh"|"indirect", "clusters_tested", "clusters_visible" (drawn, both
 // phases), "clusters_frustum", "clusters_cone", "clusters_occlusion_visible", "cluster_triangles",
 // "clusters_overflow"; without them "cluster_path": "off".
@@ -21,15 +25,18 @@ struct RunSummary {
     std::string device;
     uint32_t width = 0, height = 0;
     uint64_t frames = 0;
-    float frameMsMean = 0.0f;
-    std::string debugView = "off";         // DebugView name
-    std::optional<OverlayLayout> overlay;  // where the overlay's parts were in the last frame
-    std::string clusterPath;               // "" without clusters (no cluster keys are written)
+    float frameMsMean = 0.0f;                // CPU, frame to frame
+    std::optional<float> gpuFrameMsMean;     // GPU, from timestamps around each frame's commands
+    std::string trianglesSource = "none";    // where `triangles` comes from
+    std::optional<uint64_t> trianglesQuery;  // the pipeline-statistics count of the same frame
+    std::string debugView = "off";           // DebugView name
+    std::optional<OverlayLayout> overlay;    // where the overlay's parts were in the last frame
+    std::string clusterPath;                 // "" without clusters (no cluster keys are written)
     sieve::ClusterStats clusters;
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each
-// phase; triangles come from the host's pipeline statistics.
+// phase; "frame_ms" is GPU time where the run timed its frames, otherwise CPU time (and says which).
 std::string statsJson(const sieve::CullingStats& counts, uint64_t triangles, const PassTimings& timings,
                       const sieve::CullingToggles& toggles, const RunSummary& run);
 sieve::Result<void> writeStatsJson(const std::string& path, const sieve::CullingStats& counts, uint64_t triangles,

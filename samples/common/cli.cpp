@@ -129,6 +129,13 @@ Parser& Parser::option(const char* name, const char* value, std::string help, Ap
     return *this;
 }
 
+Parser& Parser::optionalValue(const char* name, const char* value, std::string help, Apply apply,
+                              std::string expected) {
+    option(name, value, std::move(help), std::move(apply), std::move(expected));
+    options_.back().optional = true;
+    return *this;
+}
+
 Parser& Parser::text(const char* name, const char* value, std::string help, std::string& out) {
     return option(name, value, std::move(help), [&out](const std::string& v) { return !v.empty() && (out = v, true); });
 }
@@ -171,7 +178,9 @@ Parser::Outcome Parser::parse(const std::vector<std::string>& args) const {
             return result;
         }
         if (!o->value.empty()) {
-            if (!inlineValue) {
+            if (!inlineValue && o->optional) {
+                if (i + 1 < args.size() && args[i + 1].rfind('-', 0) != 0) value = args[++i];
+            } else if (!inlineValue) {
                 if (i + 1 >= args.size()) {
                     result.error = o->name + " needs a value (" + o->value + ")";
                     return result;
@@ -207,7 +216,7 @@ std::string Parser::usage() const {
     out << "\noptions:\n";
     constexpr size_t kColumn = 34;
     for (const Option& o : options_) {
-        std::string head = "  " + o.name + (o.value.empty() ? "" : " " + o.value);
+        std::string head = "  " + o.name + (o.value.empty() ? "" : o.optional ? " [" + o.value + "]" : " " + o.value);
         if (head.size() < kColumn)
             head.resize(kColumn, ' ');
         else

@@ -48,6 +48,10 @@ public:
     // An option with a value (--name V or --name=V); `value` names it in the help and in messages.
     // `expected` describes good values in the message for a bad one (default: `value`).
     Parser& option(const char* name, const char* value, std::string help, Apply apply, std::string expected = {});
+    // An option whose value may be left out (--name, --name V, --name=V; shown as "--name [V]"): without
+    // one, or when the next argument starts with '-', `apply` gets an empty string.
+    Parser& optionalValue(const char* name, const char* value, std::string help, Apply apply,
+                          std::string expected = {});
     // Shorthands for the common kinds.
     Parser& text(const char* name, const char* value, std::string help, std::string& out);  // non-empty
     Parser& onOff(const char* name, std::string help, bool& out);
@@ -87,7 +91,8 @@ private:
         std::string value;  // empty: a switch
         std::string help;
         std::string expected;
-        Apply apply;  // switches get an empty string
+        Apply apply;            // switches get an empty string
+        bool optional = false;  // the value may be left out
     };
     const Option* find(std::string_view name) const;
 

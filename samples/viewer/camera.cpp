@@ -4,6 +4,8 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "assets/camera.h"
+
 namespace viewer {
 
 glm::mat4 perspectiveReverseZInfinite(float fovYRadians, float aspect, float nearPlane) {
@@ -14,6 +16,32 @@ glm::mat4 perspectiveReverseZInfinite(float fovYRadians, float aspect, float nea
     m[2][3] = -1.0f;      // w_clip = -z_view (distance in front of the camera)
     m[3][2] = nearPlane;  // z_clip = near, so depth = near / distance: 1 at the near plane, 0 at infinity
     return m;
+}
+
+glm::mat4 orthographicReverseZ(float halfHeight, float aspect, float nearPlane, float farPlane) {
+    glm::mat4 m(0.0f);
+    m[0][0] = 1.0f / (halfHeight * aspect);
+    m[1][1] = -1.0f / halfHeight;
+    m[2][2] = 1.0f / (farPlane - nearPlane);  // depth = (far + z_view) / (far - near)
+    m[3][2] = farPlane / (farPlane - nearPlane);
+    m[3][3] = 1.0f;
+    return m;
+}
+
+sieve::assets::CameraPose FlyCamera::pose() const {
+    sieve::assets::CameraPose p;
+    p.position = position;
+    p.yaw = glm::radians(yawDeg);
+    p.pitch = glm::radians(pitchDeg);
+    p.roll = glm::radians(rollDeg);
+    return p;
+}
+
+void FlyCamera::setPose(const sieve::assets::CameraPose& p) {
+    position = p.position;
+    yawDeg = glm::degrees(p.yaw);
+    pitchDeg = glm::degrees(p.pitch);
+    rollDeg = glm::degrees(p.roll);
 }
 
 glm::vec3 FlyCamera::forward() const {
@@ -27,10 +55,11 @@ glm::vec3 FlyCamera::right() const {
 }
 
 glm::mat4 FlyCamera::view() const {
-    return glm::lookAt(position, position + forward(), glm::vec3(0, 1, 0));
+    return sieve::assets::viewMatrix(pose());
 }
 
 glm::mat4 FlyCamera::projection(float aspect) const {
+    if (orthographic) return orthographicReverseZ(orthoHalfHeight, aspect, nearPlane, farPlane);
     return perspectiveReverseZInfinite(glm::radians(fovYDeg), aspect, nearPlane);
 }
 

@@ -17,6 +17,7 @@
 
 #include "assets/procedural_city.h"
 #include "camera.h"
+#include "camera_setup.h"
 #include "cluster_setup.h"
 #include "debug_view.h"
 #include "engine/capture/renderdoc.h"
@@ -32,6 +33,7 @@
 #include "key_actions.h"
 #include "memory_report.h"
 #include "options.h"
+#include "run_report.h"
 #include "scene_setup.h"
 #include "shader_hot_reload.h"
 #include "window_input.h"
@@ -41,12 +43,6 @@ namespace {
 int fail(const std::string& message) {
     std::fprintf(stderr, "sieve-viewer: %s\n", message.c_str());
     return 1;
-}
-
-void setPose(viewer::FlyCamera& camera, const sieve::assets::CameraPose& pose) {
-    camera.position = pose.position;
-    camera.yawDeg = glm::degrees(pose.yaw);
-    camera.pitchDeg = glm::degrees(pose.pitch);
 }
 
 }  // namespace
@@ -78,7 +74,7 @@ int main(int argc, char** argv) {
         }
     }
     const bool headless = !window;
-    if (headless && opt.frames == 0) opt.frames = 3;
+    if (headless) viewer::applyHeadlessOutputs(opt);
 
     engine::ContextDesc desc;
     desc.appName = "sieve-viewer";
@@ -114,6 +110,7 @@ int main(int argc, char** argv) {
         windowTarget = t.value().get();
         target = std::move(t).value();
     }
+    if (headless && opt.frames == 0) opt.frames = viewer::defaultHeadlessFrames(target->framesInFlight());
 
     std::unique_ptr<engine::ui::ImGuiLayer> ui;
     if (opt.overlay) {
@@ -125,6 +122,8 @@ int main(int argc, char** argv) {
     auto timerResult = engine::GpuTimestamps::create(ctx, 1, target->framesInFlight(), "viewer overlay");
     if (!timerResult) return fail(timerResult.error().message);
     engine::GpuTimestamps& timer = timerResult.value();
+    auto frameTimer = viewer::FrameGpuTimer::create(ctx, target->framesInFlight());
+    if (!frameTimer) return fail(frameTimer.error().message);
     // On every exit path, frames in flight finish before the overlay's and the timer's objects die.
     struct FinishGuard {
         engine::Target* target;
@@ -133,14 +132,25 @@ int main(int argc, char** argv) {
 
     auto loaded = viewer::loadScene(opt);
     if (!loaded) return fail(loaded.error());
-    if (!opt.cameraPath.empty() && !sieve::assets::cameraPath(loaded->data, opt.cameraPath, 0.0f)) {
-        std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s'\n", opt.cameraPath.c_str());
+    viewer::FlyCamera camera;
+    const float startAspect = float(target->extent().width) / float(std::max(target->extent().height, 1u));
+    if (!opt.cameraPath.empty() && !viewer::cameraPathPose(*loaded, opt.cameraPath, 0.0f, camera, startAspect)) {
+        std::string names;
+        for (const std::string& n : viewer::cameraPathNames(*loaded)) names += (names.empty() ? "" : ", ") + n;
+        std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s' (this scene has: %s)\n", opt.cameraPath.c_str(),
+                     names.c_str());
         return 2;
     }
     auto clusters = viewer::setupClusters(opt, loaded->data, ctx);
     if (!clusters) return fail(clusters.error());
     const engine::ClusterSetup clusterSetup{*clusters ? &(*clusters)->data : nullptr,
                                             *clusters ? (*clusters)->path : engine::ClusterPath::Indirect};
+    auto cameraLine = viewer::setUpCamera(camera, *loaded, opt, startAspect);
+    if (!cameraLine) {
+        std::fprintf(stderr, "sieve-viewer: %s\n", cameraLine.error().c_str());
+        return 2;
+    }
+    std::printf("%s\n", cameraLine->c_str());
     std::printf("uploading the scene and creating the pipelines\n");
     std::fflush(stdout);
     auto rendererResult =
@@ -149,6 +159,11 @@ int main(int argc, char** argv) {
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
     if (renderer.clusterPlugin()) renderer.clusterPlugin()->toggles().cone = opt.clusterCone;
+    if (headless && !*clusters &&
+        viewer::checkTrianglesFits(renderer.plugin().drawCapacity(), target->framesInFlight()))
+        if (auto r = renderer.checkTriangles(true); !r)
+            std::printf("triangles unchecked: %s\n", r.error().message.c_str());
+    camera.groundY = loaded->data.boundsMin.y;
     if (ui)
         if (auto r = renderer.enableHiZView(); !r) return fail(r.error().message);
     if (ui || opt.debugView != engine::ui::DebugView::Off)
@@ -157,14 +172,6 @@ int main(int argc, char** argv) {
     viewer::ShaderHotReload hotReload(opt.shaderDir.empty() ? viewer::defaultShaderDir()
                                                             : std::filesystem::path(opt.shaderDir));
 
-    viewer::FlyCamera camera;
-    camera.groundY = loaded->data.boundsMin.y;
-    setPose(camera, loaded->start);
-    if (opt.camera) {
-        camera.position = {opt.camera->x, opt.camera->y, opt.camera->z};
-        camera.yawDeg = opt.camera->yawDeg;
-        camera.pitchDeg = opt.camera->pitchDeg;
-    }
     std::unique_ptr<viewer::WindowInput> input;
     std::unique_ptr<viewer::ResizeSequence> resizes;
     if (window) {
@@ -201,10 +208,13 @@ int main(int argc, char** argv) {
         engine::FrameCounts counts;
         renderer.collect(slot, passTimes, counts);
         for (const auto& t : passTimes) model.gpuTimes.add(t.name, float(t.ms));
+        frameTimer->collect(slot, model.gpuFrameMs);
         const sieve::CullingStats& c = counts.cull;
         model.counts = c;
         model.triangles = counts.triangles;
         model.clusters = counts.clusters;
+        model.trianglesSource = counts.trianglesSource;
+        model.trianglesQuery = counts.trianglesQuery;
         if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
             std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n",
                         (unsigned long long)c.frame, c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn,
@@ -248,6 +258,7 @@ int main(int argc, char** argv) {
         }
         const uint32_t slot = frame->info.frameSlot;
         collectFrame(slot);
+        frameTimer->begin(frame->cmd, slot);
         model.frameMs.add(dt * 1000.0f);
         model.width = frame->extent.width;
         model.height = frame->extent.height;
@@ -258,7 +269,8 @@ int main(int argc, char** argv) {
             // Repeatable runs: position along the path by frame number (headless) or time (window).
             const float t =
                 opt.frames > 1 ? float(rendered) / float(opt.frames - 1) : float(std::fmod(glfwGetTime() / 30.0, 1.0));
-            if (auto pose = sieve::assets::cameraPath(loaded->data, opt.cameraPath, t)) setPose(camera, *pose);
+            const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
+            if (auto pose = viewer::cameraPathPose(*loaded, opt.cameraPath, t, camera, aspect)) camera.setPose(*pose);
         }
         renderer.plugin().toggles() = model.toggles;
         renderer.plugin().toggles().freeze &= rendered > 0;  // frozen at the start camera: culled once first
@@ -304,6 +316,7 @@ int main(int argc, char** argv) {
             model.statusIsError = false;
             std::printf("%s\n", model.status.c_str());
         }
+        frameTimer->end(frame->cmd, slot);
         if (auto r = target->endFrame(); !r) return fail(r.error().message);
         ++rendered;
         if (opt.reportMemory > 0 && rendered % uint64_t(opt.reportMemory) == 0)
@@ -342,14 +355,17 @@ int main(int argc, char** argv) {
     if (auto r = target->finish(); !r) return fail(r.error().message);
     // Every frame has completed: the last frame's times, and the counts its recording read back (for the
     // stats JSON; counts lag framesInFlight frames, so a short run has them only from here).
-    if (rendered > 0) collectFrame(uint32_t((target->frameIndex() - 1) % target->framesInFlight()));
+    // The frames in flight at the end were not collected yet: oldest first.
+    for (uint64_t k = target->framesInFlight(); k >= 1; --k)
+        if (target->frameIndex() >= k && rendered >= k)
+            collectFrame(uint32_t((target->frameIndex() - k) % target->framesInFlight()));
     if (opt.reportMemory > 0) viewer::printMemoryReport(rendered, ctx);
     if (headlessTarget && !opt.screenshot.empty() && rendered > 0) {
         if (auto r = headlessTarget->readback(opt.screenshot); !r) return fail(r.error().message);
     }
     if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());
     if (!opt.stats.empty()) {
-        engine::ui::RunSummary run{deviceName, model.width, model.height, rendered, model.frameMs.average()};
+        engine::ui::RunSummary run = viewer::runSummary(deviceName, model, rendered);
         run.clusterPath = model.clusterPath;
         run.clusters = model.clusters;
         run.debugView = engine::ui::debugViewName(model.debugView);
@@ -360,8 +376,7 @@ int main(int argc, char** argv) {
             return fail(r.error().message);
         std::printf("stats: %s\n", opt.stats.c_str());
     }
-    std::printf("frames: %llu rendered, %llu skipped; mean frame %.2f ms\n", (unsigned long long)rendered,
-                (unsigned long long)skipped, model.frameMs.average());
+    std::printf("%s\n", viewer::closingLines(model, rendered, skipped, target->framesInFlight()).c_str());
     if (windowTarget) std::printf("swapchain: created %u times\n", windowTarget->recreateCount());
     std::printf("camera: %.3f,%.3f,%.3f,%.2f,%.2f\n", camera.position.x, camera.position.y, camera.position.z,
                 camera.yawDeg, camera.pitchDeg);  // the --camera format

@@ -58,15 +58,34 @@ cli::Parser optionParser(ViewerOptions& o) {
     p.flag("--headless", "render offscreen even when a display is present", o.headless)
         .count("--width", "W", "framebuffer width in pixels (1..16384, default 1280)", o.width, 1, 16384)
         .count("--height", "H", "framebuffer height in pixels (1..16384, default 720)", o.height, 1, 16384)
-        .count("--frames", "N", "render N frames then exit (headless default 3; window default: until closed)",
+        .count("--frames", "N",
+               "render N frames then exit (headless default: frames in flight + 3 = 5, so that the counts reported are "
+               "of a frame culled by occlusion; window default: until closed)",
                o.frames, 1, 100000000)
         .onOff("--overlay", "draw the ImGui overlay (default on)", o.overlay)
         .option("--screenshot", "F.png", "write the last frame to a PNG",
                 [&o](const std::string& v) { return cli::endsWith(v, ".png") && (o.screenshot = v, true); })
         .text("--stats", "F.json", "write counts and per-pass GPU times of the run as JSON", o.stats)
+        .text("--headless-outputs", "DIR",
+              "when the run is headless (asked for, or no window could be opened), write DIR/sieve-screenshot.png "
+              "and DIR/sieve-stats.json unless --screenshot / --stats name files (scripts/sieve.sh run passes the "
+              "working directory)",
+              o.headlessOutputs)
         .option("--camera", "x,y,z,yaw_deg,pitch_deg", "start camera pose (yaw 0 looks down -Z, pitch > 0 looks up)",
                 [&o](const std::string& v) { return parseCamera(v, o); })
-        .text("--camera-path", "NAME", "fly a named camera path of the scene", o.cameraPath)
+        .optionalValue(
+            "--camera-from-file", "N", "look through camera N (default 0) of the glTF file, at its node",
+            [&o](const std::string& v) {
+                long long n = 0;
+                if (!v.empty() && !cli::parseInt(v, 0, 1 << 30, n)) return false;
+                o.cameraFromFile = int(n);
+                return true;
+            },
+            "a camera index")
+        .text("--camera-path", "NAME",
+              "fly a camera path: orbit (any scene: one turn around its bounds), or the city's street, flyover, "
+              "descend",
+              o.cameraPath)
         .onOff("--frustum", "frustum culling (default on)", t.frustum)
         .onOff("--occlusion", "Hi-Z occlusion culling (default on)", t.occlusion)
         .onOff("--two-phase", "two-phase occlusion (early + late draw; default on)", t.twoPhase)

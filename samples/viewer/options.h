@@ -25,12 +25,14 @@ struct ViewerOptions {
     bool headless = false;  // force headless; otherwise a window when a display is present
     int width = 1280;
     int height = 720;
-    int frames = 0;  // 0: run until the window closes (headless default: 3)
+    int frames = 0;  // 0: run until the window closes (headless: run_report.h defaultHeadlessFrames)
     bool overlay = true;
-    std::string screenshot;  // PNG written after the last frame
-    std::string stats;       // JSON written after the last frame
+    std::string screenshot;       // PNG written after the last frame
+    std::string stats;            // JSON written after the last frame
+    std::string headlessOutputs;  // a headless run writes sieve-screenshot.png / sieve-stats.json here
     std::optional<CameraPose> camera;
-    std::string cameraPath;         // named camera path (scene-defined)
+    int cameraFromFile = -1;        // glTF camera index to look through; -1: none
+    std::string cameraPath;         // named camera path (camera_setup.h)
     sieve::CullingToggles culling;  // --frustum, --occlusion, --two-phase, --lod, --lod-bias, --compaction, --freeze
     uint32_t instances = 10000;
     uint64_t seed = 1;

@@ -1,21 +1,27 @@
 #include "scene_setup.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <tuple>
 
 #include "assets/gltf_loader.h"
 #include "assets/procedural_city.h"
 #include "assets/procedural_dense.h"
 #include "assets/replicate.h"
+#include "assets/scene_bounds.h"
 
 namespace viewer {
 
 namespace {
+constexpr uintmax_t kProgressBytes = uintmax_t(4) << 20;
+
 void progress(std::string_view stage, float fraction) {
     static std::string last;
     static int lastPercent = -1;
     const int percent = int(fraction * 100.0f);
-    if (stage != last || percent / 10 != lastPercent / 10 || percent == 100) {
+    if (stage != last || percent / 10 != lastPercent / 10 || (percent == 100 && lastPercent != 100)) {
         std::printf("  %.*s: %d%%\n", int(stage.size()), stage.data(), percent);
         std::fflush(stdout);
     }
@@ -25,6 +31,7 @@ void progress(std::string_view stage, float fraction) {
 }  // namespace
 
 sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
+    const auto start = std::chrono::steady_clock::now();
     LoadedScene out;
     if (o.scene == "dense") {
         std::printf("building the dense scene: %u instances, seed %llu\n", o.instances, (unsigned long long)o.seed);
@@ -41,27 +48,38 @@ sieve::assets::Expected<LoadedScene> loadScene(const ViewerOptions& o) {
         out.data = std::move(city).value();
         out.start = sieve::assets::defaultCityCamera();
     } else {
-        std::printf("loading %s\n", o.scene.c_str());
-        auto scene = sieve::assets::loadGltf(o.scene);
+        std::error_code ec;
+        const uintmax_t bytes = std::filesystem::file_size(o.scene, ec);
+        // Progress for files that take a while (the LOD chains of their meshes): over a few MB.
+        const bool large = !ec && bytes > kProgressBytes;
+        if (large)
+            std::printf("loading %s (%.1f MB)\n", o.scene.c_str(), double(bytes) / 1e6);
+        else
+            std::printf("loading %s\n", o.scene.c_str());
+        std::fflush(stdout);
+        auto scene = sieve::assets::loadGltf(
+            o.scene, large ? sieve::assets::LoadProgressFn(progress) : sieve::assets::LoadProgressFn());
         if (!scene) return sieve::assets::Unexpected{scene.error()};
         out.data = std::move(scene).value();
         for (const std::string& w : out.data.warnings) std::printf("warning: %s\n", w.c_str());
         if (o.gridX > 1 || o.gridY > 1) {
+            auto cameras = std::move(out.data.cameras);  // they look at the copy the file placed
             auto grid = sieve::assets::replicateGrid(out.data, std::max(o.gridX, 1u), std::max(o.gridY, 1u));
             if (!grid) return sieve::assets::Unexpected{grid.error()};
             out.data = std::move(grid).value();
+            out.data.cameras = std::move(cameras);
         }
-        out.procedural = false;
-        // Look at the scene from outside its bounds, along -Z.
-        const glm::vec3 centre = (out.data.boundsMin + out.data.boundsMax) * 0.5f;
-        const float radius = glm::length(out.data.boundsMax - out.data.boundsMin) * 0.5f;
-        out.start.position = centre + glm::vec3(0.0f, radius * 0.3f, radius * 1.6f + 0.5f);
-        out.start.yaw = 0.0f;
-        out.start.pitch = -0.2f;
+        out.procedural = false;  // the camera frames the bounds (camera_setup.h)
     }
-    std::printf("scene: %zu instances, %zu meshes, %zu primitives, %zu vertices, %zu indices\n",
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("scene: %zu instances, %zu meshes, %zu primitives, %zu vertices, %zu indices (built in %.2f s)\n",
                 out.data.instances.size(), out.data.meshes.size(), out.data.primitives.size(), out.data.vertices.size(),
-                out.data.indices.size());
+                out.data.indices.size(), seconds);
+    std::tie(out.boundsMin, out.boundsMax) = sieve::assets::geometryBounds(out.data);
+    const glm::vec3 mn = out.boundsMin, mx = out.boundsMax, size = mx - mn;
+    if (size.x >= 0.0f)
+        std::printf("bounds: min (%.4g, %.4g, %.4g), max (%.4g, %.4g, %.4g), size %.4g x %.4g x %.4g\n", mn.x, mn.y,
+                    mn.z, mx.x, mx.y, mx.z, size.x, size.y, size.z);
     return out;
 }
 

@@ -13,6 +13,8 @@ namespace viewer {
 struct LoadedScene {
     sieve::assets::SceneData data;
     sieve::assets::CameraPose start;  // default camera (radians)
+    // The box of the geometry (assets/scene_bounds.h), printed at load; the camera frames it.
+    glm::vec3 boundsMin{1e30f}, boundsMax{-1e30f};
     bool procedural = true;
 };
 

@@ -3,12 +3,7 @@
 # (frustum, occlusion, two-phase) equals, pixel for pixel, the render with culling off, at several
 # cameras and odd resolutions; and there the culling stages remove at least half of the instances.
 # Also: the atomic-append order draws the same picture. $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 cameras=(
   "40,1.7,40,90,0"      # street level, looking along a street (the default view)

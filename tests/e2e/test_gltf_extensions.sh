@@ -14,8 +14,7 @@ build=$1
 src=$2
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 data="$src/tests/data/gltf"
 common=(--headless --frames 3 --width 320 --height 200 --overlay off --lod off --camera "0,7,13,0,-28" --validation)
 

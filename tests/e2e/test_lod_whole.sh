@@ -4,12 +4,7 @@
 # picture at LOD bias 4 has no sky pixel inside the LOD 0 silhouette (LOD selection off). Before the
 # LOD chains were fixed, the tower's body collapsed from bias 2 on and its spire's underside showed.
 # Two sides of the tower, under validation. $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 cameras=(
   "55.1,80,115,0,12"   # 25 m south of the tower's axis at 80 m, looking north, up at its top and spire

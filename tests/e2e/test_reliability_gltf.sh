@@ -9,8 +9,7 @@ build=$1
 src=$2
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 python3 "$src/tests/fuzz/gltf_cases.py" bad "$out/bad"
 python3 "$src/tests/fuzz/gltf_cases.py" seeds "$out/good"
 run=(--headless --frames 2 --width 64 --height 48 --overlay off)

@@ -10,8 +10,7 @@ viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 frames=${SIEVE_LONGRUN_FRAMES:-10000}
 every=$((frames / 20))
 [ "$every" -ge 1 ] || every=1
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 
 start=$(date +%s)
 timeout 1200 "$viewer" --headless --frames "$frames" --instances 200 --width 64 --height 64 --overlay off \

@@ -3,12 +3,7 @@
 # cannot be had (SIEVE_DEVICE naming no device, an index out of range) is a one-line message naming the
 # cause and exit status 1, not a crash.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 run=(--headless --width 64 --height 48 --overlay off)
 
 echo "== zero instances"

@@ -13,8 +13,7 @@ viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 if [ ! -e /usr/lib/librenderdoc.so ] && ! ldconfig -p | grep -q librenderdoc.so; then
     echo "librenderdoc.so is not installed (apt-get install -y librenderdoc python3-renderdoc)"; exit 1
 fi
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 
 SIEVE_FORCE_VULKAN12=1 "$viewer" --headless --frames 3 --width 320 --height 180 --validation 2>&1 |
     tee "$out/log12.txt"

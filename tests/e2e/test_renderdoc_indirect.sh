@@ -11,8 +11,7 @@ build=$1
 src=$2
 tests=$(find "$build" -name sieve_gpu_tests -type f -perm -u+x | head -n1)
 [ -x "$tests" ] || { echo "sieve_gpu_tests not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 
 SIEVE_RENDERDOC_CAPTURE="$out/indirect" "$tests" --gtest_filter=IndirectCountDraw.OnlyTheCountedDrawsAppear 2>&1 |
     tee "$out/log.txt"

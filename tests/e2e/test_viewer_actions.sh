@@ -8,8 +8,7 @@ set -euo pipefail
 build=$(cd "$1" && pwd)
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 actions=screenshot@1,reload@3

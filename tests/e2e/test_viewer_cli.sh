@@ -44,8 +44,7 @@ expect2 --test-reload-shader geometry/mesh.frag
 expect2 --test-actions explode@1
 expect2 --test-actions screenshot@x
 
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 log=$(env -u DISPLAY -u WAYLAND_DISPLAY "$viewer" --frames 1 --width 32 --height 32 \
     --camera 1,2,3,45,-10 --compaction atomic --grid 4x5 --stats "$out/s.json" 2>&1) || fail "fallback run: $log"
 grep -q "falling back to headless" <<<"$log" || fail "no fallback message: $log"

@@ -4,12 +4,7 @@
 # Hi-Z view) over the scene, and the stats JSON has every documented key and the graph's passes.
 # With the overlay off, no overlay pixel is left.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 SIEVE_SYNC_VALIDATION=1 "$viewer" --headless --frames 5 --width 640 --height 360 --validation --hiz-view max \
     --screenshot "$out/shot.png" --stats "$out/stats.json" >"$out/log.txt" 2>&1 || {

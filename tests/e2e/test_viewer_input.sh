@@ -55,7 +55,7 @@ quit() {
     awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 1.0) }' || fail "Escape took $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
     grep -q '^Escape: quitting' "$out/log.txt" || fail "no 'Escape: quitting' line"
 }
-camera() { sed -n 's/^camera: //p' "$out/log.txt"; }
+camera() { sed -n 's/^camera: \(-\?[0-9][-0-9.,]*\)$/\1/p' "$out/log.txt"; }  # the final --camera line, not the start description
 
 # 1. Move, press at once (the overlay covers x < 420), hold still, release: no drag.
 launch

@@ -9,8 +9,7 @@ build=$1
 src=$2
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 frag="$src/shaders/geometry/mesh.frag"

@@ -8,8 +8,7 @@ build=$1
 src=$2
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/scratch.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$viewer" --headless --instances 1000000 --frames 5 --width 160 --height 90 --overlay off \

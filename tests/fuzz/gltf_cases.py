@@ -106,6 +106,15 @@ def seeds(out):
         # fuzzer: a float -> int conversion of inf in assets/surface_distance.cpp).
         "subnormal_triangle": model(pos=[(0, 0, 0), (1e-45, 0, 0), (0, 1e-45, 0)], idx=[0, 1, 2]),
     }
+    # Cameras placed by nodes (perspective, orthographic, one twice, one straight down, one with numbers
+    # that make no projection): the loader's camera reading for the fuzzer to mutate.
+    doc, binary = model(nodes=[{"mesh": 0}, {"camera": 0, "translation": [0, 0, 5]},
+                               {"camera": 1, "rotation": [-0.7071068, 0, 0, 0.7071068], "translation": [0, 9, 0]},
+                               {"camera": 0}, {"camera": 2}], scene_nodes=[0, 1, 2, 3, 4])
+    doc["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1, "aspectRatio": 1.5}},
+                      {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1, "znear": 0, "zfar": 50}},
+                      {"type": "perspective", "perspective": {"yfov": 0, "znear": 0.1}}]
+    cases["cameras"] = (doc, binary)
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():
         write(os.path.join(out, name + ".gltf"), gltf_bytes(doc, binary))

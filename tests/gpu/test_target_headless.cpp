@@ -8,6 +8,7 @@
 
 #include "engine/target/headless_target.h"
 #include "gpu/gpu_fixture.h"
+#include "scratch_dir.h"
 
 namespace {
 
@@ -107,8 +108,8 @@ TEST_P(HeadlessTargetTest, FramesInFlightReadBackTheLastClear) {
     ASSERT_EQ(px->size(), 67u * 33u * 4u);
     expectUniform(*px, colourOf(frames - 1), "last frame");
 
-    const std::string path = (std::filesystem::temp_directory_path() / "sieve_target_readback.png").string();
-    std::filesystem::remove(path);
+    const sieve::test::ScratchDir scratch("sieve_target");
+    const std::string path = (scratch / "readback.png").string();
     auto r = t.readback(path);
     ASSERT_TRUE(r) << r.error().message;
     int w = 0, h = 0, n = 0;
@@ -137,8 +138,8 @@ TEST_P(HeadlessTargetTest, RequestedScreenshotIsWrittenWithoutStalling) {
     auto target = engine::HeadlessTarget::create(ctx(), desc);
     ASSERT_TRUE(target) << target.error().message;
     auto& t = *target.value();
-    const std::string path = (std::filesystem::temp_directory_path() / "sieve_target_shot.png").string();
-    std::filesystem::remove(path);
+    const sieve::test::ScratchDir scratch("sieve_target");
+    const std::string path = (scratch / "shot.png").string();
     for (uint32_t i = 0; i < 5; ++i) {
         auto f = t.beginFrame();
         ASSERT_TRUE(f) << f.error().message;

@@ -167,6 +167,48 @@ TEST(SurfaceDistance, GridQueriesAndBoundMatchBruteForce) {
     EXPECT_GT(sampled, 0.1f);  // the coarse torus is far from the fine one somewhere
 }
 
+TEST(SurfaceDistance, HintsAndSharedVerticesChangeSpeedNotResults) {
+    // A hint (right, wrong or out of range) never changes a query's distance.
+    Geometry g;
+    appendTorus(g, 2.0f, 0.5f, 24, 12);
+    Lod fine{g.positions, g.indices};
+    SurfaceGrid grid({g.positions, g.indices}, glm::vec3(-2.5f, -0.5f, -2.5f), glm::vec3(2.5f, 0.5f, 2.5f));
+    std::mt19937 rng(21);
+    std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+    const uint32_t triangles = uint32_t(g.indices.size() / 3);
+    for (int i = 0; i < 300; ++i) {
+        glm::vec3 p(d(rng), d(rng) * 0.5f, d(rng));
+        const uint32_t hints[] = {uint32_t(i) % triangles, grid.nearest(p).triangle, triangles, UINT32_MAX};
+        for (uint32_t hint : hints) {
+            SurfaceGrid::Nearest n = grid.nearest(p, hint);
+            EXPECT_EQ(n.distance, distanceTo(p, fine)) << i << " hint " << hint;
+            ASSERT_LT(n.triangle, triangles);
+            EXPECT_EQ(grid.triangleDistance(p, n.triangle), n.distance) << i;
+        }
+    }
+    // A coarser surface on a subset of the same vertex array (what a LOD is): the vertices it uses
+    // are taken as distance 0 without a query; the bound still covers every sampled distance, both ways.
+    std::vector<uint32_t> coarse;
+    for (size_t t = 0; t + 5 < g.indices.size(); t += 6)  // every other triangle: a surface with holes
+        coarse.insert(coarse.end(), {g.indices[t], g.indices[t + 1], g.indices[t + 2]});
+    Lod rough{g.positions, coarse};
+    SurfaceGrid roughGrid({g.positions, coarse}, glm::vec3(-2.5f, -0.5f, -2.5f), glm::vec3(2.5f, 0.5f, 2.5f));
+    for (float slack : {0.0f, 0.25f}) {
+        const float spacing = 0.05f;
+        float fineToRough = surfaceDistanceBound({g.positions, g.indices}, roughGrid, spacing, slack);
+        float roughToFine = surfaceDistanceBound({g.positions, coarse}, grid, spacing, slack);
+        float sampledFR = sampledDistance(fine, rough, rng), sampledRF = sampledDistance(rough, fine, rng);
+        EXPECT_GE(fineToRough, sampledFR);
+        EXPECT_LE(fineToRough, std::max(sampledFR * (1.0f + slack), sampledFR + spacing) + 1e-4f);
+        EXPECT_GE(roughToFine + 1e-6f, sampledRF);  // both ~0: float rounding
+        EXPECT_LE(roughToFine, 1e-6f);              // every rough triangle is a fine one
+        // The same bound from a copy of the vertex array (no sharing, every vertex queried).
+        std::vector<glm::vec3> copy = g.positions;
+        EXPECT_GE(surfaceDistanceBound({copy, g.indices}, roughGrid, spacing, slack), sampledFR);
+    }
+    EXPECT_GT(sampledDistance(fine, rough, rng), 0.05f);  // the gaps are far from the rough surface
+}
+
 TEST(SurfaceDistance, CoplanarSurfacesAreCloseWithoutSamplingSlack) {
     // A 4x4 grid of quads and the two triangles of its outline cover the same square: distance 0.
     Geometry grid, square;
@@ -249,6 +291,30 @@ TEST(LodChain, EveryShapeStaysWhole) {
     add("sphere", sphere), add("cylinder", cylinder), add("cone", cone), add("torus", torus), add("gable", gable);
     EXPECT_EQ(s.validate(), "");
     EXPECT_GE(expectWholeChains(s, "shapes"), 3u);
+}
+
+// Meshes of 20,000+ triangles measure their LODs on worker threads while the next LOD is simplified:
+// the chain must be as whole and its errors as certified as on one thread.
+TEST(LodChain, LargeMeshMeasuredOnThreadsStaysWhole) {
+    Geometry hills;  // 110 x 110 vertices: 23,762 triangles, open along its border
+    const uint32_t n = 110;
+    for (uint32_t j = 0; j < n; ++j)
+        for (uint32_t i = 0; i < n; ++i) {
+            const float x = float(i) * 0.1f, z = float(j) * 0.1f;
+            hills.positions.push_back(
+                {x, 0.8f * std::sin(x * 0.7f) * std::cos(z * 0.5f) + 0.1f * std::sin(x * 3.1f), z});
+        }
+    for (uint32_t j = 0; j + 1 < n; ++j)
+        for (uint32_t i = 0; i + 1 < n; ++i) {
+            const uint32_t a = j * n + i, b = a + 1, c = a + n, d = c + 1;
+            hills.indices.insert(hills.indices.end(), {a, c, b, b, c, d});
+        }
+    SceneData s;
+    MeshBuilder builder;
+    ASSERT_TRUE(builder.addPrimitive(hills.input(0)));
+    ASSERT_TRUE(builder.finish(s, "hills"));
+    EXPECT_EQ(s.validate(), "");
+    EXPECT_GE(expectWholeChains(s, "hills"), 4u);
 }
 
 TEST(LodChain, GltfMeshWithNearlyEqualSeamsStaysWhole) {

@@ -10,6 +10,7 @@
 #include "assets/gltf_loader.h"
 #include "assets/normal_packing.h"
 #include "assets/replicate.h"
+#include "scratch_dir.h"
 
 using namespace sieve::assets;
 
@@ -150,11 +151,11 @@ TEST(GltfLoader, GlbFromMemoryAndFromFile) {
     auto r = loadGltfFromMemory(bytes, "test.glb");
     ASSERT_TRUE(r) << r.error();
     EXPECT_EQ(r->meshTriangles(0), 2u);
-    auto path = std::filesystem::temp_directory_path() / ("sieve_test_" + std::to_string(::getpid()) + ".glb");
+    const sieve::test::ScratchDir scratch("sieve_gltf");
+    const auto path = scratch / "test.glb";
     std::ofstream(path, std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
     auto f = loadGltf(path.string());
-    std::filesystem::remove(path);
     ASSERT_TRUE(f) << f.error();
     EXPECT_EQ(f->instances.size(), 1u);
 }
@@ -334,4 +335,40 @@ TEST(ReplicateGrid, CopiesInstancesOnAGrid) {
     EXPECT_FALSE(parseGridSpec("0x3"));
     EXPECT_FALSE(parseGridSpec("4x3x2"));
     EXPECT_FALSE(parseGridSpec("-4x3"));
+}
+
+TEST(GltfLoader, CamerasPlacedByNodesAreReadAndBadOnesSkipped) {
+    Spec spec;
+    spec.nodes = R"([{"mesh":0},{"camera":0,"translation":[0,0,5]},{"camera":1},)"
+                 R"({"camera":0,"translation":[9,9,9]},{"camera":2,"scale":[0,0,0]}])";
+    spec.sceneNodes = "[0,1,2,3,4]";
+    std::string json = spec.json();
+    json.insert(1, R"("cameras":[{"name":"eye","type":"perspective","perspective":{"yfov":0.7,"znear":0.2,"zfar":50}},)"
+                   R"({"type":"orthographic","orthographic":{"xmag":1,"ymag":1,"znear":2,"zfar":1}},)"
+                   R"({"type":"perspective","perspective":{"yfov":0.7,"znear":0.2}},)"
+                   R"({"type":"orthographic","orthographic":{"xmag":1,"ymag":1,"znear":0,"zfar":1}}],)");
+    auto r = loadGltfFromMemory(std::vector<uint8_t>(json.begin(), json.end()), "cams.gltf");
+    ASSERT_TRUE(r) << r.error();
+    ASSERT_EQ(r->cameras.size(), 1u);
+    const SceneCamera& c = r->cameras[0];
+    EXPECT_EQ(c.index, 0u);
+    EXPECT_EQ(c.node, 1u);  // the first node that places it
+    EXPECT_EQ(c.name, "eye");
+    EXPECT_FALSE(c.orthographic);
+    EXPECT_FLOAT_EQ(c.yfov, 0.7f);
+    EXPECT_FLOAT_EQ(c.znear, 0.2f);
+    EXPECT_FLOAT_EQ(c.zfar, 50.0f);
+    EXPECT_EQ(c.pose.position, glm::vec3(0, 0, 5));
+    EXPECT_NEAR(glm::distance(cameraForward(c.pose), glm::vec3(0, 0, -1)), 0.0f, 1e-6f);
+    const std::vector<std::string> expected = {
+        "camera 1: orthographic znear >= 0 and zfar > znear are required: the camera is skipped",
+        "camera 2 at node 4: the node's transform has no view direction: the camera is skipped",
+        "cameras that no node of the scene places are ignored",
+    };
+    EXPECT_EQ(r->warnings, expected);
+    // A node naming a camera that does not exist is an error.
+    Spec bad;
+    bad.nodes = R"([{"mesh":0},{"camera":3}])";
+    bad.sceneNodes = "[0,1]";
+    expectError(load(bad), "node 1 refers to camera 3, which does not exist");
 }

@@ -7,31 +7,24 @@
 #include <filesystem>
 
 #include "assets/gltf_loader.h"
-
-namespace {
-std::filesystem::path scratchDir() {
-    auto dir = std::filesystem::temp_directory_path() / ("sieve_reliability_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return dir;
-}
-}  // namespace
+#include "scratch_dir.h"
 
 TEST(GltfPaths, ADirectoryIsRefusedWithAMessage) {
-    const auto dir = scratchDir() / "scene.gltf";
+    const sieve::test::ScratchDir scratch("sieve_reliability");
+    const auto dir = scratch / "scene.gltf";
     std::filesystem::create_directories(dir);
     auto r = sieve::assets::loadGltf(dir.string());
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error(), dir.string() + ": not a regular file (a directory)");
-    std::filesystem::remove_all(dir.parent_path());
 }
 
 TEST(GltfPaths, AFifoIsRefusedWithoutBlocking) {
-    const auto fifo = scratchDir() / "scene.glb";
+    const sieve::test::ScratchDir scratch("sieve_reliability");
+    const auto fifo = scratch / "scene.glb";
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     auto r = sieve::assets::loadGltf(fifo.string());  // opening it for reading would block forever
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error(), fifo.string() + ": not a regular file");
-    std::filesystem::remove_all(fifo.parent_path());
 }
 
 TEST(GltfPaths, AMissingFileAndADeviceAreRefused) {

@@ -124,3 +124,28 @@ TEST(SamplesCli, Errors) {
     EXPECT_FALSE(parse(v, {"--width", "5", "--bogus", "--width", "6"}).ok());
     EXPECT_EQ(v.width, 5u);  // stops at the first error
 }
+
+TEST(SamplesCli, OptionalValues) {
+    std::vector<std::string> seen;
+    cli::Parser p("tool", "");
+    bool verbose = false;
+    p.flag("--verbose", "say more", verbose)
+        .optionalValue(
+            "--pick", "N", "pick one (default 0)",
+            [&seen](const std::string& v) {
+                long long n = 0;
+                if (!v.empty() && !cli::parseInt(v, 0, 9, n)) return false;
+                seen.push_back(v.empty() ? "default" : v);
+                return true;
+            },
+            "an integer in [0, 9]");
+    EXPECT_TRUE(p.parse(std::vector<std::string>{"--pick"}).ok());
+    EXPECT_TRUE(p.parse(std::vector<std::string>{"--pick", "3"}).ok());
+    EXPECT_TRUE(p.parse(std::vector<std::string>{"--pick=4"}).ok());
+    EXPECT_TRUE(p.parse(std::vector<std::string>{"--pick", "--verbose"}).ok());  // the next option is no value
+    EXPECT_TRUE(verbose);
+    EXPECT_EQ(seen, (std::vector<std::string>{"default", "3", "4", "default"}));
+    const auto bad = p.parse(std::vector<std::string>{"--pick", "x"});
+    EXPECT_EQ(bad.error, "bad value 'x' for --pick (expected an integer in [0, 9])");
+    EXPECT_NE(p.usage().find("--pick [N]"), std::string::npos) << p.usage();
+}

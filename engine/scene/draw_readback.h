@@ -1,0 +1,87 @@
+#pragma once
+// The triangles a frame really drew, from its draw records: a graph pass after draw.late copies both draw
+// lists and their counts into a host buffer of the frame slot, and the CPU sums indexCount / 3 over the
+// records each count says were drawn (clamped to the list's capacity). What the pipeline-statistics
+// query reports is checked against this (SceneRenderer::collect), since a query counts whatever the
+// driver decides an input-assembly primitive is.
+//
+// Off by default (a copy of both lists each frame); the viewer arms it for headless runs, whose stats
+// are the record of the run.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "engine/vk/resources.h"
+#include "shared/draw.h"
+#include "sieve/plugin.h"
+
+namespace engine {
+
+class Context;
+
+// Triangles of the records of both lists: sum of indexCount / 3 over the first min(count, capacity)
+// records of each (the CPU reference of what vkCmdDrawIndexedIndirectCount draws with triangle lists).
+uint64_t drawnTriangles(std::span<const sieve::gpu::DrawCommand> early, const sieve::gpu::DrawCounts& earlyCounts,
+                        std::span<const sieve::gpu::DrawCommand> late, const sieve::gpu::DrawCounts& lateCounts);
+
+class DrawReadback {
+public:
+    // Lists of `capacity` records; one host buffer per frame slot, made when first armed.
+    DrawReadback(Context& ctx, uint32_t capacity, uint32_t framesInFlight)
+        : ctx_(&ctx), capacity_(capacity), slots_(framesInFlight) {}
+
+    // Arms (or disarms) the copy for the frames recorded from now on. Fails when the buffers cannot be
+    // made (the caller may go on without the check).
+    sieve::Result<void> arm(bool on);
+    bool armed() const { return armed_; }
+
+    // The pass, to add right after draw.late: reads both lists and counts by transfer.
+    sieve::PassDesc describe(sieve::SlotId drawsEarly, sieve::SlotId countsEarly, sieve::SlotId drawsLate,
+                             sieve::SlotId countsLate);
+    void record(VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);
+
+    struct Frame {
+        uint64_t frameIndex = 0;
+        uint64_t triangles = 0;
+        uint32_t draws = 0;
+    };
+    // After the slot's fence: the triangles of the frame last recorded into it (none when not armed then).
+    std::optional<Frame> read(uint32_t frameSlot) const;
+    uint32_t capacity() const { return capacity_; }
+
+private:
+    struct Slot {
+        Buffer buffer;
+        std::optional<uint64_t> frame;  // recorded into the buffer
+    };
+    Context* ctx_;
+    uint32_t capacity_;
+    bool armed_ = false;
+    std::vector<Slot> slots_;
+    sieve::SlotId drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
+};
+
+// Triangles per frame from both sources, kept for a few frames: the culling counts arrive some frames
+// late, and the triangles reported with them must be of the same frame.
+struct FrameTriangles {
+    uint64_t frameIndex = 0;
+    std::optional<uint64_t> query;    // pipeline statistics (input-assembly primitives of both draw passes)
+    std::optional<uint64_t> records;  // DrawReadback
+};
+
+class TriangleHistory {
+public:
+    explicit TriangleHistory(size_t depth) : depth_(std::max<size_t>(depth, 1)) {}
+    void add(const FrameTriangles& f);
+    // The entry of `frameIndex`, or none when it was not kept.
+    std::optional<FrameTriangles> find(uint64_t frameIndex) const;
+    std::optional<FrameTriangles> latest() const;
+
+private:
+    size_t depth_;
+    std::vector<FrameTriangles> entries_;  // oldest first
+};
+
+}  // namespace engine

@@ -1,0 +1,7 @@
+# Sourced by the e2e scripts: strict mode, the viewer under the build directory ($1), and the script's own
+# temporary folder $out (scratch.sh).
+set -euo pipefail
+build=$1
+viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
+[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+source "$(dirname "${BASH_SOURCE[0]}")/scratch.sh"
