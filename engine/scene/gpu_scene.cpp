@@ -10,7 +10,8 @@ namespace engine {
 
 namespace {
 template <typename T>
-sieve::Result<Buffer> uploadTable(Context& ctx, const std::vector<T>& data, VkBufferUsageFlags usage, const char* name) {
+sieve::Result<Buffer> uploadTable(Context& ctx, const std::vector<T>& data, VkBufferUsageFlags usage,
+                                  const char* name) {
     auto b = Buffer::create(ctx, std::max<VkDeviceSize>(data.size() * sizeof(T), 16),
                             usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal, name);
     if (!b) return b.error();
@@ -23,8 +24,8 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     if (std::string problem = scene.validate(); !problem.empty())
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "scene refused at upload: " + problem);
     if (scene.instances.size() > UINT32_MAX / 2)
-        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "too many instances: " +
-                                                                    std::to_string(scene.instances.size()));
+        return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
+                                "too many instances: " + std::to_string(scene.instances.size()));
     const VkDeviceSize limit = ctx.properties().limits.maxStorageBufferRange;
     if (scene.instances.size() * sizeof(sieve::gpu::Instance) > limit)
         return sieve::makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
@@ -47,6 +48,9 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     if (!m) return m.error();
     auto in = uploadTable(ctx, scene.instances, storage, "scene instances");
     if (!in) return in.error();
+    auto mat = GpuMaterials::upload(ctx, scene);
+    if (!mat) return mat.error();
+    g.materials = std::move(mat).value();
     g.vertices = std::move(v).value();
     g.indices = std::move(i).value();
     g.primitives = std::move(p).value();

@@ -1,7 +1,8 @@
 #pragma once
 // A SceneData uploaded to device buffers: one vertex and one index buffer, the primitive, mesh and
-// instance tables (shared/scene.h layouts).
+// instance tables (shared/scene.h layouts), and what the default geometry pass's materials read.
 #include "assets/scene.h"
+#include "engine/scene/gpu_materials.h"
 #include "engine/vk/resources.h"
 
 namespace engine {
@@ -12,6 +13,7 @@ struct GpuScene {
     Buffer primitives;
     Buffer meshes;
     Buffer instances;
+    GpuMaterials materials;  // UVs, material table, textures
     uint32_t instanceCount = 0;
     uint32_t maxDrawsPerInstance = 0;  // largest primitiveCount of any mesh
     uint64_t drawsIfAllVisible = 0;    // sum of primitiveCount over the instances

@@ -38,8 +38,7 @@ public:
     // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
     void collect(uint32_t slot, std::vector<graph::PassTiming>& timings, FrameCounts& counts);
     // Records the whole frame into frame.cmd; the colour image ends in COLOR_ATTACHMENT_OPTIMAL.
-    sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view,
-                               const glm::mat4& proj);
+    sieve::Result<void> record(Target& target, const Frame& frame, const glm::mat4& view, const glm::mat4& proj);
     std::string graphDump() const;
 
     // Adds the overlay's Hi-Z view pass (engine/ui/hiz_view_pass.h) to the graph; call before the first frame.
@@ -80,9 +79,8 @@ private:
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
     // Graph slots of the host's resources.
-    graph::SlotId color_{}, depth_{}, vertices_{}, indices_{};
-    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{},
-        countsLate_{};
+    graph::SlotId color_{}, depth_{}, vertices_{}, indices_{}, uvs_{}, materials_{};
+    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
     // Pipeline statistics: one pool per frame slot, a query per draw pass.
     std::vector<VkQueryPool> statsPools_;
     std::vector<bool> statsWritten_;

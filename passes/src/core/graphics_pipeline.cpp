@@ -1,10 +1,10 @@
-#include "core/vk.h"
 #include "sieve/graphics_pipeline.h"
 
 #include <algorithm>
 #include <string>
 
 #include "core/spirv_reflect.h"
+#include "core/vk.h"
 #include "sieve/spirv.h"
 
 namespace sieve {
@@ -60,9 +60,20 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     const spirv::ShaderInfo* infos[] = {&vsStage->info, &fsStage->info};
     auto merged = spirv::mergeBindings(infos);
     if (!merged) return makeError(merged.error().code, std::string(desc.vertexShader) + ": " + merged.error().message);
-    auto bindings = spirv::setLayoutBindings(*merged, desc.vertexShader);
+    // Sets 1.. are the caller's (extraSetLayouts): only set 0 is reflected into the pushed layout.
+    std::vector<spirv::DescriptorBinding> pushed;
+    for (const spirv::DescriptorBinding& b : *merged) {
+        if (b.set == 0)
+            pushed.push_back(b);
+        else if (b.set > desc.extraSetLayouts.size())
+            return makeError(VK_ERROR_INITIALIZATION_FAILED,
+                             std::string(desc.vertexShader) + ": binding " + std::to_string(b.binding) + " is in set " +
+                                 std::to_string(b.set) + ", for which no layout was given");
+    }
+    auto bindings = spirv::setLayoutBindings(pushed, desc.vertexShader);
     if (!bindings) return bindings.error();
-    auto handles = PipelineHandles::createLayouts(dev.device, *bindings, p.pushStages_, desc.pushConstantBytes);
+    auto handles = PipelineHandles::createLayouts(dev.device, *bindings, p.pushStages_, desc.pushConstantBytes,
+                                                  desc.extraSetLayouts);
     if (!handles) return handles.error();
     p.h_ = std::move(handles).value();
 

@@ -1,0 +1,116 @@
+#include "assets/gltf_materials.h"
+
+#include <cmath>
+#include <unordered_map>
+
+#include "assets/bins.h"
+
+namespace sieve::assets::gltf {
+namespace {
+
+gpu::Material defaultMaterial() {
+    gpu::Material m{};
+    m.baseColorFactor = gpu::vec4(1.0f, 1.0f, 1.0f, 1.0f);
+    m.baseColorTexture = gpu::SIEVE_TEXTURE_WHITE;
+    m.alphaMode = gpu::SIEVE_ALPHA_OPAQUE;
+    m.alphaCutoff = 0.5f;
+    return m;
+}
+
+float finiteOr(double v, float fallback) {
+    return std::isfinite(v) ? float(v) : fallback;
+}
+
+// Texture slot of the pass's array for glTF texture `index` (1 + the SceneData texture), decoding its image
+// on first use; SIEVE_TEXTURE_WHITE when it cannot be drawn.
+class TextureTable {
+public:
+    TextureTable(const tinygltf::Model& model, const ImageBytes& images, const std::string& baseDir, SceneData& scene,
+                 Notes& notes)
+        : model_(model), images_(images), baseDir_(baseDir), scene_(scene), notes_(notes) {}
+
+    uint32_t slotOf(int texture) {
+        if (texture < 0 || size_t(texture) >= model_.textures.size()) {
+            notes_.add("base colour textures that do not exist are ignored");
+            return gpu::SIEVE_TEXTURE_WHITE;
+        }
+        const int image = model_.textures[size_t(texture)].source;
+        if (image < 0) {
+            notes_.add(
+                "textures without a PNG/JPEG source (e.g. KHR_texture_basisu, EXT_texture_webp) are drawn "
+                "untextured");
+            return gpu::SIEVE_TEXTURE_WHITE;
+        }
+        if (auto it = slots_.find(image); it != slots_.end()) return it->second;
+        uint32_t slot = gpu::SIEVE_TEXTURE_WHITE;
+        if (scene_.textures.size() + 1 >= gpu::SIEVE_MAX_TEXTURES) {
+            notes_.add("more than " + std::to_string(gpu::SIEVE_MAX_TEXTURES - 1) +
+                       " base colour images: the others are drawn untextured");
+        } else if (auto decoded = decodeImage(model_, images_, image, baseDir_); !decoded) {
+            notes_.add("an image could not be decoded and is drawn untextured: " + decoded.error());
+        } else {
+            scene_.textures.push_back(std::move(decoded).value());
+            slot = uint32_t(scene_.textures.size());  // slot 0 is the white texture
+        }
+        slots_[image] = slot;
+        return slot;
+    }
+
+private:
+    const tinygltf::Model& model_;
+    const ImageBytes& images_;
+    const std::string& baseDir_;
+    SceneData& scene_;
+    Notes& notes_;
+    std::unordered_map<int, uint32_t> slots_;  // by image
+};
+
+}  // namespace
+
+void loadMaterials(const tinygltf::Model& model, const ImageBytes& images, const std::string& baseDir, SceneData& scene,
+                   Notes& notes) {
+    TextureTable textures(model, images, baseDir, scene, notes);
+    scene.materials.clear();
+    scene.materials.reserve(model.materials.size() + 1);
+    for (const tinygltf::Material& src : model.materials) {
+        gpu::Material m = defaultMaterial();
+        const std::vector<double>& f = src.pbrMetallicRoughness.baseColorFactor;
+        if (f.size() == 4)
+            m.baseColorFactor =
+                gpu::vec4(finiteOr(f[0], 1.0f), finiteOr(f[1], 1.0f), finiteOr(f[2], 1.0f), finiteOr(f[3], 1.0f));
+        const tinygltf::TextureInfo& base = src.pbrMetallicRoughness.baseColorTexture;
+        if (base.index >= 0) {
+            if (base.texCoord != 0)
+                notes.add("base colour textures on TEXCOORD_" + std::to_string(base.texCoord) +
+                          " are ignored (only TEXCOORD_0 is read)");
+            else
+                m.baseColorTexture = textures.slotOf(base.index);
+            if (base.extensions.count("KHR_texture_transform"))
+                notes.add("KHR_texture_transform is ignored: textures are drawn untransformed");
+        }
+        if (src.normalTexture.index >= 0 || src.occlusionTexture.index >= 0 || src.emissiveTexture.index >= 0 ||
+            src.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0)
+            notes.add("normal, occlusion, emissive and metallic-roughness textures are not drawn (base colour only)");
+        if (src.alphaMode == "MASK")
+            m.alphaMode = gpu::SIEVE_ALPHA_MASK;
+        else if (src.alphaMode == "BLEND")
+            m.alphaMode = gpu::SIEVE_ALPHA_BLEND;
+        else if (!src.alphaMode.empty() && src.alphaMode != "OPAQUE")
+            notes.add("alphaMode '" + src.alphaMode + "' is not a glTF alpha mode, drawn OPAQUE");
+        m.alphaCutoff = finiteOr(src.alphaCutoff, 0.5f);
+        m.doubleSided = src.doubleSided ? 1u : 0u;
+        scene.materials.push_back(m);
+    }
+    scene.materials.push_back(defaultMaterial());
+}
+
+uint32_t primitiveMaterial(const tinygltf::Model& model, const tinygltf::Primitive& prim) {
+    return prim.material >= 0 && size_t(prim.material) < model.materials.size() ? uint32_t(prim.material)
+                                                                                : uint32_t(model.materials.size());
+}
+
+uint32_t materialBin(const gpu::Material& material) {
+    return binOf(AlphaMode(material.alphaMode), material.doubleSided != 0);
+}
+
+}  // namespace sieve::assets::gltf

@@ -1,0 +1,21 @@
+#pragma once
+// The viewer's use of the default geometry pass in material mode: creating it for an uploaded scene
+// (texture array written), and the order of its (list, bin) draws in the two draw passes. Until the
+// culling emits per-(view, bin) streams, each list holds every bin (GeometryInputs::mixedBins).
+#include <vector>
+
+#include "engine/scene/gpu_scene.h"
+#include "engine/vk/context.h"
+#include "sieve/geometry_pass.h"
+
+namespace engine {
+
+// Material mode, anisotropic where the context enabled it, textures of `scene` bound.
+sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene);
+
+// draw.early: the opaque and masked bins of the early list. draw.late: those of the late list, then the
+// blend bins of the early and of the late list, so that blending comes after every opaque draw.
+std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, bool late,
+                                              const sieve::GeometryInputs& early, const sieve::GeometryInputs& lateIn);
+
+}  // namespace engine

@@ -1,0 +1,32 @@
+#version 460
+// Default geometry pass, material mode: base colour factor x base colour texture (sRGB, sampled through
+// the pass's one sampler), alpha MASK (discard under the cutoff: such fragments write no depth, which keeps
+// the Hi-Z conservative) and BLEND (alpha out; the pipeline blends), double-sided back faces lit with the
+// flipped normal, Lambert lighting as the plain pass.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/material.h"
+#include "geometry/texture_array.h"
+
+layout(location = 0) in vec3 inNormal;
+layout(location = 1) in vec2 inUv;
+layout(location = 2) flat in vec4 inBaseColor;
+layout(location = 3) flat in uvec4 inParams;
+layout(push_constant) uniform Push { MaterialPush pc; };
+layout(location = 0) out vec4 outColor;
+
+const vec3 kLodColours[8] = vec3[8](vec3(0.20, 0.75, 0.25), vec3(0.95, 0.85, 0.20), vec3(0.95, 0.50, 0.15),
+                                    vec3(0.90, 0.20, 0.20), vec3(0.75, 0.25, 0.80), vec3(0.30, 0.40, 0.95),
+                                    vec3(0.25, 0.80, 0.85), vec3(0.95, 0.95, 0.95));
+
+void main() {
+    vec4 base = inBaseColor * sampleTexture(inParams.x, inUv);
+    const uint alphaMode = inParams.y;
+    if (alphaMode == SIEVE_ALPHA_MASK && base.a < uintBitsToFloat(inParams.z)) discard;
+    vec3 n = normalize(inNormal);
+    // Back faces reach here only from double-sided pipelines (the others cull them).
+    if (!gl_FrontFacing) n = -n;
+    float lambert = max(dot(n, normalize(pc.lightDir.xyz)), 0.0);
+    vec3 albedo = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u ? kLodColours[min(inParams.w, 7u)] : base.rgb;
+    vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert), alphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
+    outColor = colour * pc.tint;
+}
