@@ -6,6 +6,10 @@ Originals (float, plain glTF with embedded buffers, written by this script):
   alpha_card.gltf     an alpha-masked (cutoff 0.5), double-sided card with a punched-out texture
   mirrored.gltf       one asymmetric wedge mesh at a plain node and at a node scaled (-1, 1, 1)
   multi_mesh.gltf     a ground plus 3 meshes at 21 nodes (shared meshes, rotations, one mirrored node)
+  materials.gltf      the material test scene of tests/e2e/test_materials_image.sh: a checker-textured quad
+                      with a box hidden behind it, an alpha-masked card with a hole and a box behind it seen only through the hole, a
+                      double-sided card and a single-sided card both seen from behind, a blended card, a
+                      wedge and its mirrored twin
 Twins of multi_mesh.gltf (Debian 12 tools: gltfpack from package gltfpack, draco_transcoder from draco):
   multi_mesh_packed.glb     gltfpack            KHR_mesh_quantization (gltfpack's default)
   multi_mesh_instanced.glb  gltfpack -mi        EXT_mesh_gpu_instancing + quantization
@@ -196,6 +200,36 @@ def write_originals(out):
     g.write(os.path.join(out, "multi_mesh.gltf"))
 
 
+def write_materials_scene(out):
+    """Everything at z <= 0.5 facing +z unless said, for a camera at (0, 0, 6) looking down -z."""
+    g = Gltf()
+    checker_png = png(8, 8, checker(8, (230, 40, 40, 255), (240, 240, 240, 255)))
+    textured = quad(g, "checker quad", g.material("checker", [1, 1, 1, 1], checker_png), size=1.8)
+    g.node(textured, "checker quad", translation=[-2.6, 0.9, 0])
+    hidden = box(g, "box behind the checker quad", g.material("hidden", [0.9, 0.9, 0.1, 1]))
+    # On the camera ray through the quad's centre, 2 m further: hidden, small enough for the Hi-Z to cull it.
+    g.node(hidden, "box behind the checker quad", translation=[-2.6 * 8 / 6, 0.9 * 8 / 6, -2], scale=[0.25] * 3)
+    # Opaque green texels, a transparent border and a transparent 4x4-texel hole in the middle.
+    hole = [(40, 160, 40, 0 if x in (0, 7) or y in (0, 7) or (2 <= x <= 5 and 2 <= y <= 5) else 255)
+            for y in range(8) for x in range(8)]
+    masked = quad(g, "masked card", g.material("masked", [1, 1, 1, 1], png(8, 8, hole), alphaMode="MASK",
+                                               alphaCutoff=0.5), size=1.8)
+    g.node(masked, "masked card", translation=[0, 0.9, 0])
+    behind = box(g, "box behind the hole", g.material("blue", [0.1, 0.2, 0.9, 1]))
+    g.node(behind, "box behind the hole", translation=[0, 0.9 * 8 / 6, -2], scale=[0.25] * 3)
+    # Both cards turned away from the camera (their front faces look down -z).
+    two_sided = quad(g, "double-sided card", g.material("orange", [0.9, 0.6, 0.1, 1], doubleSided=True), size=1.8)
+    g.node(two_sided, "double-sided card from behind", translation=[2.6, 0.9, 0], rotation=rotation_y(180))
+    one_sided = quad(g, "single-sided card", g.material("purple", [0.6, 0.1, 0.7, 1]), size=1.2)
+    g.node(one_sided, "single-sided card from behind", translation=[2.6, -1.6, 0], rotation=rotation_y(180))
+    blended = quad(g, "blended card", g.material("glass", [1, 0, 0, 0.5], alphaMode="BLEND"), size=1.2)
+    g.node(blended, "blended card", translation=[-2.6, -1.6, 0])
+    w = wedge(g, "wedge", g.material("stone", [0.7, 0.6, 0.5, 1]))
+    g.node(w, "wedge", translation=[-1.0, -1.6, 0])
+    g.node(w, "wedge mirrored", translation=[1.0, -1.6, 0], scale=[-1.0, 1.0, 1.0])
+    g.write(os.path.join(out, "materials.gltf"))
+
+
 def run(*cmd):
     print("  " + " ".join(cmd))
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -205,6 +239,7 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "data", "gltf")
     os.makedirs(out, exist_ok=True)
     write_originals(out)
+    write_materials_scene(out)
     src = os.path.join(out, "multi_mesh.gltf")
     run("gltfpack", "-i", src, "-o", os.path.join(out, "multi_mesh_packed.glb"))
     run("gltfpack", "-i", src, "-o", os.path.join(out, "multi_mesh_instanced.glb"), "-mi")

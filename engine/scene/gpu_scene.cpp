@@ -59,6 +59,7 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     g.instanceCount = uint32_t(scene.instances.size());
     for (const auto& mesh : scene.meshes) g.maxDrawsPerInstance = std::max(g.maxDrawsPerInstance, mesh.primitiveCount);
     for (const auto& inst : scene.instances) g.drawsIfAllVisible += scene.meshes[inst.mesh].primitiveCount;
+    for (const auto& prim : scene.primitives) g.binMask |= prim.bin < 32 ? 1u << prim.bin : 0u;
     return g;
 }
 

@@ -17,6 +17,7 @@ struct GpuScene {
     uint32_t instanceCount = 0;
     uint32_t maxDrawsPerInstance = 0;  // largest primitiveCount of any mesh
     uint64_t drawsIfAllVisible = 0;    // sum of primitiveCount over the instances
+    uint32_t binMask = 0;              // bit b: some primitive has MeshPrimitive::bin b (b < 32)
 
     // Validates the scene (refusing NaN/Inf transforms and bounds, out-of-range indices), checks that it
     // and the culling buffers sized for it fit in the device memory left (scene_budget.h), and uploads it.

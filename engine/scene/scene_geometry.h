@@ -10,12 +10,19 @@
 
 namespace engine {
 
-// Material mode, anisotropic where the context enabled it, textures of `scene` bound.
+// The sampler's anisotropy: 16, or SIEVE_MAX_ANISOTROPY (1..16; 1 turns it off). Lavapipe's (Mesa 22)
+// anisotropic filtering blurs magnified textures, so the image test that compares texels with a bilinear
+// CPU reference turns it off.
+float maxAnisotropy();
+
+// Material mode, anisotropic (maxAnisotropy) where the context enabled it, textures of `scene` bound.
 sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene);
 
 // draw.early: the opaque and masked bins of the early list. draw.late: those of the late list, then the
-// blend bins of the early and of the late list, so that blending comes after every opaque draw.
-std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, bool late,
-                                              const sieve::GeometryInputs& early, const sieve::GeometryInputs& lateIn);
+// blend bins of the early and of the late list, so that blending comes after every opaque draw. Only the
+// bins in `binMask` (GpuScene::binMask) are drawn: each mixed-list draw runs the list's vertex work once
+// more. The inputs' mixedBins is set here: a scene of one bin needs no filtering.
+std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
+                                              sieve::GeometryInputs& early, sieve::GeometryInputs& lateIn);
 
 }  // namespace engine

@@ -287,7 +287,7 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
         in.counts = {b[l ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
         in.maxDraws = plugin_->drawCapacity();
     }
-    const auto order = drawOrder(*geometry_, late, lists[0], lists[1]);
+    const auto order = drawOrder(*geometry_, late, scene_.binMask, lists[0], lists[1]);
     geometry_->recordWithRendering(cmd, order, {b[color_].view, b[depth_].view, !late}, extent_,
                                    glm::value_ptr(viewProj_));
     if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
