@@ -4,21 +4,44 @@
 #include <unordered_map>
 
 #include "assets/bins.h"
+#include "assets/gltf_value.h"
+#include "assets/materials.h"
 
 namespace sieve::assets::gltf {
 namespace {
 
 gpu::Material defaultMaterial() {
-    gpu::Material m{};
-    m.baseColorFactor = gpu::vec4(1.0f, 1.0f, 1.0f, 1.0f);
-    m.baseColorTexture = gpu::SIEVE_TEXTURE_WHITE;
-    m.alphaMode = gpu::SIEVE_ALPHA_OPAQUE;
-    m.alphaCutoff = 0.5f;
-    return m;
+    return opaqueMaterial(glm::vec3(1.0f));  // glTF's default material: white, opaque, single-sided
 }
 
 float finiteOr(double v, float fallback) {
     return std::isfinite(v) ? float(v) : fallback;
+}
+
+// A finite number member, or `fallback`.
+float numberMember(const tinygltf::Value& object, const char* key, float fallback) {
+    if (!object.IsObject() || !object.Has(key) || !object.Get(key).IsNumber()) return fallback;
+    return finiteOr(object.Get(key).GetNumberAsDouble(), fallback);
+}
+
+// Element i of a number-array member, or `fallback`.
+float arrayMember(const tinygltf::Value& object, const char* key, int i, float fallback) {
+    if (!object.IsObject() || !object.Has(key)) return fallback;
+    const tinygltf::Value& a = object.Get(key);
+    if (!a.IsArray() || a.ArrayLen() <= size_t(i) || !a.Get(i).IsNumber()) return fallback;
+    return finiteOr(a.Get(i).GetNumberAsDouble(), fallback);
+}
+
+// KHR_texture_transform: uv' = T(offset) * R(rotation) * S(scale) * uv, as the two rows the vertex shader
+// applies. gltfpack's quantized UVs rely on it (normalized integers scaled back to their range).
+void applyTextureTransform(const tinygltf::Value& t, gpu::Material& m) {
+    const float ox = arrayMember(t, "offset", 0, 0.0f), oy = arrayMember(t, "offset", 1, 0.0f);
+    const float sx = arrayMember(t, "scale", 0, 1.0f), sy = arrayMember(t, "scale", 1, 1.0f);
+    const float r = numberMember(t, "rotation", 0.0f);
+    const float c = std::cos(r), s = std::sin(r);
+    // The extension's GLSL builds mat3 rotation column by column: (c, s, 0), (-s, c, 0).
+    m.uvRow0 = gpu::vec4(c * sx, -s * sy, ox, 0.0f);
+    m.uvRow1 = gpu::vec4(s * sx, c * sy, oy, 0.0f);
 }
 
 // Texture slot of the pass's array for glTF texture `index` (1 + the SceneData texture), decoding its image
@@ -80,13 +103,17 @@ void loadMaterials(const tinygltf::Model& model, const ImageBytes& images, const
                 gpu::vec4(finiteOr(f[0], 1.0f), finiteOr(f[1], 1.0f), finiteOr(f[2], 1.0f), finiteOr(f[3], 1.0f));
         const tinygltf::TextureInfo& base = src.pbrMetallicRoughness.baseColorTexture;
         if (base.index >= 0) {
-            if (base.texCoord != 0)
-                notes.add("base colour textures on TEXCOORD_" + std::to_string(base.texCoord) +
+            const tinygltf::Value* transform = extension(base.extensions, "KHR_texture_transform");
+            int texCoord = base.texCoord;
+            if (transform && transform->IsObject() && transform->Has("texCoord"))
+                texCoord = int(uintMember(*transform, "texCoord", 255).value_or(255));
+            if (texCoord != 0) {
+                notes.add("base colour textures on TEXCOORD_" + std::to_string(texCoord) +
                           " are ignored (only TEXCOORD_0 is read)");
-            else
+            } else {
                 m.baseColorTexture = textures.slotOf(base.index);
-            if (base.extensions.count("KHR_texture_transform"))
-                notes.add("KHR_texture_transform is ignored: textures are drawn untransformed");
+                if (transform) applyTextureTransform(*transform, m);
+            }
         }
         if (src.normalTexture.index >= 0 || src.occlusionTexture.index >= 0 || src.emissiveTexture.index >= 0 ||
             src.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0)

@@ -62,6 +62,8 @@ inline gpu::Material opaqueMaterial(const glm::vec3& rgb) {
     m.baseColorTexture = gpu::SIEVE_TEXTURE_WHITE;
     m.alphaMode = gpu::SIEVE_ALPHA_OPAQUE;
     m.alphaCutoff = 0.5f;
+    m.uvRow0 = gpu::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+    m.uvRow1 = gpu::vec4(0.0f, 1.0f, 0.0f, 0.0f);
     return m;
 }
 

@@ -15,6 +15,7 @@ Twins of multi_mesh.gltf (Debian 12 tools: gltfpack from package gltfpack, draco
   multi_mesh_instanced.glb  gltfpack -mi        EXT_mesh_gpu_instancing + quantization
   multi_mesh_meshopt.glb    gltfpack -mi -cc    EXT_meshopt_compression (+ instancing, quantization)
   multi_mesh_draco.glb      draco_transcoder    KHR_draco_mesh_compression
+  materials_packed.glb      gltfpack            of materials.gltf: quantized UVs, undone by KHR_texture_transform
 Usage: scripts/make_gltf_test_data.py [output folder]   (default tests/data/gltf)
 """
 import base64
@@ -245,6 +246,7 @@ def main():
     run("gltfpack", "-i", src, "-o", os.path.join(out, "multi_mesh_instanced.glb"), "-mi")
     run("gltfpack", "-i", src, "-o", os.path.join(out, "multi_mesh_meshopt.glb"), "-mi", "-cc")
     run("draco_transcoder", "-i", src, "-o", os.path.join(out, "multi_mesh_draco.glb"))
+    run("gltfpack", "-i", os.path.join(out, "materials.gltf"), "-o", os.path.join(out, "materials_packed.glb"))
     print(f"wrote the glTF test files to {out}")
 
 

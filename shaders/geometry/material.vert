@@ -39,9 +39,9 @@ void main() {
     vec3 n = max(vec3(q) / 511.0, -1.0);
     // Linear part of the transform (exact for uniform scale; a mirror flips the normal with the winding).
     outNormal = normalize(vec3(dot(inst.rows[0].xyz, n), dot(inst.rows[1].xyz, n), dot(inst.rows[2].xyz, n)));
-    outUv = inUv;
     // The host validates material indices; a bad one still reads inside the table.
     Material m = materials[min(draw.material, uint(materials.length()) - 1u)];
+    outUv = vec2(dot(m.uvRow0.xyz, vec3(inUv, 1.0)), dot(m.uvRow1.xyz, vec3(inUv, 1.0)));
     outBaseColor = m.baseColorFactor;
     outParams = uvec4(m.baseColorTexture, m.alphaMode, floatBitsToUint(m.alphaCutoff), draw.lod);
     gl_Position = pc.viewProj * vec4(world, 1.0);

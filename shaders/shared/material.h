@@ -29,6 +29,10 @@ struct Material {
     uint alphaMode;         // SIEVE_ALPHA_*
     float alphaCutoff;      // MASK only
     uint doubleSided;       // 1: no face culling, back faces lit with the flipped normal
+    // The base colour texture's UV transform (KHR_texture_transform), rows of a 2x3 matrix:
+    // uv' = (dot(uvRow0.xyz, (u, v, 1)), dot(uvRow1.xyz, (u, v, 1))). Identity: (1,0,0,0), (0,1,0,0).
+    vec4 uvRow0;
+    vec4 uvRow1;
 };
 
 struct VertexUv {
@@ -49,7 +53,7 @@ struct MaterialPush {
 SIEVE_NS_END
 
 #ifdef __cplusplus
-static_assert(sizeof(sieve::gpu::Material) == 32, "std430: vec4 + 4 words");
+static_assert(sizeof(sieve::gpu::Material) == 64, "std430: vec4 + 4 words + 2 vec4");
 static_assert(sizeof(sieve::gpu::VertexUv) == 8, "R32G32_SFLOAT");
 static_assert(sizeof(sieve::gpu::MaterialPush) == 112, "mat4 + 2 vec4 + 4 words as the GLSL block lays them out");
 #endif

@@ -8,6 +8,8 @@
 # - a double-sided card seen from behind: drawn, lit with the flipped normal; a single-sided one: culled;
 # - a blended card over the sky: src * alpha + sky * (1 - alpha);
 # - the mirrored wedge's front face lit exactly like its original's;
+# - gltfpack's twin (quantized UVs undone by KHR_texture_transform) draws the same picture, up to 0.2%
+#   of the pixels (quantization moves edges);
 # - culling on == culling off, pixel for pixel, and the occlusion culling does cull: exactly the box
 #   hidden behind the opaque checker quad (the box behind the masked card's hole stays drawn).
 # Anisotropic filtering is off (SIEVE_MAX_ANISOTROPY=1): lavapipe's blurs magnified textures, which the
@@ -28,8 +30,11 @@ common=(--headless --frames 6 --width 320 --height 240 --overlay off --lod off -
     { cat "$out/on.log"; echo "FAIL: the viewer failed"; exit 1; }
 "$viewer" "${common[@]}" --frustum off --occlusion off --two-phase off --screenshot "$out/off.png" \
     --stats "$out/off.json" > "$out/off.log" 2>&1 || { cat "$out/off.log"; echo "FAIL: the viewer failed"; exit 1; }
+# gltfpack's twin: UVs quantized to integers that its KHR_texture_transform scales back.
+"$viewer" "${common[@]/materials.gltf/materials_packed.glb}" --screenshot "$out/packed.png" > "$out/packed.log" 2>&1 ||
+    { cat "$out/packed.log"; echo "FAIL: the viewer failed on the packed twin"; exit 1; }
 if grep -q '^\[vulkan\]' "$out"/*.log; then grep '^\[vulkan\]' "$out"/*.log | head; exit 1; fi
-if grep -q '^warning:' "$out/on.log"; then grep '^warning:' "$out/on.log"; echo "FAIL: warnings"; exit 1; fi
+if grep -q '^warning:' "$out"/*.log; then grep '^warning:' "$out"/*.log; echo "FAIL: warnings"; exit 1; fi
 
 /usr/bin/python3 - "$out" <<'PY'
 import json, math, sys
@@ -125,5 +130,9 @@ b = pixel_of(1.0 + 1 / 6, -1.6 - 1 / 6, 0.5)
 near(*a, unorm(lit([0.7, 0.6, 0.5])), 2, "wedge front face")
 check((on[a[1], a[0]] == on[b[1], b[0]]).all(),
       f"mirrored wedge front face {on[b[1], b[0]].tolist()} == original {on[a[1], a[0]].tolist()}")
+# The gltfpack twin (quantized positions and UVs): the same picture up to a few edge pixels.
+packed = np.asarray(Image.open(f"{out}/packed.png").convert("RGB")).astype(np.int32)
+moved = int((np.abs(packed - on).max(axis=2) > 3).sum())
+check(moved <= on.shape[0] * on.shape[1] // 500, f"gltfpack twin: {moved} pixels differ by more than 3 levels (at most 0.2%)")
 sys.exit(1 if failed else 0)
 PY

@@ -126,6 +126,33 @@ TEST(GltfMaterials, DefaultsAndNotes) {
     EXPECT_NE(all.find("could not be decoded"), std::string::npos) << all;
 }
 
+TEST(GltfMaterials, TextureTransformBecomesTheMaterialsUvRows) {
+    // offset (0.5, 0.25), rotation pi/2, scale (2, 3): uv' = T R S uv with the extension's matrices.
+    const std::string json =
+        R"({"asset":{"version":"2.0"},"extensionsUsed":["KHR_texture_transform"],
+        "buffers":[{"byteLength":36,"uri":"data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"}],
+        "bufferViews":[{"buffer":0,"byteLength":36}],
+        "accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3","min":[0,0,0],"max":[1,1,0]}],
+        "images":[{"uri":"data:image/png;base64,AAAA"}],"textures":[{"source":0}],
+        "materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0,"extensions":{"KHR_texture_transform":
+            {"offset":[0.5,0.25],"rotation":1.5707963267948966,"scale":[2,3]}}}}}],
+        "meshes":[{"primitives":[{"attributes":{"POSITION":0},"material":0}]}],"nodes":[{"mesh":0}],
+        "scenes":[{"nodes":[0]}]})";
+    auto r = loadGltfFromMemory({reinterpret_cast<const uint8_t*>(json.data()), json.size()}, "test.gltf");
+    ASSERT_TRUE(r) << r.error();
+    const gpu::Material& m = r->materials[0];
+    EXPECT_NEAR(m.uvRow0.x, 0.0f, 1e-6f);
+    EXPECT_NEAR(m.uvRow0.y, -3.0f, 1e-6f);
+    EXPECT_NEAR(m.uvRow0.z, 0.5f, 1e-6f);
+    EXPECT_NEAR(m.uvRow1.x, 2.0f, 1e-6f);
+    EXPECT_NEAR(m.uvRow1.y, 0.0f, 1e-6f);
+    EXPECT_NEAR(m.uvRow1.z, 0.25f, 1e-6f);
+    for (const std::string& w : r->warnings) EXPECT_EQ(w.find("KHR_texture_transform"), std::string::npos) << w;
+    // Without the extension: the identity.
+    EXPECT_EQ(r->materials[1].uvRow0, gpu::vec4(1, 0, 0, 0));
+    EXPECT_EQ(r->materials[1].uvRow1, gpu::vec4(0, 1, 0, 0));
+}
+
 TEST(GltfMaterials, MeshBuilderKeepsUvSeamsAndChecksCounts) {
     // Two triangles sharing an edge whose UVs differ on one side: those vertices stay apart.
     const glm::vec3 p[] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
