@@ -20,6 +20,7 @@ sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat co
     sieve::GeometryOptions options;
     options.materials = true;
     options.maxAnisotropy = ctx.samplerAnisotropy() ? maxAnisotropy() : 1.0f;
+    options.textureSlots = uint32_t(scene.materials.textures.size());
     auto pass = sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat, options);
     if (!pass) return pass.error();
     const std::vector<VkImageView> views = scene.materials.views();

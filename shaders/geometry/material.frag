@@ -12,6 +12,8 @@ layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in vec4 inBaseColor;
 layout(location = 3) flat in uvec4 inParams;
 layout(push_constant) uniform Push { MaterialPush pc; };
+layout(constant_id = 1) const uint kBin = 0u;  // SIEVE_MATERIAL_SPEC_BIN: bin = alpha mode * 2 + double-sided
+const uint kAlphaMode = kBin / 2u;
 layout(location = 0) out vec4 outColor;
 
 const vec3 kLodColours[8] = vec3[8](vec3(0.20, 0.75, 0.25), vec3(0.95, 0.85, 0.20), vec3(0.95, 0.50, 0.15),
@@ -20,13 +22,13 @@ const vec3 kLodColours[8] = vec3[8](vec3(0.20, 0.75, 0.25), vec3(0.95, 0.85, 0.2
 
 void main() {
     vec4 base = inBaseColor * sampleTexture(inParams.x, inUv);
-    const uint alphaMode = inParams.y;
-    if (alphaMode == SIEVE_ALPHA_MASK && base.a < uintBitsToFloat(inParams.z)) discard;
+    // The pipeline's alpha mode, a constant: opaque pipelines have no discard (and keep early depth tests).
+    if (kAlphaMode == SIEVE_ALPHA_MASK && base.a < uintBitsToFloat(inParams.z)) discard;
     vec3 n = normalize(inNormal);
     // Back faces reach here only from double-sided pipelines (the others cull them).
     if (!gl_FrontFacing) n = -n;
     float lambert = max(dot(n, normalize(pc.lightDir.xyz)), 0.0);
     vec3 albedo = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u ? kLodColours[min(inParams.w, 7u)] : base.rgb;
-    vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert), alphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
+    vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert), kAlphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
     outColor = colour * pc.tint;
 }

@@ -18,6 +18,7 @@ layout(set = 0, binding = 2, std430) readonly buffer Materials { Material materi
 layout(set = 0, binding = 3, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
 
 layout(push_constant) uniform Push { MaterialPush pc; };
+layout(constant_id = 1) const uint kBin = 0u;  // SIEVE_MATERIAL_SPEC_BIN
 
 layout(location = 0) out vec3 outNormal;
 layout(location = 1) out vec2 outUv;
@@ -26,7 +27,7 @@ layout(location = 3) flat out uvec4 outParams;  // texture, alpha mode, alpha cu
 
 void main() {
     DrawCommand draw = draws[gl_DrawID];
-    if ((pc.flags & SIEVE_MATERIAL_PUSH_MIXED_BINS) != 0u && primitives[draw.primitive].bin != pc.bin) {
+    if ((pc.flags & SIEVE_MATERIAL_PUSH_MIXED_BINS) != 0u && primitives[draw.primitive].bin != kBin) {
         // Outside the clip volume on every vertex: the triangle is rejected before rasterisation.
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         return;

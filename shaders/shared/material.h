@@ -26,7 +26,7 @@ SIEVE_CONST(uint, SIEVE_MATERIAL_PUSH_TINT_BY_LOD, 2u)  // colour by DrawCommand
 struct Material {
     vec4 baseColorFactor;   // linear RGBA, multiplies the texture
     uint baseColorTexture;  // index into the pass's texture array (SIEVE_TEXTURE_WHITE: none)
-    uint alphaMode;         // SIEVE_ALPHA_*
+    uint alphaMode;         // SIEVE_ALPHA_* (hosts bin by it; the bin's pipeline applies it)
     float alphaCutoff;      // MASK only
     uint doubleSided;       // 1: no face culling, back faces lit with the flipped normal
     // The base colour texture's UV transform (KHR_texture_transform), rows of a 2x3 matrix:
@@ -44,11 +44,17 @@ struct MaterialPush {
     mat4 viewProj;  // column-major
     vec4 lightDir;  // xyz: towards the light; w unused
     vec4 tint;      // multiplies the shaded colour (1,1,1,1: none)
-    uint bin;       // the pipeline's bin
     uint flags;     // SIEVE_MATERIAL_PUSH_*
     uint pad0;
     uint pad1;
+    uint pad2;
 };
+
+// Specialization constants of geometry/material.vert + material.frag (constant_id = index): the texture
+// slots in use (cases of the texture switch) and the pipeline's bin. Compiled in so that a software
+// rasteriser's opaque pipelines keep early depth (no discard) and skip unused texture cases.
+SIEVE_CONST(uint, SIEVE_MATERIAL_SPEC_TEXTURE_SLOTS, 0u)
+SIEVE_CONST(uint, SIEVE_MATERIAL_SPEC_BIN, 1u)
 
 SIEVE_NS_END
 

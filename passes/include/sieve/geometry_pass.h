@@ -52,6 +52,9 @@ struct GeometryOptions {
     // Material mode: the sampler's anisotropy; > 1 only when the host enabled samplerAnisotropy (clamped
     // to the device's maxSamplerAnisotropy).
     float maxAnisotropy = 1.0f;
+    // Material mode: the texture slots setTextures will fill (1..SIEVE_MAX_TEXTURES). Compiled into the
+    // pipelines: software rasterisers pay for every slot of the array on every fragment.
+    uint32_t textureSlots = 120;  // SIEVE_MAX_TEXTURES
 };
 
 // Colour and depth attachments of the default pass, in COLOR_ATTACHMENT_OPTIMAL and
@@ -88,9 +91,10 @@ public:
     static bool isBlendBin(uint32_t bin);
 
     // Material mode: the texture array. views[i] is Material::baseColorTexture i; views[0]
-    // (SIEVE_TEXTURE_WHITE) must be an opaque white texture. At most SIEVE_MAX_TEXTURES views, each in
-    // SHADER_READ_ONLY_OPTIMAL when drawn; the slots after them repeat views[0]. Must be called before the
-    // first record and not while a recorded frame that draws with the pass is pending.
+    // (SIEVE_TEXTURE_WHITE) means no texture: never sampled, but it must be a valid view. At most
+    // GeometryOptions::textureSlots views, each in SHADER_READ_ONLY_OPTIMAL when drawn; the slots after
+    // them repeat views[0]. Must be called before the first record (the material pipelines draw nothing
+    // before) and not while a recorded frame that draws with the pass is pending.
     Result<void> setTextures(std::span<const VkImageView> views);
 
     // viewProj: column-major 4x4 world -> clip (the host's projection times its view);

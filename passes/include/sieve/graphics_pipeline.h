@@ -34,6 +34,7 @@ struct GraphicsPipelineDesc {
     // push). The shaders' bindings in those sets are not reflected into set 0; one in a set beyond them is
     // an error.
     std::span<const VkDescriptorSetLayout> extraSetLayouts;
+    std::span<const uint32_t> specialization;  // constant_id i = specialization[i], in both stages
     const char* debugName = nullptr;
 };
 

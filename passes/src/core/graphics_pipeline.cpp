@@ -84,9 +84,16 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
         vkDestroyShaderModule(dev.device, *vs, nullptr);
         return fs.error();
     }
-    VkPipelineShaderStageCreateInfo shaderStages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, *vs, "main"},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, *fs, "main"}};
+    std::vector<VkSpecializationMapEntry> entries;
+    for (uint32_t i = 0; i < desc.specialization.size(); ++i)
+        entries.push_back({i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)});
+    const VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), desc.specialization.size_bytes(),
+                                    desc.specialization.data()};
+    const VkSpecializationInfo* specInfo = entries.empty() ? nullptr : &spec;
+    VkPipelineShaderStageCreateInfo shaderStages[2] = {{VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                                                        VK_SHADER_STAGE_VERTEX_BIT, *vs, "main", specInfo},
+                                                       {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0,
+                                                        VK_SHADER_STAGE_FRAGMENT_BIT, *fs, "main", specInfo}};
 
     VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     vertexInput.vertexBindingDescriptionCount = uint32_t(desc.vertexBindings.size());

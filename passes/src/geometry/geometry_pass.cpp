@@ -1,5 +1,6 @@
 #include "sieve/geometry_pass.h"
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -22,6 +23,8 @@ struct GeometryPass::Impl {
 GeometryPass::GeometryPass(GeometryPass&&) noexcept = default;
 GeometryPass& GeometryPass::operator=(GeometryPass&&) noexcept = default;
 GeometryPass::~GeometryPass() = default;
+
+static_assert(GeometryOptions{}.textureSlots == gpu::SIEVE_MAX_TEXTURES);
 
 namespace {
 
@@ -62,7 +65,7 @@ Result<GraphicsPipeline> plainPipeline(const DeviceInfo& dev, GraphicsPipelineDe
 }
 
 Result<GraphicsPipeline> binPipeline(const DeviceInfo& dev, GraphicsPipelineDesc desc, uint32_t bin,
-                                     VkDescriptorSetLayout textures) {
+                                     VkDescriptorSetLayout textures, uint32_t textureSlots) {
     // Two streams: the 16-byte Vertex the culling and the other hosts share, and the UVs beside it.
     const VkVertexInputBindingDescription bindings[] = {{0, sizeof(gpu::Vertex), VK_VERTEX_INPUT_RATE_VERTEX},
                                                         {1, sizeof(gpu::VertexUv), VK_VERTEX_INPUT_RATE_VERTEX}};
@@ -79,6 +82,10 @@ Result<GraphicsPipeline> binPipeline(const DeviceInfo& dev, GraphicsPipelineDesc
     desc.vertexBindings = bindings;
     desc.vertexAttributes = attributes;
     desc.extraSetLayouts = {&textures, 1};
+    std::array<uint32_t, 2> spec{};
+    spec[gpu::SIEVE_MATERIAL_SPEC_TEXTURE_SLOTS] = textureSlots;
+    spec[gpu::SIEVE_MATERIAL_SPEC_BIN] = bin;
+    desc.specialization = spec;
     if (doubleSidedBin(bin)) desc.cullMode = VK_CULL_MODE_NONE;
     if (alphaModeOf(bin) == gpu::SIEVE_ALPHA_BLEND) {
         desc.depthWrite = false;  // blended surfaces neither occlude each other nor feed the Hi-Z
@@ -108,11 +115,15 @@ Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorF
         if (!pipeline) return pipeline.error();
         impl->pipelines.push_back(std::move(pipeline).value());
     } else {
-        auto textures = geometry::TextureSet::create(dev, options.maxAnisotropy);
+        if (options.textureSlots < 1 || options.textureSlots > gpu::SIEVE_MAX_TEXTURES)
+            return makeError(VK_ERROR_INITIALIZATION_FAILED, "GeometryPass: textureSlots " +
+                                                                 std::to_string(options.textureSlots) + " outside 1.." +
+                                                                 std::to_string(gpu::SIEVE_MAX_TEXTURES));
+        auto textures = geometry::TextureSet::create(dev, options.maxAnisotropy, options.textureSlots);
         if (!textures) return textures.error();
         impl->textures.emplace(std::move(textures).value());
         for (uint32_t bin = 0; bin < gpu::SIEVE_MATERIAL_BIN_COUNT; ++bin) {
-            auto pipeline = binPipeline(dev, base, bin, impl->textures->layout());
+            auto pipeline = binPipeline(dev, base, bin, impl->textures->layout(), options.textureSlots);
             if (!pipeline) return pipeline.error();
             impl->pipelines.push_back(std::move(pipeline).value());
         }
@@ -148,7 +159,6 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
         pushMatrix(viewProj, push.viewProj);
         push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
         push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
-        push.bin = bin;
         push.flags = (in.mixedBins ? gpu::SIEVE_MATERIAL_PUSH_MIXED_BINS : 0u) |
                      (in.tintByLod ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_LOD : 0u);
         pipeline.bind(cmd,

@@ -14,7 +14,7 @@ namespace {
 constexpr uint32_t kTextures = gpu::SIEVE_MAX_TEXTURES;
 }
 
-Result<TextureSet> TextureSet::create(const DeviceInfo& dev, float maxAnisotropy) {
+Result<TextureSet> TextureSet::create(const DeviceInfo& dev, float maxAnisotropy, uint32_t slots) {
     const VkPhysicalDeviceLimits& l = dev.limits;
     // The fragment stage sees the array, the sampler and the colour attachment.
     if (l.maxPerStageDescriptorSampledImages < kTextures || l.maxDescriptorSetSampledImages < kTextures ||
@@ -26,6 +26,7 @@ Result<TextureSet> TextureSet::create(const DeviceInfo& dev, float maxAnisotropy
                 std::to_string(l.maxPerStageResources) + ") cannot hold " + std::to_string(kTextures) + " textures");
     TextureSet t;
     t.device_ = dev.device;
+    t.slots_ = slots;
     VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sampler.magFilter = sampler.minFilter = VK_FILTER_LINEAR;
     sampler.mipmapMode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
@@ -59,10 +60,11 @@ Result<TextureSet> TextureSet::create(const DeviceInfo& dev, float maxAnisotropy
 }
 
 Result<void> TextureSet::write(std::span<const VkImageView> views) {
-    if (views.empty() || views.size() > kTextures)
+    if (views.empty() || views.size() > slots_)
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "GeometryPass::setTextures: " + std::to_string(views.size()) +
-                                                             " textures given, 1 to " + std::to_string(kTextures) +
-                                                             " fit (views[0] is the white texture)");
+                                                             " textures given, 1 to " + std::to_string(slots_) +
+                                                             " fit (GeometryOptions::textureSlots; views[0] is the "
+                                                             "white texture)");
     for (size_t i = 0; i < views.size(); ++i)
         if (views[i] == VK_NULL_HANDLE)
             return makeError(VK_ERROR_INITIALIZATION_FAILED,
@@ -97,6 +99,7 @@ TextureSet& TextureSet::operator=(TextureSet&& o) noexcept {
         pool_ = std::exchange(o.pool_, VK_NULL_HANDLE);
         set_ = std::exchange(o.set_, VK_NULL_HANDLE);
         sampler_ = std::exchange(o.sampler_, VK_NULL_HANDLE);
+        slots_ = std::exchange(o.slots_, 0u);
         written_ = std::exchange(o.written_, false);
     }
     return *this;

@@ -17,7 +17,8 @@ public:
     TextureSet() = default;
     // Refuses a device whose per-stage limits cannot hold the array beside the sampler and one colour
     // attachment. maxAnisotropy > 1 turns anisotropic filtering on (the host enabled samplerAnisotropy).
-    static Result<TextureSet> create(const DeviceInfo& dev, float maxAnisotropy);
+    // `slots`: how many views write() accepts (the array itself always has SIEVE_MAX_TEXTURES).
+    static Result<TextureSet> create(const DeviceInfo& dev, float maxAnisotropy, uint32_t slots);
     TextureSet(TextureSet&& o) noexcept { *this = std::move(o); }
     TextureSet& operator=(TextureSet&& o) noexcept;
     TextureSet(const TextureSet&) = delete;
@@ -36,6 +37,7 @@ private:
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
     VkDescriptorSet set_ = VK_NULL_HANDLE;
     VkSampler sampler_ = VK_NULL_HANDLE;
+    uint32_t slots_ = 0;
     bool written_ = false;
 };
 
