@@ -7,6 +7,24 @@
 
 namespace engine {
 
+namespace {
+
+uint32_t blendMask(const sieve::GeometryPass& pass) {
+    uint32_t mask = 0;
+    for (uint32_t bin = 0; bin < pass.binCount() && bin < 32; ++bin)
+        if (sieve::GeometryPass::isBlendBin(bin)) mask |= 1u << bin;
+    return mask;
+}
+
+// The bins of `mask` drawn from `list`, in bin order.
+void appendBins(const sieve::GeometryPass& pass, uint32_t mask, const sieve::GeometryInputs& list,
+                std::vector<sieve::GeometryBinDraw>& order) {
+    for (uint32_t bin = 0; bin < pass.binCount() && bin < 32; ++bin)
+        if ((mask >> bin & 1u) != 0) order.push_back({&list, bin});
+}
+
+}  // namespace
+
 float maxAnisotropy() {
     if (const char* v = std::getenv("SIEVE_MAX_ANISOTROPY")) {
         char* end = nullptr;
@@ -30,15 +48,21 @@ sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat co
 
 std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
                                               sieve::GeometryInputs& early, sieve::GeometryInputs& lateIn) {
+    // A list of one bin needs no filtering by bin.
     early.mixedBins = lateIn.mixedBins = !std::has_single_bit(binMask);
     std::vector<sieve::GeometryBinDraw> order;
-    auto present = [&](uint32_t bin) { return bin < 32 && (binMask >> bin & 1u) != 0; };
-    for (uint32_t bin = 0; bin < pass.binCount(); ++bin)
-        if (present(bin) && !sieve::GeometryPass::isBlendBin(bin)) order.push_back({late ? &lateIn : &early, bin});
-    if (!late) return order;
-    for (sieve::GeometryInputs* list : {&early, &lateIn})
-        for (uint32_t bin = 0; bin < pass.binCount(); ++bin)
-            if (present(bin) && sieve::GeometryPass::isBlendBin(bin)) order.push_back({list, bin});
+    appendBins(pass, binMask & ~blendMask(pass), late ? lateIn : early, order);
+    if (late)
+        for (const sieve::GeometryInputs* list : {&early, &lateIn})
+            appendBins(pass, binMask & blendMask(pass), *list, order);
+    return order;
+}
+
+std::vector<sieve::GeometryBinDraw> listOrder(const sieve::GeometryPass& pass, uint32_t binMask,
+                                              sieve::GeometryInputs& in) {
+    in.mixedBins = !std::has_single_bit(binMask);
+    std::vector<sieve::GeometryBinDraw> order;
+    appendBins(pass, binMask, in, order);
     return order;
 }
 

@@ -25,4 +25,9 @@ sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat co
 std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
                                               sieve::GeometryInputs& early, sieve::GeometryInputs& lateIn);
 
+// One list's bins of `binMask`, in bin order (blend last), for a host that draws each list once (right for
+// scenes without blend bins; with them, blending is only ordered within the list). Sets in.mixedBins.
+std::vector<sieve::GeometryBinDraw> listOrder(const sieve::GeometryPass& pass, uint32_t binMask,
+                                              sieve::GeometryInputs& in);
+
 }  // namespace engine

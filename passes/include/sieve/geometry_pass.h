@@ -35,7 +35,8 @@ struct GeometryInputs {
     // Material mode only:
     BufferRange uvs;         // shared/material.h VertexUv, one per Vertex (the second vertex stream)
     BufferRange materials;   // shared/material.h Material, indexed by DrawCommand::material
-    BufferRange primitives;  // shared/scene.h MeshPrimitive (the bin of each draw, read when mixedBins)
+    BufferRange primitives;  // shared/scene.h MeshPrimitive (the bin of each draw, read when mixedBins;
+                             // bound in material mode either way)
     bool mixedBins = true;   // the list holds draws of every bin (see above)
     // Debug views: the shaded colour times `tint`; tintByLod colours by DrawCommand::lod instead.
     float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
