@@ -42,8 +42,9 @@ sieve::Result<Image> uploadTexture(Context& ctx, const sieve::assets::Texture& t
     const uint32_t levels = desc.mipLevels;
     constexpr VkImageAspectFlags color = VK_IMAGE_ASPECT_COLOR_BIT;
     auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
+        // Every level: mip 0 is the copy's destination, the others the blits'.
         sieve::imageBarrier(cmd, img, color, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED,
-                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_BLIT_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                             VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy copy{};
         copy.imageSubresource = {color, 0, 0, 1};

@@ -24,6 +24,7 @@ trap 'rm -rf "$out"' EXIT
 # 6 frames: the stats (read back a few frames late) are of a frame whose early list already has the
 # occlusion culling of the frame before.
 export SIEVE_MAX_ANISOTROPY=1
+export SIEVE_SYNC_VALIDATION=1  # with --validation: the texture uploads and the blend bins' cross-pass reads
 common=(--headless --frames 6 --width 320 --height 240 --overlay off --lod off --camera "0,0,6,0,0" --validation
         --scene "$src/tests/data/gltf/materials.gltf")
 "$viewer" "${common[@]}" --screenshot "$out/on.png" --stats "$out/on.json" > "$out/on.log" 2>&1 ||
