@@ -124,6 +124,9 @@ void loadMaterials(const tinygltf::Model& model, const ImageBytes& images, const
             m.alphaMode = gpu::SIEVE_ALPHA_BLEND;
         else if (!src.alphaMode.empty() && src.alphaMode != "OPAQUE")
             notes.add("alphaMode '" + src.alphaMode + "' is not a glTF alpha mode, drawn OPAQUE");
+        if (src.emissiveFactor.size() == 3)
+            m.emissive = gpu::vec4(finiteOr(src.emissiveFactor[0], 0.0f), finiteOr(src.emissiveFactor[1], 0.0f),
+                                   finiteOr(src.emissiveFactor[2], 0.0f), 0.0f);
         m.alphaCutoff = finiteOr(src.alphaCutoff, 0.5f);
         m.doubleSided = src.doubleSided ? 1u : 0u;
         scene.materials.push_back(m);

@@ -1,7 +1,7 @@
 #pragma once
 // Private to the glTF loader: the file's materials as the default geometry pass draws them
 // (shared/material.h): base colour factor and texture (TEXCOORD_0, with its KHR_texture_transform),
-// alphaMode with its cutoff, doubleSided. glTF material i is SceneData::materials[i]; primitives without a material use one more
+// alphaMode with its cutoff, doubleSided, emissiveFactor. glTF material i is SceneData::materials[i]; primitives without a material use one more
 // entry after them, glTF's default (white, opaque, single-sided). Each image a base colour texture uses is
 // decoded once into SceneData::textures.
 // Noted once each (not errors): other texture kinds (normal, emissive, occlusion, metallic-roughness) are

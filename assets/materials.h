@@ -64,6 +64,7 @@ inline gpu::Material opaqueMaterial(const glm::vec3& rgb) {
     m.alphaCutoff = 0.5f;
     m.uvRow0 = gpu::vec4(1.0f, 0.0f, 0.0f, 0.0f);
     m.uvRow1 = gpu::vec4(0.0f, 1.0f, 0.0f, 0.0f);
+    m.emissive = gpu::vec4(0.0f, 0.0f, 0.0f, 0.0f);
     return m;
 }
 

@@ -8,8 +8,8 @@ Originals (float, plain glTF with embedded buffers, written by this script):
   multi_mesh.gltf     a ground plus 3 meshes at 21 nodes (shared meshes, rotations, one mirrored node)
   materials.gltf      the material test scene of tests/e2e/test_materials_image.sh: a checker-textured quad
                       with a box hidden behind it, an alpha-masked card with a hole and a box behind it seen only through the hole, a
-                      double-sided card and a single-sided card both seen from behind, a blended card, a
-                      wedge and its mirrored twin
+                      double-sided card and a single-sided card both seen from behind, a blended card, an
+                      emissive card, a wedge and its mirrored twin
 Twins of multi_mesh.gltf (Debian 12 tools: gltfpack from package gltfpack, draco_transcoder from draco):
   multi_mesh_packed.glb     gltfpack            KHR_mesh_quantization (gltfpack's default)
   multi_mesh_instanced.glb  gltfpack -mi        EXT_mesh_gpu_instancing + quantization
@@ -225,6 +225,8 @@ def write_materials_scene(out):
     g.node(one_sided, "single-sided card from behind", translation=[2.6, -1.6, 0], rotation=rotation_y(180))
     blended = quad(g, "blended card", g.material("glass", [1, 0, 0, 0.5], alphaMode="BLEND"), size=1.2)
     g.node(blended, "blended card", translation=[-2.6, -1.6, 0])
+    glow = quad(g, "emissive card", g.material("glow", [0.2, 0.2, 0.2, 1], emissiveFactor=[0.5, 0.3, 0.0]), size=0.6)
+    g.node(glow, "emissive card", translation=[0, -1.6, 0])
     w = wedge(g, "wedge", g.material("stone", [0.7, 0.6, 0.5, 1]))
     g.node(w, "wedge", translation=[-1.0, -1.6, 0])
     g.node(w, "wedge mirrored", translation=[1.0, -1.6, 0], scale=[-1.0, 1.0, 1.0])

@@ -2,7 +2,7 @@
 // Default geometry pass, material mode: base colour factor x base colour texture (sRGB, sampled through
 // the pass's one sampler), alpha MASK (discard under the cutoff: such fragments write no depth, which keeps
 // the Hi-Z conservative) and BLEND (alpha out; the pipeline blends), double-sided back faces lit with the
-// flipped normal, Lambert lighting as the plain pass.
+// flipped normal, Lambert lighting as the plain pass plus the emissive factor.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/material.h"
 #include "geometry/texture_array.h"
@@ -11,6 +11,7 @@ layout(location = 0) in vec3 inNormal;
 layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in vec4 inBaseColor;
 layout(location = 3) flat in uvec4 inParams;
+layout(location = 4) flat in vec3 inEmissive;
 layout(push_constant) uniform Push { MaterialPush pc; };
 layout(constant_id = 1) const uint kBin = 0u;  // SIEVE_MATERIAL_SPEC_BIN: bin = alpha mode * 2 + double-sided
 const uint kAlphaMode = kBin / 2u;
@@ -28,7 +29,9 @@ void main() {
     // Back faces reach here only from double-sided pipelines (the others cull them).
     if (!gl_FrontFacing) n = -n;
     float lambert = max(dot(n, normalize(pc.lightDir.xyz)), 0.0);
-    vec3 albedo = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u ? kLodColours[min(inParams.w, 7u)] : base.rgb;
-    vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert), kAlphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
+    const bool byLod = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u;
+    vec3 albedo = byLod ? kLodColours[min(inParams.w, 7u)] : base.rgb;
+    vec3 emitted = byLod ? vec3(0.0) : inEmissive;
+    vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert) + emitted, kAlphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
     outColor = colour * pc.tint;
 }

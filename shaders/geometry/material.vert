@@ -24,6 +24,7 @@ layout(location = 0) out vec3 outNormal;
 layout(location = 1) out vec2 outUv;
 layout(location = 2) flat out vec4 outBaseColor;
 layout(location = 3) flat out uvec4 outParams;  // texture, alpha mode, alpha cutoff bits, lod
+layout(location = 4) flat out vec3 outEmissive;
 
 void main() {
     DrawCommand draw = draws[gl_DrawID];
@@ -44,6 +45,7 @@ void main() {
     Material m = materials[min(draw.material, uint(materials.length()) - 1u)];
     outUv = vec2(dot(m.uvRow0.xyz, vec3(inUv, 1.0)), dot(m.uvRow1.xyz, vec3(inUv, 1.0)));
     outBaseColor = m.baseColorFactor;
+    outEmissive = m.emissive.rgb;
     outParams = uvec4(m.baseColorTexture, m.alphaMode, floatBitsToUint(m.alphaCutoff), draw.lod);
     gl_Position = pc.viewProj * vec4(world, 1.0);
 }

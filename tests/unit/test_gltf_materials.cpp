@@ -40,8 +40,8 @@ TEST(GltfMaterials, TableBinsUvsAndTexturesOfTheTestScene) {
     ASSERT_FALSE(s.meshes.empty());
     EXPECT_EQ(s.validate(), "");
     EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
-    // 8 glTF materials and the default after them; two images (checker, hole) decoded once each.
-    ASSERT_EQ(s.materials.size(), 9u);
+    // 9 glTF materials and the default after them; two images (checker, hole) decoded once each.
+    ASSERT_EQ(s.materials.size(), 10u);
     ASSERT_EQ(s.textures.size(), 2u);
     EXPECT_EQ(s.uvs.size(), s.vertices.size());
 
@@ -67,6 +67,10 @@ TEST(GltfMaterials, TableBinsUvsAndTexturesOfTheTestScene) {
     EXPECT_EQ(s.materials[twoSided.material].doubleSided, 1u);
     EXPECT_EQ(s.materials[twoSided.material].baseColorTexture, gpu::SIEVE_TEXTURE_WHITE);
     EXPECT_FLOAT_EQ(s.materials[twoSided.material].baseColorFactor.x, 0.9f);
+
+    const gpu::MeshPrimitive& glow = primitiveOf(s, "emissive card");
+    EXPECT_EQ(s.materials[glow.material].emissive, gpu::vec4(0.5f, 0.3f, 0.0f, 0.0f));
+    EXPECT_EQ(s.materials[checker.material].emissive, gpu::vec4(0, 0, 0, 0));
 
     const gpu::MeshPrimitive& blend = primitiveOf(s, "blended card");
     EXPECT_EQ(blend.bin, uint32_t(kBinBlend));
