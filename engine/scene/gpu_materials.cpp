@@ -123,8 +123,14 @@ sieve::Result<GpuMaterials> GpuMaterials::upload(Context& ctx, const sieve::asse
     auto first = uploadTexture(ctx, white, false, "texture white");
     if (!first) return first.error();
     g.textures.push_back(std::move(first).value());
+    const uint32_t maxSide = ctx.properties().limits.maxImageDimension2D;
     for (size_t t = 0; t < scene.textures.size(); ++t) {
         const std::string name = "texture " + std::to_string(t + 1) + " " + scene.textures[t].name;
+        if (scene.textures[t].width > maxSide || scene.textures[t].height > maxSide)
+            return sieve::makeError(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                                    name + ": " + std::to_string(scene.textures[t].width) + "x" +
+                                        std::to_string(scene.textures[t].height) +
+                                        " exceeds the device's maxImageDimension2D (" + std::to_string(maxSide) + ")");
         auto image = uploadTexture(ctx, scene.textures[t], mips, name);
         if (!image) return sieve::makeError(image.error().code, name + ": " + image.error().message);
         g.textures.push_back(std::move(image).value());

@@ -38,7 +38,8 @@ struct GeometryInputs {
     BufferRange primitives;  // shared/scene.h MeshPrimitive (the bin of each draw, read when mixedBins;
                              // bound in material mode either way)
     bool mixedBins = true;   // the list holds draws of every bin (see above)
-    // Debug views: the shaded colour times `tint`; tintByLod colours by DrawCommand::lod instead.
+    // Debug views (material mode): the shaded colour times `tint`; tintByLod colours by DrawCommand::lod
+    // instead.
     float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     bool tintByLod = false;
 };
