@@ -52,9 +52,10 @@ public:
                  Notes& notes)
         : model_(model), images_(images), baseDir_(baseDir), scene_(scene), notes_(notes) {}
 
-    uint32_t slotOf(int texture) {
+    // srgb: a colour texture (decoded to linear by the sampler); else a linear one (normal maps).
+    uint32_t slotOf(int texture, bool srgb) {
         if (texture < 0 || size_t(texture) >= model_.textures.size()) {
-            notes_.add("base colour textures that do not exist are ignored");
+            notes_.add("textures that do not exist are ignored");
             return gpu::SIEVE_TEXTURE_WHITE;
         }
         const int image = model_.textures[size_t(texture)].source;
@@ -64,18 +65,20 @@ public:
                 "untextured");
             return gpu::SIEVE_TEXTURE_WHITE;
         }
-        if (auto it = slots_.find(image); it != slots_.end()) return it->second;
+        const int64_t key = int64_t(image) * 2 + (srgb ? 1 : 0);
+        if (auto it = slots_.find(key); it != slots_.end()) return it->second;
         uint32_t slot = gpu::SIEVE_TEXTURE_WHITE;
         if (scene_.textures.size() + 1 >= gpu::SIEVE_MAX_TEXTURES) {
             notes_.add("more than " + std::to_string(gpu::SIEVE_MAX_TEXTURES - 1) +
-                       " base colour images: the others are drawn untextured");
+                       " images: the others are drawn untextured");
         } else if (auto decoded = decodeImage(model_, images_, image, baseDir_); !decoded) {
             notes_.add("an image could not be decoded and is drawn untextured: " + decoded.error());
         } else {
             scene_.textures.push_back(std::move(decoded).value());
+            scene_.textures.back().srgb = srgb;
             slot = uint32_t(scene_.textures.size());  // slot 0 is the white texture
         }
-        slots_[image] = slot;
+        slots_[key] = slot;
         return slot;
     }
 
@@ -85,8 +88,19 @@ private:
     const std::string& baseDir_;
     SceneData& scene_;
     Notes& notes_;
-    std::unordered_map<int, uint32_t> slots_;  // by image
+    std::unordered_map<int64_t, uint32_t> slots_;  // by image * 2 + srgb
 };
+
+// A texture reference the pass can draw: one given, on TEXCOORD_0 (KHR_texture_transform may override it).
+bool readsTexCoord0(int index, int texCoord, const tinygltf::ExtensionMap& extensions, Notes& notes) {
+    if (index < 0) return false;
+    const tinygltf::Value* transform = extension(extensions, "KHR_texture_transform");
+    if (transform && transform->IsObject() && transform->Has("texCoord"))
+        texCoord = int(uintMember(*transform, "texCoord", 255).value_or(255));
+    if (texCoord == 0) return true;
+    notes.add("textures on TEXCOORD_" + std::to_string(texCoord) + " are ignored (only TEXCOORD_0 is read)");
+    return false;
+}
 
 }  // namespace
 
@@ -102,22 +116,27 @@ void loadMaterials(const tinygltf::Model& model, const ImageBytes& images, const
             m.baseColorFactor =
                 gpu::vec4(finiteOr(f[0], 1.0f), finiteOr(f[1], 1.0f), finiteOr(f[2], 1.0f), finiteOr(f[3], 1.0f));
         const tinygltf::TextureInfo& base = src.pbrMetallicRoughness.baseColorTexture;
-        if (base.index >= 0) {
-            const tinygltf::Value* transform = extension(base.extensions, "KHR_texture_transform");
-            int texCoord = base.texCoord;
-            if (transform && transform->IsObject() && transform->Has("texCoord"))
-                texCoord = int(uintMember(*transform, "texCoord", 255).value_or(255));
-            if (texCoord != 0) {
-                notes.add("base colour textures on TEXCOORD_" + std::to_string(texCoord) +
-                          " are ignored (only TEXCOORD_0 is read)");
-            } else {
-                m.baseColorTexture = textures.slotOf(base.index);
-                if (transform) applyTextureTransform(*transform, m);
-            }
+        const tinygltf::Value* baseTransform = nullptr;
+        if (readsTexCoord0(base.index, base.texCoord, base.extensions, notes)) {
+            m.baseColorTexture = textures.slotOf(base.index, true);
+            baseTransform = extension(base.extensions, "KHR_texture_transform");
+            if (baseTransform) applyTextureTransform(*baseTransform, m);
         }
-        if (src.normalTexture.index >= 0 || src.occlusionTexture.index >= 0 || src.emissiveTexture.index >= 0 ||
+        const tinygltf::NormalTextureInfo& normal = src.normalTexture;
+        if (readsTexCoord0(normal.index, normal.texCoord, normal.extensions, notes)) {
+            m.normalTexture = textures.slotOf(normal.index, false);
+            m.normalScale = finiteOr(normal.scale, 1.0f);
+            // One UV transform per material: the base colour's, else the normal map's.
+            const tinygltf::Value* t = extension(normal.extensions, "KHR_texture_transform");
+            if (t && !baseTransform) applyTextureTransform(*t, m);
+            if (baseTransform && (!t || !(*t == *baseTransform)))
+                notes.add(
+                    "a normal map's KHR_texture_transform differs from its base colour's: the base colour's is "
+                    "used");
+        }
+        if (src.occlusionTexture.index >= 0 || src.emissiveTexture.index >= 0 ||
             src.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0)
-            notes.add("normal, occlusion, emissive and metallic-roughness textures are not drawn (base colour only)");
+            notes.add("occlusion, emissive and metallic-roughness textures are not drawn");
         if (src.alphaMode == "MASK")
             m.alphaMode = gpu::SIEVE_ALPHA_MASK;
         else if (src.alphaMode == "BLEND")

@@ -65,6 +65,8 @@ inline gpu::Material opaqueMaterial(const glm::vec3& rgb) {
     m.uvRow0 = gpu::vec4(1.0f, 0.0f, 0.0f, 0.0f);
     m.uvRow1 = gpu::vec4(0.0f, 1.0f, 0.0f, 0.0f);
     m.emissive = gpu::vec4(0.0f, 0.0f, 0.0f, 0.0f);
+    m.normalTexture = gpu::SIEVE_TEXTURE_WHITE;
+    m.normalScale = 1.0f;
     return m;
 }
 

@@ -25,12 +25,14 @@ struct SceneStats {
     uint64_t instancedDraws = 0;      // draws when every instance is drawn (sum of primitiveCount)
 };
 
-// A base colour texture, decoded: RGBA8, rows top first, sRGB-encoded colour (alpha linear).
+// A texture, decoded: RGBA8, rows top first; a base colour texture is sRGB-encoded (alpha linear), a
+// normal map linear.
 struct Texture {
     uint32_t width = 0;
     uint32_t height = 0;
     std::vector<uint8_t> rgba;  // width * height * 4 bytes
     std::string name;
+    bool srgb = true;
 };
 
 struct SceneData {
@@ -43,7 +45,7 @@ struct SceneData {
     std::vector<gpu::VertexUv> uvs;
     // Indexed by MeshPrimitive::material. Empty: the palette (defaultMaterials), as hand-made scenes do.
     std::vector<gpu::Material> materials;
-    // Material::baseColorTexture t > 0 is textures[t - 1]; 0 (SIEVE_TEXTURE_WHITE) is no texture.
+    // Material::baseColorTexture / normalTexture t > 0 is textures[t - 1]; 0 (SIEVE_TEXTURE_WHITE): none.
     std::vector<Texture> textures;
     std::vector<std::string> meshNames;  // one per mesh
     std::vector<std::string> warnings;   // non-fatal notes from building/loading (skipped parts)

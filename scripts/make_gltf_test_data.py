@@ -9,7 +9,7 @@ Originals (float, plain glTF with embedded buffers, written by this script):
   materials.gltf      the material test scene of tests/e2e/test_materials_image.sh: a checker-textured quad
                       with a box hidden behind it, an alpha-masked card with a hole and a box behind it seen only through the hole, a
                       double-sided card and a single-sided card both seen from behind, a blended card, an
-                      emissive card, a wedge and its mirrored twin
+                      emissive card, a normal-mapped card, a wedge and its mirrored twin
 Twins of multi_mesh.gltf (Debian 12 tools: gltfpack from package gltfpack, draco_transcoder from draco):
   multi_mesh_packed.glb     gltfpack            KHR_mesh_quantization (gltfpack's default)
   multi_mesh_instanced.glb  gltfpack -mi        EXT_mesh_gpu_instancing + quantization
@@ -74,15 +74,20 @@ class Gltf:
         self.doc["accessors"].append(acc)
         return len(self.doc["accessors"]) - 1
 
-    def material(self, name, colour, texture_png=None, **extra):
+    def texture(self, texture_png):
+        uri = "data:image/png;base64," + base64.b64encode(texture_png).decode()
+        self.doc.setdefault("images", []).append({"uri": uri})
+        self.doc.setdefault("samplers", []).append({"magFilter": 9728, "minFilter": 9986})
+        self.doc.setdefault("textures", []).append({"source": len(self.doc["images"]) - 1,
+                                                    "sampler": len(self.doc["samplers"]) - 1})
+        return len(self.doc["textures"]) - 1
+
+    def material(self, name, colour, texture_png=None, normal_png=None, **extra):
         pbr = {"baseColorFactor": colour, "metallicFactor": 0.0, "roughnessFactor": 1.0}
         if texture_png is not None:
-            uri = "data:image/png;base64," + base64.b64encode(texture_png).decode()
-            self.doc.setdefault("images", []).append({"uri": uri})
-            self.doc.setdefault("samplers", []).append({"magFilter": 9728, "minFilter": 9986})
-            self.doc.setdefault("textures", []).append({"source": len(self.doc["images"]) - 1,
-                                                        "sampler": len(self.doc["samplers"]) - 1})
-            pbr["baseColorTexture"] = {"index": len(self.doc["textures"]) - 1}
+            pbr["baseColorTexture"] = {"index": self.texture(texture_png)}
+        if normal_png is not None:
+            extra["normalTexture"] = {"index": self.texture(normal_png)}
         self.doc["materials"].append(dict(name=name, pbrMetallicRoughness=pbr, **extra))
         return len(self.doc["materials"]) - 1
 
@@ -225,6 +230,10 @@ def write_materials_scene(out):
     g.node(one_sided, "single-sided card from behind", translation=[2.6, -1.6, 0], rotation=rotation_y(180))
     blended = quad(g, "blended card", g.material("glass", [1, 0, 0, 0.5], alphaMode="BLEND"), size=1.2)
     g.node(blended, "blended card", translation=[-2.6, -1.6, 0])
+    # A uniform tangent-space normal (0.6, 0, 0.8): the lit quad's normal tilts towards +x.
+    bumped = quad(g, "normal-mapped card", g.material("bumped", [0.8, 0.8, 0.8, 1],
+                                                     normal_png=png(4, 4, [(204, 128, 230, 255)] * 16)), size=0.6)
+    g.node(bumped, "normal-mapped card", translation=[-1.3, 0.9, 0])
     glow = quad(g, "emissive card", g.material("glow", [0.2, 0.2, 0.2, 1], emissiveFactor=[0.5, 0.3, 0.0]), size=0.6)
     g.node(glow, "emissive card", translation=[0, -1.6, 0])
     w = wedge(g, "wedge", g.material("stone", [0.7, 0.6, 0.5, 1]))

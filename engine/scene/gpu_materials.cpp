@@ -12,11 +12,13 @@ namespace engine {
 
 namespace {
 
-constexpr VkFormat kTextureFormat = VK_FORMAT_R8G8B8A8_SRGB;
+VkFormat formatOf(const sieve::assets::Texture& t) {
+    return t.srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM;
+}
 
-bool canBlitMips(Context& ctx) {
+bool canBlitMips(Context& ctx, VkFormat format) {
     VkFormatProperties props;
-    vkGetPhysicalDeviceFormatProperties(ctx.physical(), kTextureFormat, &props);
+    vkGetPhysicalDeviceFormatProperties(ctx.physical(), format, &props);
     const VkFormatFeatureFlags need = VK_FORMAT_FEATURE_BLIT_SRC_BIT | VK_FORMAT_FEATURE_BLIT_DST_BIT |
                                       VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
     return (props.optimalTilingFeatures & need) == need;
@@ -24,12 +26,12 @@ bool canBlitMips(Context& ctx) {
 
 // Mip 0 from `rgba`, the others by successive linear blits; every level ends in SHADER_READ_ONLY_OPTIMAL
 // for fragment shaders.
-sieve::Result<Image> uploadTexture(Context& ctx, const sieve::assets::Texture& t, bool mips, const std::string& name) {
+sieve::Result<Image> uploadTexture(Context& ctx, const sieve::assets::Texture& t, const std::string& name) {
     const VkExtent2D extent{t.width, t.height};
     ImageDesc desc;
-    desc.format = kTextureFormat;
+    desc.format = formatOf(t);
     desc.extent = extent;
-    desc.mipLevels = mips ? fullMipCount(extent) : 1;
+    desc.mipLevels = canBlitMips(ctx, desc.format) ? fullMipCount(extent) : 1;
     desc.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
     desc.name = name.c_str();
     auto image = Image::create(ctx, desc);
@@ -116,11 +118,10 @@ sieve::Result<GpuMaterials> GpuMaterials::upload(Context& ctx, const sieve::asse
     if (!materials) return materials.error();
     g.materials = std::move(materials).value();
     g.materialCount = uint32_t(table.size());
-    const bool mips = canBlitMips(ctx);
     sieve::assets::Texture white;
     white.width = white.height = 1;
     white.rgba = {255, 255, 255, 255};
-    auto first = uploadTexture(ctx, white, false, "texture white");
+    auto first = uploadTexture(ctx, white, "texture white");
     if (!first) return first.error();
     g.textures.push_back(std::move(first).value());
     const uint32_t maxSide = ctx.properties().limits.maxImageDimension2D;
@@ -131,7 +132,7 @@ sieve::Result<GpuMaterials> GpuMaterials::upload(Context& ctx, const sieve::asse
                                     name + ": " + std::to_string(scene.textures[t].width) + "x" +
                                         std::to_string(scene.textures[t].height) +
                                         " exceeds the device's maxImageDimension2D (" + std::to_string(maxSide) + ")");
-        auto image = uploadTexture(ctx, scene.textures[t], mips, name);
+        auto image = uploadTexture(ctx, scene.textures[t], name);
         if (!image) return sieve::makeError(image.error().code, name + ": " + image.error().message);
         g.textures.push_back(std::move(image).value());
     }

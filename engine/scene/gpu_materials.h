@@ -1,7 +1,8 @@
 #pragma once
 // What the default geometry pass's material mode reads besides the scene tables: the UV stream (one
 // VertexUv per vertex), the material table and the base colour textures (index 0: 1x1 white, then
-// SceneData::textures), sRGB, mipmapped by blits where the format allows linear blits (else one level).
+// SceneData::textures), sRGB (normal maps UNORM), mipmapped by blits where the format allows linear blits
+// (else one level).
 #include <vector>
 
 #include "assets/scene.h"

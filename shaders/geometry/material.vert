@@ -25,6 +25,8 @@ layout(location = 1) out vec2 outUv;
 layout(location = 2) flat out vec4 outBaseColor;
 layout(location = 3) flat out uvec4 outParams;  // texture, alpha mode, alpha cutoff bits, lod
 layout(location = 4) flat out vec3 outEmissive;
+layout(location = 5) out vec3 outWorld;
+layout(location = 6) flat out vec2 outNormalMap;  // texture index (bits), scale
 
 void main() {
     DrawCommand draw = draws[gl_DrawID];
@@ -46,6 +48,8 @@ void main() {
     outUv = vec2(dot(m.uvRow0.xyz, vec3(inUv, 1.0)), dot(m.uvRow1.xyz, vec3(inUv, 1.0)));
     outBaseColor = m.baseColorFactor;
     outEmissive = m.emissive.rgb;
+    outWorld = world;
+    outNormalMap = vec2(uintBitsToFloat(m.normalTexture), m.normalScale);
     outParams = uvec4(m.baseColorTexture, m.alphaMode, floatBitsToUint(m.alphaCutoff), draw.lod);
     gl_Position = pc.viewProj * vec4(world, 1.0);
 }

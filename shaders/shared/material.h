@@ -33,7 +33,11 @@ struct Material {
     // uv' = (dot(uvRow0.xyz, (u, v, 1)), dot(uvRow1.xyz, (u, v, 1))). Identity: (1,0,0,0), (0,1,0,0).
     vec4 uvRow0;
     vec4 uvRow1;
-    vec4 emissive;  // linear RGB emissive factor, added to the lit colour; w unused
+    vec4 emissive;       // linear RGB emissive factor, added to the lit colour; w unused
+    uint normalTexture;  // tangent-space normal map (UNORM) in the texture array; SIEVE_TEXTURE_WHITE: none
+    float normalScale;   // scales the map's x and y (glTF normalTexture.scale)
+    uint pad0;
+    uint pad1;
 };
 
 struct VertexUv {
@@ -60,7 +64,7 @@ SIEVE_CONST(uint, SIEVE_MATERIAL_SPEC_BIN, 1u)
 SIEVE_NS_END
 
 #ifdef __cplusplus
-static_assert(sizeof(sieve::gpu::Material) == 80, "std430: vec4 + 4 words + 3 vec4");
+static_assert(sizeof(sieve::gpu::Material) == 96, "std430: vec4 + 4 words + 3 vec4 + 4 words");
 static_assert(sizeof(sieve::gpu::VertexUv) == 8, "R32G32_SFLOAT");
 static_assert(sizeof(sieve::gpu::MaterialPush) == 112, "mat4 + 2 vec4 + 4 words as the GLSL block lays them out");
 #endif

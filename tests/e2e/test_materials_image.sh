@@ -7,6 +7,7 @@
 #   masked texels write no depth and the Hi-Z lets the box through), green where it is opaque;
 # - a double-sided card seen from behind: drawn, lit with the flipped normal; a single-sided one: culled;
 # - a blended card over the sky: src * alpha + sky * (1 - alpha); an emissive card: lit + emissive factor;
+#   a normal-mapped card lit with the map's normal in the frame of its UVs;
 # - the mirrored wedge's front face lit exactly like its original's;
 # - gltfpack's twin (quantized UVs undone by KHR_texture_transform) draws the same picture, up to 0.2%
 #   of the pixels (quantization moves edges);
@@ -123,6 +124,12 @@ near(*pixel_of(2.6, -1.6, 0), unorm(SKY), 1, "single-sided card from behind (cul
 # Blended card: (1, 0, 0) at alpha 0.5 over the sky (both in the UNORM target).
 sky8 = unorm(SKY) / 255.0
 near(*pixel_of(-2.6, -1.6, 0), unorm(lit([1, 0, 0]) * 0.5 + sky8 * 0.5), 2, "blended card over the sky")
+
+# Normal-mapped card at (-1.3, 0.9, 0): tangent dP/du = +x, bitangent cross(n, t) = +y, so the map's
+# (0.6, 0, 0.8) (8-bit, linear) is the world normal.
+m = np.array([204, 128, 230]) / 255.0 * 2 - 1
+bump = m / np.linalg.norm(m)
+near(*pixel_of(-1.3, 0.9, 0), unorm(lit([0.8, 0.8, 0.8], bump)), 2, "normal-mapped card")
 
 # Emissive card: centre (0, -1.6, 0), grey lit plus its emissive factor.
 near(*pixel_of(0.0, -1.6, 0), unorm(lit([0.2, 0.2, 0.2]) + np.array([0.5, 0.3, 0.0])), 2, "emissive card")

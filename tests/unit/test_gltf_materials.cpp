@@ -40,9 +40,10 @@ TEST(GltfMaterials, TableBinsUvsAndTexturesOfTheTestScene) {
     ASSERT_FALSE(s.meshes.empty());
     EXPECT_EQ(s.validate(), "");
     EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
-    // 9 glTF materials and the default after them; two images (checker, hole) decoded once each.
-    ASSERT_EQ(s.materials.size(), 10u);
-    ASSERT_EQ(s.textures.size(), 2u);
+    // 10 glTF materials and the default after them; three images (checker, hole, normal map) decoded once
+    // each.
+    ASSERT_EQ(s.materials.size(), 11u);
+    ASSERT_EQ(s.textures.size(), 3u);
     EXPECT_EQ(s.uvs.size(), s.vertices.size());
 
     const gpu::MeshPrimitive& checker = primitiveOf(s, "checker quad");
@@ -67,6 +68,14 @@ TEST(GltfMaterials, TableBinsUvsAndTexturesOfTheTestScene) {
     EXPECT_EQ(s.materials[twoSided.material].doubleSided, 1u);
     EXPECT_EQ(s.materials[twoSided.material].baseColorTexture, gpu::SIEVE_TEXTURE_WHITE);
     EXPECT_FLOAT_EQ(s.materials[twoSided.material].baseColorFactor.x, 0.9f);
+
+    const gpu::Material& bumped = s.materials[primitiveOf(s, "normal-mapped card").material];
+    ASSERT_EQ(bumped.normalTexture, 3u);
+    EXPECT_EQ(bumped.baseColorTexture, gpu::SIEVE_TEXTURE_WHITE);
+    EXPECT_FLOAT_EQ(bumped.normalScale, 1.0f);
+    EXPECT_FALSE(s.textures[2].srgb);  // normal maps are linear
+    EXPECT_TRUE(s.textures[0].srgb);
+    EXPECT_EQ(s.materials[checker.material].normalTexture, gpu::SIEVE_TEXTURE_WHITE);
 
     const gpu::MeshPrimitive& glow = primitiveOf(s, "emissive card");
     EXPECT_EQ(s.materials[glow.material].emissive, gpu::vec4(0.5f, 0.3f, 0.0f, 0.0f));
