@@ -76,9 +76,10 @@ struct Features {
 };
 
 // The engine's own needs beside the plugin's (sieve::requirements): host query resets for its timestamps
-// and maintenance4 for its allocator; optional: pipeline statistics (triangle counts), anisotropic texture
-// filtering, and what lets the plugin's scan keep a tile's status in one 64-bit word or use the memory model's device
-// scope. Returns the names of required features that `have` lacks, and fills `want` with what to enable.
+// and maintenance4 for its allocator; optional: pipeline statistics (triangle counts), anisotropic
+// texture filtering, and what lets the plugin's scan keep a tile's status in one 64-bit word or use the
+// memory model's device scope.
+// Returns the names of required features that `have` lacks, and fills `want` with what to enable.
 std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     std::vector<std::string> missing;
     auto need = [&](VkBool32 h, VkBool32& w, const char* name) {
