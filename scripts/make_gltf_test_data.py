@@ -6,10 +6,10 @@ Originals (float, plain glTF with embedded buffers, written by this script):
   alpha_card.gltf     an alpha-masked (cutoff 0.5), double-sided card with a punched-out texture
   mirrored.gltf       one asymmetric wedge mesh at a plain node and at a node scaled (-1, 1, 1)
   multi_mesh.gltf     a ground plus 3 meshes at 21 nodes (shared meshes, rotations, one mirrored node)
-  materials.gltf      the material test scene of tests/e2e/test_materials_image.sh: a checker-textured quad
-                      with a box hidden behind it, an alpha-masked card with a hole and a box behind it seen only through the hole, a
-                      double-sided card and a single-sided card both seen from behind, a blended card, an
-                      emissive card, a normal-mapped card, a wedge and its mirrored twin
+  materials.gltf      the material test scene of tests/e2e/test_materials_image.sh: a checker-textured
+                      quad with a box hidden behind it, an alpha-masked card with a box behind it seen
+                      only through its hole, a double-sided and a single-sided card both seen from
+                      behind, a blended, an emissive and a normal-mapped card, a wedge and its mirror
 Twins of multi_mesh.gltf (Debian 12 tools: gltfpack from package gltfpack, draco_transcoder from draco):
   multi_mesh_packed.glb     gltfpack            KHR_mesh_quantization (gltfpack's default)
   multi_mesh_instanced.glb  gltfpack -mi        EXT_mesh_gpu_instancing + quantization

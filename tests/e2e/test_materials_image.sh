@@ -144,6 +144,7 @@ check((on[a[1], a[0]] == on[b[1], b[0]]).all(),
 # The gltfpack twin (quantized positions and UVs): the same picture up to a few edge pixels.
 packed = np.asarray(Image.open(f"{out}/packed.png").convert("RGB")).astype(np.int32)
 moved = int((np.abs(packed - on).max(axis=2) > 3).sum())
-check(moved <= on.shape[0] * on.shape[1] // 500, f"gltfpack twin: {moved} pixels differ by more than 3 levels (at most 0.2%)")
+check(moved <= on.shape[0] * on.shape[1] // 500,
+      f"gltfpack twin: {moved} pixels differ by more than 3 levels (at most 0.2%)")
 sys.exit(1 if failed else 0)
 PY
