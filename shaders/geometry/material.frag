@@ -46,8 +46,6 @@ vec3 perturbNormal(vec3 n, uint map, float scale) {
 
 void main() {
     vec4 base = inBaseColor * sampleTexture(inParams.x, inUv);
-    // The pipeline's alpha mode, a constant: opaque pipelines have no discard (and keep early depth tests).
-    if (kAlphaMode == SIEVE_ALPHA_MASK && base.a < uintBitsToFloat(inParams.z)) discard;
     vec3 n = normalize(inNormal);
     const uint normalMap = floatBitsToUint(inNormalMap.x);
     // Back faces reach here only from double-sided pipelines (the others cull them): the flipped normal.
@@ -55,6 +53,9 @@ void main() {
         n = perturbNormal(n, normalMap, inNormalMap.y);
     else if (!gl_FrontFacing)
         n = -n;
+    // After every derivative (a discarded invocation leaves its quad's derivatives undefined). The
+    // pipeline's alpha mode is a constant: opaque pipelines have no discard and keep early depth tests.
+    if (kAlphaMode == SIEVE_ALPHA_MASK && base.a < uintBitsToFloat(inParams.z)) discard;
     float lambert = max(dot(n, normalize(pc.lightDir.xyz)), 0.0);
     const bool byLod = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u;
     vec3 albedo = byLod ? kLodColours[min(inParams.w, 7u)] : base.rgb;
