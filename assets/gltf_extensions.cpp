@@ -6,8 +6,9 @@
 
 namespace sieve::assets::gltf {
 namespace {
-constexpr std::array<std::string_view, 4> kSupported = {"EXT_mesh_gpu_instancing", "KHR_mesh_quantization",
-                                                        "EXT_meshopt_compression", "KHR_draco_mesh_compression"};
+constexpr std::array<std::string_view, 5> kSupported = {"EXT_mesh_gpu_instancing", "KHR_mesh_quantization",
+                                                        "EXT_meshopt_compression", "KHR_draco_mesh_compression",
+                                                        "KHR_texture_transform"};
 }  // namespace
 
 bool isSupportedExtension(const std::string& name) {
@@ -23,7 +24,7 @@ std::string checkRequiredExtensions(const tinygltf::Model& model) {
     return std::string(several ? "required extensions " : "required extension ") + missing +
            (several ? " are" : " is") +
            " not supported (supported: EXT_mesh_gpu_instancing, KHR_mesh_quantization, "
-           "EXT_meshopt_compression, KHR_draco_mesh_compression)";
+           "EXT_meshopt_compression, KHR_draco_mesh_compression, KHR_texture_transform)";
 }
 
 void noteIgnoredContent(const tinygltf::Model& model, Notes& notes) {

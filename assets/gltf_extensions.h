@@ -8,8 +8,8 @@
 
 namespace sieve::assets::gltf {
 
-// True for EXT_mesh_gpu_instancing, KHR_mesh_quantization, EXT_meshopt_compression and
-// KHR_draco_mesh_compression.
+// True for EXT_mesh_gpu_instancing, KHR_mesh_quantization, EXT_meshopt_compression,
+// KHR_draco_mesh_compression and KHR_texture_transform (base colour textures, gltf_materials.h).
 bool isSupportedExtension(const std::string& name);
 
 // Empty when every name in extensionsRequired is supported; otherwise an error naming each one that

@@ -15,7 +15,9 @@
 #include "assets/gltf_camera.h"
 #include "assets/gltf_draco.h"
 #include "assets/gltf_extensions.h"
+#include "assets/gltf_images.h"
 #include "assets/gltf_instancing.h"
+#include "assets/gltf_materials.h"
 #include "assets/gltf_meshopt.h"
 #include "assets/gltf_notes.h"
 #include "assets/gltf_prepare.h"
@@ -141,6 +143,14 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
                 return Unexpected{where + "NORMAL count differs from POSITION count"};
             normals = std::move(read).value();
         }
+        std::vector<glm::vec2> uvs;
+        if (auto uv = prim.attributes.find("TEXCOORD_0"); uv != prim.attributes.end()) {
+            auto read = gltf::readVec2(model, uv->second, gltf::Semantic::Texcoord);
+            if (!read) return Unexpected{where + "TEXCOORD_0 " + read.error()};
+            if (read->size() != positions->size())
+                return Unexpected{where + "TEXCOORD_0 count differs from POSITION count"};
+            uvs = std::move(read).value();
+        }
         std::vector<uint32_t> indices;
         if (prim.indices >= 0) {
             auto read = gltf::readIndices(model, prim.indices);
@@ -154,8 +164,11 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
             notes.add("primitives with fewer than 3 vertices are skipped");
             continue;
         }
-        uint32_t material = prim.material >= 0 ? uint32_t(prim.material) : 0u;
-        auto added = builder.addPrimitive(PrimitiveInput{*positions, normals, indices, material});
+        if (prim.material >= 0 && size_t(prim.material) >= model.materials.size())
+            notes.add("primitives whose material does not exist use the default material");
+        const uint32_t material = gltf::primitiveMaterial(model, prim);
+        const uint32_t bin = gltf::materialBin(scene.materials[material]);
+        auto added = builder.addPrimitive(PrimitiveInput{*positions, normals, indices, material, bin, uvs});
         if (!added) return Unexpected{where + added.error()};
         progress.done += current;
         progress.report();
@@ -297,15 +310,12 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
     return true;
 }
 
-bool noImages(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
-    return true;  // textures are not used: accept and drop every image
-}
-
-// Parses the container into `model`; returns an error message, empty on success.
+// Parses the container into `model` (images stay encoded, in `images`); returns an error message, empty on
+// success.
 std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDir, SceneData& scene,
-                       tinygltf::Model& model) {
+                       tinygltf::Model& model, gltf::ImageBytes& images) {
     tinygltf::TinyGLTF loader;
-    loader.SetImageLoader(noImages, nullptr);
+    loader.SetImageLoader(gltf::captureImage, &images);
     std::string err, warn;
     bool ok = false;
     bool glb = bytes.size() >= 4 && readU32(bytes.data()) == kGlbMagic;
@@ -338,8 +348,10 @@ Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std
                                        const std::string& baseDir, const LoadProgressFn& progress) {
     SceneData scene;
     tinygltf::Model model;
+    gltf::ImageBytes images;
     if (progress) progress("parsing", 0.0f);
-    if (std::string e = parseModel(bytes, baseDir, scene, model); !e.empty()) return Unexpected{name + ": " + e};
+    if (std::string e = parseModel(bytes, baseDir, scene, model, images); !e.empty())
+        return Unexpected{name + ": " + e};
     if (progress) progress("parsing", 1.0f);
     if (std::string e = gltf::checkRequiredExtensions(model); !e.empty()) return Unexpected{name + ": " + e};
     gltf::Notes notes;
@@ -348,6 +360,7 @@ Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std
         // Compressed data becomes plain buffers first, so that everything after reads plain accessors.
         if (std::string e = gltf::decodeMeshoptViews(model); !e.empty()) return Unexpected{name + ": " + e};
         if (std::string e = gltf::decodeDracoPrimitives(model); !e.empty()) return Unexpected{name + ": " + e};
+        gltf::loadMaterials(model, images, baseDir, scene, notes);
         MeshProgress meshProgress{&progress};
         for (const tinygltf::Mesh& mesh : model.meshes)
             for (const tinygltf::Primitive& prim : mesh.primitives)

@@ -4,11 +4,16 @@
 // What is taken: triangle-list primitives (POSITION required; NORMAL optional, computed when missing;
 // indices optional), the node hierarchy of the default scene (or scene 0) with matrix or TRS
 // transforms. Each glTF mesh becomes one Mesh (its triangle primitives become MeshPrimitives with LOD
-// chains, material = glTF material index or 0), each node with a mesh one Instance.
+// chains), each node with a mesh one Instance.
+// Materials (assets/gltf_materials.h): base colour factor and texture on TEXCOORD_0 (PNG/JPEG, from
+// data URIs, buffer views or files beside the glTF), normal map, emissive factor, alphaMode and
+// alphaCutoff, doubleSided. MeshPrimitive::material is the glTF material index (primitives without one:
+// the default material after the file's); MeshPrimitive::bin follows from the material (assets/bins.h).
+// TEXCOORD_0 becomes SceneData::uvs.
 // Extensions: EXT_mesh_gpu_instancing (one Instance per element), KHR_mesh_quantization (integer and
 // normalized attributes), EXT_meshopt_compression (meshoptimizer's decoders and filters; fallback
-// buffers need no data) and KHR_draco_mesh_compression (Draco). Any other name in extensionsRequired is
-// an error naming it.
+// buffers need no data), KHR_draco_mesh_compression (Draco) and KHR_texture_transform. Any other name
+// in extensionsRequired is an error naming it.
 // Mirrored instances (transform determinant < 0, instancing included) use a twin of their mesh with
 // reversed winding (assets/mirrored_mesh.h), made once per mesh, so back-face culling stays right.
 // Cameras: every camera a node of the scene places (the first such node, at its world transform) is in
@@ -16,7 +21,8 @@
 // Warnings in SceneData::warnings, one line per kind with a count: non-triangle primitives (points,
 // lines, strips, fans) and meshes left without primitives (skipped), optional extensions not
 // implemented, lights, skins, morph targets, animations, cameras no node places and cameras whose
-// numbers make no projection (ignored). Textures and images are not decoded.
+// numbers make no projection (ignored); emissive, occlusion and metallic-roughness textures (not drawn),
+// images that do not decode (drawn untextured).
 // Errors (the message starts with the file name): unreadable file, malformed JSON/GLB, accessor,
 // bufferView or buffer ranges outside their data, component types an attribute may not have, index out
 // of range, NaN/Inf positions or transforms, missing POSITION, malformed or undecodable compressed

@@ -1,9 +1,13 @@
 #pragma once
 // Material indices of the procedural scenes (MeshPrimitive::material) and their base colours for the
-// default geometry pass. glTF scenes use their own material index; shade it modulo the palette size.
+// default geometry pass: paletteMaterials() is their material table (opaque, single-sided, untextured).
+// glTF scenes bring their own table (assets/gltf_materials.h).
 #include <array>
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <vector>
+
+#include "shared/material.h"
 
 namespace sieve::assets {
 
@@ -50,5 +54,29 @@ inline constexpr std::array<glm::vec3, kMaterialCount> kMaterialPalette = {{
     {0.30f, 0.55f, 0.25f},  // grass
     {0.60f, 0.45f, 0.25f},  // crate
 }};
+
+// An opaque, single-sided, untextured material of linear colour `rgb`.
+inline gpu::Material opaqueMaterial(const glm::vec3& rgb) {
+    gpu::Material m{};
+    m.baseColorFactor = gpu::vec4(rgb.x, rgb.y, rgb.z, 1.0f);
+    m.baseColorTexture = gpu::SIEVE_TEXTURE_WHITE;
+    m.alphaMode = gpu::SIEVE_ALPHA_OPAQUE;
+    m.alphaCutoff = 0.5f;
+    m.uvRow0 = gpu::vec4(1.0f, 0.0f, 0.0f, 0.0f);
+    m.uvRow1 = gpu::vec4(0.0f, 1.0f, 0.0f, 0.0f);
+    m.emissive = gpu::vec4(0.0f, 0.0f, 0.0f, 0.0f);
+    m.normalTexture = gpu::SIEVE_TEXTURE_WHITE;
+    m.normalScale = 1.0f;
+    return m;
+}
+
+// `count` opaque materials whose colours cycle through kMaterialPalette: the procedural scenes' table
+// (count = kMaterialCount) and the one a scene without a table gets at upload.
+inline std::vector<gpu::Material> paletteMaterials(uint32_t count = kMaterialCount) {
+    std::vector<gpu::Material> out;
+    out.reserve(count);
+    for (uint32_t i = 0; i < count; ++i) out.push_back(opaqueMaterial(kMaterialPalette[i % kMaterialCount]));
+    return out;
+}
 
 }  // namespace sieve::assets

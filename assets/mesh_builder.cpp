@@ -94,6 +94,9 @@ Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
     if (!in.normals.empty() && in.normals.size() != in.positions.size())
         return Unexpected{"primitive has " + std::to_string(in.normals.size()) + " normals for " +
                           std::to_string(in.positions.size()) + " positions"};
+    if (!in.uvs.empty() && in.uvs.size() != in.positions.size())
+        return Unexpected{"primitive has " + std::to_string(in.uvs.size()) + " UVs for " +
+                          std::to_string(in.positions.size()) + " positions"};
 
     std::vector<uint32_t> indices;
     if (in.indices.empty()) {
@@ -131,18 +134,28 @@ Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
         normals = computeNormals(welded, indices);
     }
 
-    // Deduplicate identical (position, normal) vertices so that the cache optimiser and the simplifier
+    // Non-finite UVs become 0 (+ 0: -0 and +0 must not split a vertex below).
+    const bool hasUvs = !in.uvs.empty();
+    std::vector<glm::vec2> uvs;
+    uvs.reserve(in.uvs.size());
+    for (const glm::vec2& uv : in.uvs)
+        uvs.push_back(std::isfinite(uv.x) && std::isfinite(uv.y) ? uv + glm::vec2(0.0f) : glm::vec2(0.0f));
+
+    // Deduplicate identical (position, normal, UV) vertices so that the cache optimiser and the simplifier
     // see the real connectivity.
     size_t vertexCount = in.positions.size();
     std::vector<uint32_t> remap(vertexCount);
     meshopt_Stream streams[] = {{welded.data(), sizeof(glm::vec3), sizeof(glm::vec3)},
-                                {normals.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
-    vertexCount =
-        meshopt_generateVertexRemapMulti(remap.data(), indices.data(), indices.size(), vertexCount, streams, 2);
+                                {normals.data(), sizeof(glm::vec3), sizeof(glm::vec3)},
+                                {uvs.data(), sizeof(glm::vec2), sizeof(glm::vec2)}};
+    vertexCount = meshopt_generateVertexRemapMulti(remap.data(), indices.data(), indices.size(), vertexCount, streams,
+                                                   hasUvs ? 3 : 2);
     std::vector<glm::vec3> positions(vertexCount), dedupNormals(vertexCount);
+    std::vector<glm::vec2> dedupUvs(hasUvs ? vertexCount : 0);
     meshopt_remapIndexBuffer(indices.data(), indices.data(), indices.size(), remap.data());
     meshopt_remapVertexBuffer(positions.data(), welded.data(), welded.size(), sizeof(glm::vec3), remap.data());
     meshopt_remapVertexBuffer(dedupNormals.data(), normals.data(), normals.size(), sizeof(glm::vec3), remap.data());
+    if (hasUvs) meshopt_remapVertexBuffer(dedupUvs.data(), uvs.data(), uvs.size(), sizeof(glm::vec2), remap.data());
 
     meshopt_optimizeVertexCache(indices.data(), indices.data(), indices.size(), vertexCount);
     // Vertex fetch order also drops vertices no triangle references.
@@ -156,9 +169,16 @@ Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
     meshopt_remapVertexBuffer(fetchNormals.data(), dedupNormals.data(), vertexCount, sizeof(glm::vec3), remap.data());
     p.normals.resize(used);
     for (size_t v = 0; v < used; ++v) p.normals[v] = packNormal(fetchNormals[v]);
+    if (hasUvs) {
+        std::vector<glm::vec2> fetchUvs(used);
+        meshopt_remapVertexBuffer(fetchUvs.data(), dedupUvs.data(), vertexCount, sizeof(glm::vec2), remap.data());
+        p.uvs.reserve(used);
+        for (const glm::vec2& uv : fetchUvs) p.uvs.push_back(gpu::VertexUv{uv.x, uv.y});
+    }
 
     p.indices = std::move(indices);
     p.primitive.material = in.material;
+    p.primitive.bin = in.bin;
     buildLodChain(p.indices, p.positions, settings_, p.primitive);
     primitives_.push_back(std::move(p));
     return static_cast<uint32_t>(primitives_.size() - 1);
@@ -184,6 +204,10 @@ Expected<uint32_t> MeshBuilder::finish(SceneData& scene, std::string name) {
     mesh.sphere = boundingSphere(allPositions);
     mesh.firstPrimitive = static_cast<uint32_t>(scene.primitives.size());
     mesh.primitiveCount = static_cast<uint32_t>(primitives_.size());
+    // UVs stay parallel to the vertices: padded with zeros once any mesh has some.
+    const bool uvs = !scene.uvs.empty() || std::any_of(primitives_.begin(), primitives_.end(),
+                                                       [](const Processed& p) { return !p.uvs.empty(); });
+    if (uvs) scene.uvs.resize(scene.vertices.size(), gpu::VertexUv{0.0f, 0.0f});
     for (Processed& p : primitives_) {
         gpu::MeshPrimitive prim = p.primitive;
         prim.vertexOffset = static_cast<int32_t>(scene.vertices.size());
@@ -191,6 +215,12 @@ Expected<uint32_t> MeshBuilder::finish(SceneData& scene, std::string name) {
         for (uint32_t l = 0; l < prim.lodCount; ++l) prim.lods[l].firstIndex += base;
         for (size_t v = 0; v < p.positions.size(); ++v)
             scene.vertices.push_back(gpu::Vertex{p.positions[v].x, p.positions[v].y, p.positions[v].z, p.normals[v]});
+        if (uvs) {
+            if (p.uvs.empty())
+                scene.uvs.resize(scene.vertices.size(), gpu::VertexUv{0.0f, 0.0f});
+            else
+                scene.uvs.insert(scene.uvs.end(), p.uvs.begin(), p.uvs.end());
+        }
         scene.indices.insert(scene.indices.end(), p.indices.begin(), p.indices.end());
         scene.primitives.push_back(prim);
     }

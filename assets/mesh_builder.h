@@ -24,7 +24,9 @@ struct PrimitiveInput {
     std::span<const glm::vec3> positions;  // required, finite
     std::span<const glm::vec3> normals;    // empty (or not finite): area-weighted smooth normals
     std::span<const uint32_t> indices;     // triangle list; empty: positions are consecutive triangles
-    uint32_t material = 0;                 // colour index for the default geometry pass
+    uint32_t material = 0;                 // index into SceneData::materials
+    uint32_t bin = 0;                      // MeshPrimitive::bin (assets/bins.h)
+    std::span<const glm::vec2> uvs;        // empty, or one per position (TEXCOORD_0)
 };
 
 class MeshBuilder {
@@ -33,11 +35,12 @@ public:
 
     // Processes one primitive and keeps it for the current mesh. Returns its index within the mesh,
     // or an error (no triangles, index count not a multiple of 3, index out of range, non-finite
-    // position, mismatched normal count).
+    // position, mismatched normal or UV count).
     Expected<uint32_t> addPrimitive(const PrimitiveInput& input);
 
     // Appends the current mesh (vertices, indices, primitives, Mesh with its bounding sphere, name) to
-    // `scene` and returns its mesh index; the builder is then empty and ready for the next mesh.
+    // `scene` and returns its mesh index (UVs: scene.uvs gets one per vertex as soon as any mesh has
+    // them, zeros for the vertices of meshes without); the builder is then empty and ready for the next mesh.
     // Errors: no primitive was added, or the shared tables would overflow their 32-bit offsets.
     Expected<uint32_t> finish(SceneData& scene, std::string name);
 
@@ -47,6 +50,7 @@ private:
     struct Processed {
         std::vector<glm::vec3> positions;
         std::vector<uint32_t> normals;   // packed, see normal_packing.h
+        std::vector<gpu::VertexUv> uvs;  // empty when the input had none
         std::vector<uint32_t> indices;   // every LOD, concatenated
         gpu::MeshPrimitive primitive{};  // firstIndex relative to `indices`; vertexOffset unset
     };

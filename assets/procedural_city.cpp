@@ -8,6 +8,7 @@
 
 #include "assets/city_blocks.h"
 #include "assets/city_meshes.h"
+#include "assets/materials.h"
 
 namespace sieve::assets {
 namespace {
@@ -65,6 +66,7 @@ Expected<SceneData> makeCity(uint64_t instances, uint32_t seed, const ProgressFn
     };
     try {
         SceneData scene;
+        scene.materials = paletteMaterials();
         report("meshes", 0.0f);
         auto meshes = appendCityMeshes(scene);
         if (!meshes) return Unexpected{"makeCity: " + meshes.error()};

@@ -24,6 +24,9 @@ Expected<SceneData> replicateGrid(const SceneData& scene, uint32_t a, uint32_t b
         out.indices = scene.indices;
         out.primitives = scene.primitives;
         out.meshes = scene.meshes;
+        out.uvs = scene.uvs;
+        out.materials = scene.materials;
+        out.textures = scene.textures;
         out.meshNames = scene.meshNames;
         out.warnings = scene.warnings;
         out.instances.reserve(n * copies);

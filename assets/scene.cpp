@@ -44,6 +44,37 @@ std::string validatePrimitive(const SceneData& s, size_t p) {
     return {};
 }
 
+std::string validateMaterials(const SceneData& s) {
+    if (!s.uvs.empty() && s.uvs.size() != s.vertices.size())
+        return "uvs has " + std::to_string(s.uvs.size()) + " entries for " + std::to_string(s.vertices.size()) +
+               " vertices";
+    if (s.textures.size() >= gpu::SIEVE_MAX_TEXTURES)
+        return std::to_string(s.textures.size()) + " textures: at most " + std::to_string(gpu::SIEVE_MAX_TEXTURES - 1) +
+               " fit the default geometry pass";
+    for (size_t t = 0; t < s.textures.size(); ++t) {
+        const Texture& tex = s.textures[t];
+        if (tex.width == 0 || tex.height == 0 || tex.width > 16384 || tex.height > 16384 ||
+            tex.rgba.size() != size_t(tex.width) * tex.height * 4)
+            return "texture " + std::to_string(t) + ": size " + std::to_string(tex.width) + "x" +
+                   std::to_string(tex.height) + " does not match its " + std::to_string(tex.rgba.size()) + " bytes";
+    }
+    for (size_t m = 0; m < s.materials.size(); ++m) {
+        const gpu::Material& mat = s.materials[m];
+        const std::string where = "material " + std::to_string(m) + ": ";
+        if (mat.alphaMode > gpu::SIEVE_ALPHA_BLEND) return where + "alpha mode " + std::to_string(mat.alphaMode);
+        if (mat.baseColorTexture > s.textures.size() || mat.normalTexture > s.textures.size())
+            return where + "texture " + std::to_string(mat.baseColorTexture) + " outside the texture table";
+        if (!finite(mat.baseColorFactor) || !std::isfinite(mat.alphaCutoff))
+            return where + "colour factor or alpha cutoff is not finite";
+    }
+    if (!s.materials.empty())
+        for (size_t p = 0; p < s.primitives.size(); ++p)
+            if (s.primitives[p].material >= s.materials.size())
+                return "primitive " + std::to_string(p) + ": material " + std::to_string(s.primitives[p].material) +
+                       " outside the material table (" + std::to_string(s.materials.size()) + ")";
+    return {};
+}
+
 }  // namespace
 
 std::string SceneData::validate() const {
@@ -55,6 +86,7 @@ std::string SceneData::validate() const {
             return "vertex " + std::to_string(v) + ": position is not finite";
     for (size_t p = 0; p < primitives.size(); ++p)
         if (std::string e = validatePrimitive(*this, p); !e.empty()) return e;
+    if (std::string e = validateMaterials(*this); !e.empty()) return e;
     for (size_t m = 0; m < meshes.size(); ++m) {
         const gpu::Mesh& mesh = meshes[m];
         std::string where = "mesh " + std::to_string(m) + ": ";

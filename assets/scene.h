@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "assets/camera.h"
+#include "shared/material.h"
 #include "shared/scene.h"
 
 namespace sieve::assets {
@@ -25,12 +26,28 @@ struct SceneStats {
     uint64_t instancedDraws = 0;      // draws when every instance is drawn (sum of primitiveCount)
 };
 
+// A texture, decoded: RGBA8, rows top first; a base colour texture is sRGB-encoded (alpha linear), a
+// normal map linear.
+struct Texture {
+    uint32_t width = 0;
+    uint32_t height = 0;
+    std::vector<uint8_t> rgba;  // width * height * 4 bytes
+    std::string name;
+    bool srgb = true;
+};
+
 struct SceneData {
     std::vector<gpu::Vertex> vertices;
     std::vector<uint32_t> indices;  // relative to MeshPrimitive::vertexOffset
     std::vector<gpu::MeshPrimitive> primitives;
     std::vector<gpu::Mesh> meshes;
     std::vector<gpu::Instance> instances;
+    // The second vertex stream of the default geometry pass: one UV per vertex, or empty (all 0).
+    std::vector<gpu::VertexUv> uvs;
+    // Indexed by MeshPrimitive::material. Empty: the palette (defaultMaterials), as hand-made scenes do.
+    std::vector<gpu::Material> materials;
+    // Material::baseColorTexture / normalTexture t > 0 is textures[t - 1]; 0 (SIEVE_TEXTURE_WHITE): none.
+    std::vector<Texture> textures;
     std::vector<std::string> meshNames;  // one per mesh
     std::vector<std::string> warnings;   // non-fatal notes from building/loading (skipped parts)
     std::vector<SceneCamera> cameras;    // cameras of a glTF file placed by the scene's nodes, in node order
@@ -38,8 +55,9 @@ struct SceneData {
     glm::vec3 boundsMin{1e30f};
     glm::vec3 boundsMax{-1e30f};
 
-    // Checks every table: index/offset ranges (every index of every LOD stays inside the vertex
-    // buffer), LOD chains (1..SIEVE_MAX_LODS, strictly decreasing index counts, non-decreasing finite
+    // Checks every table: UVs (none or one per vertex), materials (every primitive's index inside the
+    // table, alpha modes, texture indices, texture sizes), index/offset ranges (every index of every LOD stays inside
+    // the vertex buffer), LOD chains (1..SIEVE_MAX_LODS, strictly decreasing index counts, non-decreasing finite
     // errors), mesh primitive ranges, instance mesh indices, finite transforms and spheres.
     // Returns an empty string when the scene is valid, otherwise a description of the first problem.
     std::string validate() const;

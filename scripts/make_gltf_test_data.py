@@ -6,11 +6,16 @@ Originals (float, plain glTF with embedded buffers, written by this script):
   alpha_card.gltf     an alpha-masked (cutoff 0.5), double-sided card with a punched-out texture
   mirrored.gltf       one asymmetric wedge mesh at a plain node and at a node scaled (-1, 1, 1)
   multi_mesh.gltf     a ground plus 3 meshes at 21 nodes (shared meshes, rotations, one mirrored node)
+  materials.gltf      the material test scene of tests/e2e/test_materials_image.sh: a checker-textured
+                      quad with a box hidden behind it, an alpha-masked card with a box behind it seen
+                      only through its hole, a double-sided and a single-sided card both seen from
+                      behind, a blended, an emissive and a normal-mapped card, a wedge and its mirror
 Twins of multi_mesh.gltf (Debian 12 tools: gltfpack from package gltfpack, draco_transcoder from draco):
   multi_mesh_packed.glb     gltfpack            KHR_mesh_quantization (gltfpack's default)
   multi_mesh_instanced.glb  gltfpack -mi        EXT_mesh_gpu_instancing + quantization
   multi_mesh_meshopt.glb    gltfpack -mi -cc    EXT_meshopt_compression (+ instancing, quantization)
   multi_mesh_draco.glb      draco_transcoder    KHR_draco_mesh_compression
+  materials_packed.glb      gltfpack            of materials.gltf: quantized UVs, undone by KHR_texture_transform
 Usage: scripts/make_gltf_test_data.py [output folder]   (default tests/data/gltf)
 """
 import base64
@@ -69,15 +74,20 @@ class Gltf:
         self.doc["accessors"].append(acc)
         return len(self.doc["accessors"]) - 1
 
-    def material(self, name, colour, texture_png=None, **extra):
+    def texture(self, texture_png):
+        uri = "data:image/png;base64," + base64.b64encode(texture_png).decode()
+        self.doc.setdefault("images", []).append({"uri": uri})
+        self.doc.setdefault("samplers", []).append({"magFilter": 9728, "minFilter": 9986})
+        self.doc.setdefault("textures", []).append({"source": len(self.doc["images"]) - 1,
+                                                    "sampler": len(self.doc["samplers"]) - 1})
+        return len(self.doc["textures"]) - 1
+
+    def material(self, name, colour, texture_png=None, normal_png=None, **extra):
         pbr = {"baseColorFactor": colour, "metallicFactor": 0.0, "roughnessFactor": 1.0}
         if texture_png is not None:
-            uri = "data:image/png;base64," + base64.b64encode(texture_png).decode()
-            self.doc.setdefault("images", []).append({"uri": uri})
-            self.doc.setdefault("samplers", []).append({"magFilter": 9728, "minFilter": 9986})
-            self.doc.setdefault("textures", []).append({"source": len(self.doc["images"]) - 1,
-                                                        "sampler": len(self.doc["samplers"]) - 1})
-            pbr["baseColorTexture"] = {"index": len(self.doc["textures"]) - 1}
+            pbr["baseColorTexture"] = {"index": self.texture(texture_png)}
+        if normal_png is not None:
+            extra["normalTexture"] = {"index": self.texture(normal_png)}
         self.doc["materials"].append(dict(name=name, pbrMetallicRoughness=pbr, **extra))
         return len(self.doc["materials"]) - 1
 
@@ -196,6 +206,42 @@ def write_originals(out):
     g.write(os.path.join(out, "multi_mesh.gltf"))
 
 
+def write_materials_scene(out):
+    """Everything at z <= 0.5 facing +z unless said, for a camera at (0, 0, 6) looking down -z."""
+    g = Gltf()
+    checker_png = png(8, 8, checker(8, (230, 40, 40, 255), (240, 240, 240, 255)))
+    textured = quad(g, "checker quad", g.material("checker", [1, 1, 1, 1], checker_png), size=1.8)
+    g.node(textured, "checker quad", translation=[-2.6, 0.9, 0])
+    hidden = box(g, "box behind the checker quad", g.material("hidden", [0.9, 0.9, 0.1, 1]))
+    # On the camera ray through the quad's centre, 2 m further: hidden, small enough for the Hi-Z to cull it.
+    g.node(hidden, "box behind the checker quad", translation=[-2.6 * 8 / 6, 0.9 * 8 / 6, -2], scale=[0.25] * 3)
+    # Opaque green texels, a transparent border and a transparent 4x4-texel hole in the middle.
+    hole = [(40, 160, 40, 0 if x in (0, 7) or y in (0, 7) or (2 <= x <= 5 and 2 <= y <= 5) else 255)
+            for y in range(8) for x in range(8)]
+    masked = quad(g, "masked card", g.material("masked", [1, 1, 1, 1], png(8, 8, hole), alphaMode="MASK",
+                                               alphaCutoff=0.5), size=1.8)
+    g.node(masked, "masked card", translation=[0, 0.9, 0])
+    behind = box(g, "box behind the hole", g.material("blue", [0.1, 0.2, 0.9, 1]))
+    g.node(behind, "box behind the hole", translation=[0, 0.9 * 8 / 6, -2], scale=[0.25] * 3)
+    # Both cards turned away from the camera (their front faces look down -z).
+    two_sided = quad(g, "double-sided card", g.material("orange", [0.9, 0.6, 0.1, 1], doubleSided=True), size=1.8)
+    g.node(two_sided, "double-sided card from behind", translation=[2.6, 0.9, 0], rotation=rotation_y(180))
+    one_sided = quad(g, "single-sided card", g.material("purple", [0.6, 0.1, 0.7, 1]), size=1.2)
+    g.node(one_sided, "single-sided card from behind", translation=[2.6, -1.6, 0], rotation=rotation_y(180))
+    blended = quad(g, "blended card", g.material("glass", [1, 0, 0, 0.5], alphaMode="BLEND"), size=1.2)
+    g.node(blended, "blended card", translation=[-2.6, -1.6, 0])
+    # A uniform tangent-space normal (0.6, 0, 0.8): the lit quad's normal tilts towards +x.
+    bumped = quad(g, "normal-mapped card", g.material("bumped", [0.8, 0.8, 0.8, 1],
+                                                     normal_png=png(4, 4, [(204, 128, 230, 255)] * 16)), size=0.6)
+    g.node(bumped, "normal-mapped card", translation=[-1.3, 0.9, 0])
+    glow = quad(g, "emissive card", g.material("glow", [0.2, 0.2, 0.2, 1], emissiveFactor=[0.5, 0.3, 0.0]), size=0.6)
+    g.node(glow, "emissive card", translation=[0, -1.6, 0])
+    w = wedge(g, "wedge", g.material("stone", [0.7, 0.6, 0.5, 1]))
+    g.node(w, "wedge", translation=[-1.0, -1.6, 0])
+    g.node(w, "wedge mirrored", translation=[1.0, -1.6, 0], scale=[-1.0, 1.0, 1.0])
+    g.write(os.path.join(out, "materials.gltf"))
+
+
 def run(*cmd):
     print("  " + " ".join(cmd))
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
@@ -205,11 +251,13 @@ def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "tests", "data", "gltf")
     os.makedirs(out, exist_ok=True)
     write_originals(out)
+    write_materials_scene(out)
     src = os.path.join(out, "multi_mesh.gltf")
     run("gltfpack", "-i", src, "-o", os.path.join(out, "multi_mesh_packed.glb"))
     run("gltfpack", "-i", src, "-o", os.path.join(out, "multi_mesh_instanced.glb"), "-mi")
     run("gltfpack", "-i", src, "-o", os.path.join(out, "multi_mesh_meshopt.glb"), "-mi", "-cc")
     run("draco_transcoder", "-i", src, "-o", os.path.join(out, "multi_mesh_draco.glb"))
+    run("gltfpack", "-i", os.path.join(out, "materials.gltf"), "-o", os.path.join(out, "materials_packed.glb"))
     print(f"wrote the glTF test files to {out}")
 
 

@@ -36,6 +36,9 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     if (!m) return m.error();
     auto in = uploadTable(ctx, scene.instances, storage, "scene instances");
     if (!in) return in.error();
+    auto mat = GpuMaterials::upload(ctx, scene);
+    if (!mat) return mat.error();
+    g.materials = std::move(mat).value();
     g.vertices = std::move(v).value();
     g.indices = std::move(i).value();
     g.primitives = std::move(p).value();
@@ -44,6 +47,7 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     g.instanceCount = uint32_t(scene.instances.size());
     for (const auto& mesh : scene.meshes) g.maxDrawsPerInstance = std::max(g.maxDrawsPerInstance, mesh.primitiveCount);
     for (const auto& inst : scene.instances) g.drawsIfAllVisible += scene.meshes[inst.mesh].primitiveCount;
+    for (const auto& prim : scene.primitives) g.binMask |= prim.bin < 32 ? 1u << prim.bin : 0u;
     return g;
 }
 

@@ -34,6 +34,10 @@ SceneFootprint sceneFootprint(const sieve::assets::SceneData& scene) {
     f.fixedBytes = scene.vertices.size() * sizeof(sieve::gpu::Vertex) + scene.indices.size() * sizeof(uint32_t) +
                    scene.primitives.size() * sizeof(sieve::gpu::MeshPrimitive) +
                    scene.meshes.size() * sizeof(sieve::gpu::Mesh);
+    // The default geometry pass's materials: one UV per vertex, the table, textures with their mips (4/3).
+    f.fixedBytes +=
+        scene.vertices.size() * sizeof(sieve::gpu::VertexUv) + scene.materials.size() * sizeof(sieve::gpu::Material);
+    for (const auto& t : scene.textures) f.fixedBytes += t.rgba.size() * 4 / 3;
     uint64_t maxDraws = 1;
     for (const auto& m : scene.meshes) maxDraws = std::max<uint64_t>(maxDraws, m.primitiveCount);
     // CullingPlugin: visibility, and per phase flags, draw counts, LODs and scan offsets (u32 each);

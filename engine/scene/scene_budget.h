@@ -14,7 +14,7 @@ class Context;
 
 struct SceneFootprint {
     uint64_t instances = 0;
-    uint64_t fixedBytes = 0;        // vertices, indices, primitive and mesh tables
+    uint64_t fixedBytes = 0;        // vertices, UVs, indices, primitive, mesh and material tables, textures
     uint64_t perInstanceBytes = 0;  // instance record, culling buffers, both draw lists' records
     uint64_t totalBytes() const { return fixedBytes + instances * perInstanceBytes; }
 };

@@ -5,6 +5,8 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <string>
 
+#include "engine/scene/scene_geometry.h"
+
 namespace engine {
 
 using graph::GraphBuilder;
@@ -43,7 +45,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
         if (!c) return c.error();
         r->clusters_ = std::move(c).value();
     }
-    auto geometry = sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat);
+    auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
     {
@@ -108,6 +110,8 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         image("depth", kDepthFormat, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
     vertices_ = g.addSlot(buffer("scene.vertices", scene_.vertices));
     indices_ = g.addSlot(buffer("scene.indices", scene_.indices));
+    uvs_ = g.addSlot(buffer("scene.uvs", scene_.materials.uvs));
+    materials_ = g.addSlot(buffer("scene.materials", scene_.materials.materials));
     std::vector<graph::SlotAlias> aliases = {{sieve::CullingPlugin::kDepth, depth_}};
     sieve::Result<void> clusterSlots;
     auto map = g.addPlugin(*plugin_, aliases, [&](uint32_t pass, const std::vector<graph::SlotId>& m) {
@@ -150,8 +154,17 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
                   indirectRead(counts),
                   storageRead(draws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
                   storageRead(slot(sieve::CullingPlugin::kInstances), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+                  storageRead(slot(sieve::CullingPlugin::kPrimitives), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+                  storageRead(materials_, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
                   vertexRead(vertices_),
+                  vertexRead(uvs_),
                   vertexRead(indices_)};
+        if (late) {  // the blend bins of the early list are drawn after the late opaque ones
+            const auto earlyDraws = slot(sieve::CullingPlugin::kDrawsEarly);
+            d.uses.push_back(indirectRead(earlyDraws));
+            d.uses.push_back(indirectRead(slot(sieve::CullingPlugin::kCountsEarly)));
+            d.uses.push_back(storageRead(earlyDraws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT));
+        }
         g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
             recordDraw(late, cmd, b, f);
         });
@@ -188,6 +201,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         return executor_->bindImported(s, sb);
     };
     for (auto [slot, buf] : {std::pair{vertices_, &scene_.vertices}, std::pair{indices_, &scene_.indices},
+                             std::pair{uvs_, &scene_.materials.uvs}, std::pair{materials_, &scene_.materials.materials},
                              std::pair{instances_, &scene_.instances}, std::pair{meshes_, &scene_.meshes},
                              std::pair{primitives_, &scene_.primitives}})
         if (auto r = bindBuffer(slot, *buf); !r) return r;
@@ -233,7 +247,7 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     if (auto r = next->setInstanceCount(scene_.instanceCount); !r) return r;
     if (clusters_)
         if (auto r = clusters_->recreatePlugin(ctx_, *next); !r) return r;
-    auto geometry = sieve::GeometryPass::create(ctx_.info(), colorFormat_, kDepthFormat);
+    auto geometry = createSceneGeometry(ctx_, colorFormat_, scene_);
     if (!geometry) return geometry.error();
     std::optional<sieve::ComputePipeline> hizPipeline;
     if (hizView_) {
@@ -360,21 +374,30 @@ void SceneRenderer::endStats(VkCommandBuffer cmd, bool late, const sieve::FrameI
 
 void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
     beginStats(cmd, late, f);
-    sieve::GeometryInputs in;
-    in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
-    in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
-    in.instances = {b[instances_].buffer, 0, VK_WHOLE_SIZE};
-    in.draws = {b[late ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
-    in.counts = {b[late ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
-    in.maxDraws = clusters_ ? clusters_->plugin().outputCapacity() : plugin_->drawCapacity();
-    const std::array<float, 4>& tint = late ? tints_.late : tints_.early;
-    std::copy(tint.begin(), tint.end(), in.tint);
-    in.tintByLod = tints_.byLod;
-    // Single phase: the early list holds every draw and the late one none; its pass would only load and
-    // store the attachments.
-    if (late && !clusters_ && !plugin_->toggles().twoPhase) in.maxDraws = 0;
-    if (in.maxDraws)
-        geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
+    sieve::GeometryInputs lists[2];  // early, late
+    for (int l = 0; l < 2; ++l) {
+        sieve::GeometryInputs& in = lists[l];
+        in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
+        in.uvs = {b[uvs_].buffer, 0, VK_WHOLE_SIZE};
+        in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
+        in.instances = {b[instances_].buffer, 0, VK_WHOLE_SIZE};
+        in.materials = {b[materials_].buffer, 0, VK_WHOLE_SIZE};
+        in.primitives = {b[primitives_].buffer, 0, VK_WHOLE_SIZE};
+        in.draws = {b[l ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
+        in.counts = {b[l ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
+        in.maxDraws = clusters_ ? clusters_->plugin().outputCapacity() : plugin_->drawCapacity();
+        const std::array<float, 4>& tint = l ? tints_.late : tints_.early;
+        std::copy(tint.begin(), tint.end(), in.tint);
+        in.tintByLod = tints_.byLod;
+    }
+    // Single phase: the early list holds every draw and the late one none.
+    if (!clusters_ && !plugin_->toggles().twoPhase) lists[1].maxDraws = 0;
+    const auto order = drawOrder(*geometry_, late, scene_.binMask, lists[0], lists[1]);
+    // A late pass with nothing to draw would only load and store the attachments (the early one clears them).
+    const bool any = std::any_of(order.begin(), order.end(),
+                                 [](const sieve::GeometryBinDraw& d) { return d.inputs && d.inputs->maxDraws; });
+    if (any || !late)
+        geometry_->recordWithRendering(cmd, order, {b[color_].view, b[depth_].view, !late}, extent_,
                                        glm::value_ptr(viewProj_));
     endStats(cmd, late, f);
 }

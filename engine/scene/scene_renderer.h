@@ -111,7 +111,7 @@ private:
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
     // Graph slots of the host's resources.
-    graph::SlotId color_{}, depth_{}, vertices_{}, indices_{};
+    graph::SlotId color_{}, depth_{}, vertices_{}, indices_{}, uvs_{}, materials_{};
     graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
     // Pipeline statistics: one pool per frame slot, a query per draw pass.
     std::vector<VkQueryPool> statsPools_;

@@ -79,8 +79,9 @@ struct Features {
 };
 
 // The engine's own needs beside the plugin's (sieve::requirements): host query resets for its timestamps
-// and maintenance4 for its allocator; optional: pipeline statistics (triangle counts), and what lets the
-// plugin's scan keep a tile's status in one 64-bit word or use the memory model's device scope.
+// and maintenance4 for its allocator; optional: pipeline statistics (triangle counts), anisotropic
+// texture filtering, and what lets the plugin's scan keep a tile's status in one 64-bit word or use the
+// memory model's device scope.
 // Returns the names of required features that `have` lacks, and fills `want` with what to enable.
 std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     std::vector<std::string> missing;
@@ -93,6 +94,7 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     auto optional = [&](VkBool32 h, VkBool32& w) { w = h; };
     optional(have.f2.features.pipelineStatisticsQuery, want.f2.features.pipelineStatisticsQuery);
     optional(have.f2.features.shaderInt64, want.f2.features.shaderInt64);
+    optional(have.f2.features.samplerAnisotropy, want.f2.features.samplerAnisotropy);
     need(have.f12.hostQueryReset, want.f12.hostQueryReset, "hostQueryReset");
     optional(have.f12.shaderBufferInt64Atomics, want.f12.shaderBufferInt64Atomics);
     optional(have.f12.vulkanMemoryModel, want.f12.vulkanMemoryModel);
@@ -358,6 +360,7 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     info.enabledExtensionCount = uint32_t(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
     SIEVE_VK_TRY(vkCreateDevice(physical_, &info, nullptr, &device_));
+    samplerAnisotropy_ = want.f2.features.samplerAnisotropy == VK_TRUE;
     volkLoadDevice(device_);
     if (auto r = aliasKhrEntryPoints(); !r) return r;
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);

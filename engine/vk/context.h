@@ -20,10 +20,10 @@ using sieve::Result;
 
 struct ContextDesc {
     const char* appName = "sieve";
-    bool validation = false;       // VK_LAYER_KHRONOS_validation (also on when SIEVE_VALIDATION=1)
-    bool syncValidation = false;   // synchronization validation (needs validation)
+    bool validation = false;                      // VK_LAYER_KHRONOS_validation (also on when SIEVE_VALIDATION=1)
+    bool syncValidation = false;                  // synchronization validation (needs validation)
     std::vector<const char*> instanceExtensions;  // e.g. from glfwGetRequiredInstanceExtensions
-    bool swapchain = false;        // enable VK_KHR_swapchain on the device
+    bool swapchain = false;                       // enable VK_KHR_swapchain on the device
     // Use the device as a Vulkan 1.2 one (the 1.3 functionality from KHR extensions) even where it offers
     // 1.3, so that tests can cover the path RenderDoc's capture layer forces. Also on when
     // SIEVE_FORCE_VULKAN12=1.
@@ -51,6 +51,8 @@ public:
     // (vkCmdPipelineBarrier2, vkCmdBeginRendering, ...) work on both paths: on this one they are pointed
     // at the KHR functions.
     bool core13() const { return core13_; }
+    // The optional samplerAnisotropy feature is enabled (textured materials filter anisotropically).
+    bool samplerAnisotropy() const { return samplerAnisotropy_; }
 
     // Validation messages (warnings and errors) seen so far; tests fail on any.
     uint32_t validationMessageCount() const { return messageCount_; }
@@ -67,8 +69,8 @@ public:
 private:
     Context() = default;
     static VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
-                                                   VkDebugUtilsMessageTypeFlagsEXT types,
-                                                   const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
+                                                    VkDebugUtilsMessageTypeFlagsEXT types,
+                                                    const VkDebugUtilsMessengerCallbackDataEXT* data, void* user);
     Result<void> createInstance(const ContextDesc& desc);
     Result<void> pickPhysicalDevice();
     Result<void> createDevice(const ContextDesc& desc);
@@ -87,6 +89,7 @@ private:
     std::unique_ptr<Allocator> allocator_;
     bool validation_ = false;
     bool core13_ = true;
+    bool samplerAnisotropy_ = false;
     std::atomic<uint32_t> messageCount_{0};
     mutable std::mutex messageMutex_;
     std::vector<std::string> messages_;

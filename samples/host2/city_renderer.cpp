@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <glm/gtc/type_ptr.hpp>
 
+#include "engine/scene/scene_geometry.h"
 #include "engine/vk/context.h"
 
 namespace host2 {
@@ -53,7 +54,7 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
-    auto geometry = sieve::GeometryPass::create(ctx.info(), colorFormat, engine::kDepthFormat);
+    auto geometry = engine::createSceneGeometry(ctx, colorFormat, r->scene_);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
     // Room for every pass the graph can hold: the plugin's and the two draws.
@@ -65,6 +66,8 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     r->instances_ = importedBuffer(r->scene_.instances);
     r->meshes_ = importedBuffer(r->scene_.meshes);
     r->primitives_ = importedBuffer(r->scene_.primitives);
+    r->uvs_ = importedBuffer(r->scene_.materials.uvs);
+    r->materials_ = importedBuffer(r->scene_.materials.materials);
     return r;
 }
 
@@ -84,7 +87,8 @@ sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame,
 
     FrameGraph fg(cache_);
     HostHandles host{fg.importImage("color", color), fg.importBuffer("scene.vertices", vertices_),
-                     fg.importBuffer("scene.indices", indices_)};
+                     fg.importBuffer("scene.indices", indices_), fg.importBuffer("scene.uvs", uvs_),
+                     fg.importBuffer("scene.materials", materials_)};
     SieveImports imports;
     imports.buffers[CullingPlugin::kInstances] = fg.importBuffer(CullingPlugin::kInstances, instances_);
     imports.buffers[CullingPlugin::kMeshes] = fg.importBuffer(CullingPlugin::kMeshes, meshes_);
@@ -112,15 +116,18 @@ sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame,
     return engine::FrameEnd{color.state.layout, color.state.writeStage, color.state.writeAccess};
 }
 
+struct CityRenderer::DrawData {
+    ImageHandle color, depth;
+    BufferHandle vertices, indices, uvs, materials, primitives, instances, draws, counts;
+};
+
 void CityRenderer::addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHandles& host) {
-    struct Data {
-        ImageHandle color, depth;
-        BufferHandle vertices, indices, instances, draws, counts;
-    };
+    using Data = DrawData;
     const auto slot = [&](const char* name) { return plugin_->slot(name); };
     const sieve::SlotId draws = slot(late ? CullingPlugin::kDrawsLate : CullingPlugin::kDrawsEarly);
     const sieve::SlotId counts = slot(late ? CullingPlugin::kCountsLate : CullingPlugin::kCountsEarly);
     const sieve::SlotId instances = slot(CullingPlugin::kInstances);
+    const sieve::SlotId primitives = slot(CullingPlugin::kPrimitives);
     const sieve::SlotId depth = slot(CullingPlugin::kDepth);
     fg.addPass<Data>(
         late ? "draw.late" : "draw.early",
@@ -131,27 +138,32 @@ void CityRenderer::addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHan
             d.instances = b.read(slots.buffers[instances], Usage::StorageReadVertex);
             d.vertices = b.read(host.vertices, Usage::VertexInput);
             d.indices = b.read(host.indices, Usage::VertexInput);
+            d.uvs = b.read(host.uvs, Usage::VertexInput);
+            d.materials = b.read(host.materials, Usage::StorageReadVertex);
+            d.primitives = b.read(slots.buffers[primitives], Usage::StorageReadVertex);
             d.color = host.color = b.write(host.color, Usage::ColorAttachment);
             // The new depth version goes back to the plugin's slot table: hiz.build reads this one.
             d.depth = slots.images[depth] = b.write(slots.images[depth], Usage::DepthAttachment);
         },
-        [this, late](const Data& d, Context& c) {
-            recordDraw(late, c, d.color, d.depth, d.vertices, d.indices, d.instances, d.draws, d.counts);
-        });
+        [this, late](const Data& d, Context& c) { recordDraw(late, c, d); });
 }
 
-void CityRenderer::recordDraw(bool late, Context& c, ImageHandle color, ImageHandle depth, BufferHandle vertices,
-                              BufferHandle indices, BufferHandle instances, BufferHandle draws,
-                              BufferHandle counts) const {
+void CityRenderer::recordDraw(bool late, Context& c, const DrawData& d) const {
     sieve::GeometryInputs in;
-    in.vertices = {c.binding(vertices).buffer, 0, VK_WHOLE_SIZE};
-    in.indices = {c.binding(indices).buffer, 0, VK_WHOLE_SIZE};
-    in.instances = {c.binding(instances).buffer, 0, VK_WHOLE_SIZE};
-    in.draws = {c.binding(draws).buffer, 0, VK_WHOLE_SIZE};
-    in.counts = {c.binding(counts).buffer, 0, VK_WHOLE_SIZE};
+    in.vertices = {c.binding(d.vertices).buffer, 0, VK_WHOLE_SIZE};
+    in.uvs = {c.binding(d.uvs).buffer, 0, VK_WHOLE_SIZE};
+    in.indices = {c.binding(d.indices).buffer, 0, VK_WHOLE_SIZE};
+    in.instances = {c.binding(d.instances).buffer, 0, VK_WHOLE_SIZE};
+    in.materials = {c.binding(d.materials).buffer, 0, VK_WHOLE_SIZE};
+    in.primitives = {c.binding(d.primitives).buffer, 0, VK_WHOLE_SIZE};
+    in.draws = {c.binding(d.draws).buffer, 0, VK_WHOLE_SIZE};
+    in.counts = {c.binding(d.counts).buffer, 0, VK_WHOLE_SIZE};
     in.maxDraws = plugin_->drawCapacity();
+    // The city's materials are all opaque: each list's bins once (a scene with blend bins would draw them
+    // after the late list, as engine/scene/scene_geometry.h's drawOrder does).
+    const auto order = engine::listOrder(*geometry_, scene_.binMask, in);
     // The early pass clears; the late one draws on top of it.
-    geometry_->recordWithRendering(c.cmd(), in, {c.binding(color).view, c.binding(depth).view, !late}, extent_,
+    geometry_->recordWithRendering(c.cmd(), order, {c.binding(d.color).view, c.binding(d.depth).view, !late}, extent_,
                                    glm::value_ptr(viewProj_));
 }
 

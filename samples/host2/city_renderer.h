@@ -46,11 +46,11 @@ private:
     CityRenderer(engine::Context& ctx) : ctx_(ctx), cache_(ctx) {}
     struct HostHandles {
         ImageHandle color;  // versioned: draw.early writes the one draw.late writes again
-        BufferHandle vertices, indices;
+        BufferHandle vertices, indices, uvs, materials;
     };
     void addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHandles& host);
-    void recordDraw(bool late, Context& c, ImageHandle color, ImageHandle depth, BufferHandle vertices,
-                    BufferHandle indices, BufferHandle instances, BufferHandle draws, BufferHandle counts) const;
+    struct DrawData;
+    void recordDraw(bool late, Context& c, const DrawData& d) const;
 
     engine::Context& ctx_;
     engine::GpuScene scene_;
@@ -60,7 +60,7 @@ private:
     VkExtent2D extent_{0, 0};
     glm::mat4 viewProj_{1.0f};
     // The scene tables, imported into every frame's graph; their barrier state outlives the frames.
-    PhysicalResource vertices_, indices_, instances_, meshes_, primitives_;
+    PhysicalResource vertices_, indices_, instances_, meshes_, primitives_, uvs_, materials_;
     std::vector<std::string> order_;
     std::optional<engine::GpuTimestamps> timer_;  // a scope per pass, a slot per frame in flight
 };

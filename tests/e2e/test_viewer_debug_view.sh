@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The culling debug view (--debug-view culling) in headless screenshots, by pixel counts:
-#  - plain run: almost no pure-green-tinted pixels, none of the exact line colours (the checks can fail);
+#  - plain run: few pure-green pixels (the city's own grass and leaves), none of the exact line colours (the checks can fail);
 #  - two-phase: most of the scene is tinted green (drawn early), and the bounds of occlusion-culled
 #    instances are drawn in magenta (255, 0, 255);
 #  - single phase: the scene is tinted blue (late / single phase), nothing green;
@@ -55,9 +55,10 @@ print(f"culling: green {share(culling, 1):.1%}, blue {share(culling, 2):.1%}, ma
       f" ({occluded} instances occlusion culled)")
 print(f"single phase: green {share(single, 1):.1%}, blue {share(single, 2):.1%}")
 print(f"frozen: yellow {exact(frozen, yellow)}, red {exact(frozen, red)}")
-assert share(plain, 1) < 0.05 and exact(plain, magenta) == 0 and exact(plain, yellow) == 0 and exact(plain, red) == 0
+# The city has green materials of its own (grass, leaves: ~6% of the pixels in material mode).
+assert share(plain, 1) < 0.15 and exact(plain, magenta) == 0 and exact(plain, yellow) == 0 and exact(plain, red) == 0
 assert stats["debug_view"] == "culling", stats["debug_view"]
-assert share(culling, 1) > 0.3, "two-phase: the scene is not tinted green (drawn early)"
+assert share(culling, 1) > share(plain, 1) + 0.3, "two-phase: the scene is not tinted green (drawn early)"
 assert occluded > 0 and exact(culling, magenta) > 100, "no magenta bounds of occlusion-culled instances"
 assert share(single, 2) > 0.3 and share(single, 1) < 0.01, "single phase: not tinted blue"
 assert exact(frozen, yellow) > 200, "no frozen frustum (yellow)"

@@ -12,23 +12,23 @@ viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 source "$(dirname "$0")/scratch.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
-frag="$src/shaders/geometry/mesh.frag"
-grep -q 'outColor = vec4(base \* (0.35 + 0.65 \* lambert), 1.0);' "$frag" || fail "mesh.frag changed: update this test"
-sed 's/outColor = vec4(base \* (0.35 + 0.65 \* lambert), 1.0);/outColor = vec4(1.0, 0.0, 1.0, 1.0);/' "$frag" >"$out/magenta.frag"
+frag="$src/shaders/geometry/material.frag"
+grep -q 'outColor = colour \* pc.tint;' "$frag" || fail "material.frag changed: update this test"
+sed 's/outColor = colour \* pc.tint;/outColor = vec4(1.0, 0.0, 1.0, 1.0);/' "$frag" >"$out/magenta.frag"
 sed 's/float lambert = /float lambert = undeclared_in_this_test + /' "$frag" >"$out/broken.frag"
 
 common=(--headless --width 800 --height 300 --validation)
 "$viewer" "${common[@]}" --frames 2 --screenshot "$out/before.png" >"$out/before.txt" 2>&1 || {
     cat "$out/before.txt"; fail "viewer failed without reload"; }
 SIEVE_SYNC_VALIDATION=1 "$viewer" "${common[@]}" --frames 7 --screenshot "$out/after.png" --stats "$out/stats.json" \
-    --test-reload-shader "geometry/mesh.frag=$out/magenta.frag" \
-    --test-reload-shader "geometry/mesh.frag=$out/broken.frag" >"$out/log.txt" 2>&1 || {
+    --test-reload-shader "geometry/material.frag=$out/magenta.frag" \
+    --test-reload-shader "geometry/material.frag=$out/broken.frag" >"$out/log.txt" 2>&1 || {
     cat "$out/log.txt"; fail "viewer failed with reloads"; }
 grep -v 'instances: ' "$out/log.txt"
 if grep -q '^\[vulkan\]' "$out/log.txt"; then fail "validation messages"; fi
 grep -q '^shaders reloaded: [0-9]* compiled' "$out/log.txt" || fail "the valid reload did not succeed"
 grep -q '^shader reload failed, previous pipelines kept:' "$out/log.txt" || fail "the broken reload was not reported"
-grep -q '^geometry/mesh.frag:[0-9]*: error: .*undeclared_in_this_test' "$out/log.txt" || fail "no compiler message"
+grep -q '^geometry/material.frag:[0-9]*: error: .*undeclared_in_this_test' "$out/log.txt" || fail "no compiler message"
 grep -q '^frames: 7 rendered' "$out/log.txt" || fail "rendering did not continue to frame 7"
 
 /usr/bin/python3 - "$out" <<'PY'

@@ -15,18 +15,17 @@
 
 #include "assets/gltf_loader.h"
 #include "assets/normal_packing.h"
+#include "gltf_test_data.h"
 
 using namespace sieve::assets;
 namespace gpu = sieve::gpu;
 
 namespace {
 
-const std::filesystem::path kData = std::filesystem::path(__FILE__).parent_path().parent_path() / "data" / "gltf";
+const std::filesystem::path& kData = sieve::test::kGltfData;
 
 SceneData loadData(const char* file) {
-    auto r = loadGltf((kData / file).string());
-    EXPECT_TRUE(r) << r.error();
-    return r ? std::move(r).value() : SceneData{};
+    return sieve::test::loadGltfData(file);
 }
 
 std::vector<uint8_t> readBytes(const char* file) {

@@ -25,9 +25,10 @@ TEST(SceneBudget, FootprintCountsTablesAndPerInstanceCullingBuffers) {
     const auto& s = city.value();
     const engine::SceneFootprint f = engine::sceneFootprint(s);
     EXPECT_EQ(f.instances, 500u);
-    EXPECT_EQ(f.fixedBytes, s.vertices.size() * sizeof(sieve::gpu::Vertex) + s.indices.size() * 4 +
-                                s.primitives.size() * sizeof(sieve::gpu::MeshPrimitive) +
-                                s.meshes.size() * sizeof(sieve::gpu::Mesh));
+    EXPECT_EQ(f.fixedBytes,
+              s.vertices.size() * sizeof(sieve::gpu::Vertex) + s.indices.size() * 4 +
+                  s.primitives.size() * sizeof(sieve::gpu::MeshPrimitive) + s.meshes.size() * sizeof(sieve::gpu::Mesh) +
+                  s.vertices.size() * sizeof(sieve::gpu::VertexUv) + s.materials.size() * sizeof(sieve::gpu::Material));
     uint32_t maxDraws = 1;
     for (const auto& m : s.meshes) maxDraws = std::max(maxDraws, m.primitiveCount);
     // Instance record + 9 u32 culling buffers + two draw lists of maxDraws 32-byte records.

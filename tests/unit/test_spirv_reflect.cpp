@@ -7,6 +7,7 @@
 #include "hiz/hiz_shared.h"
 #include "shared/draw_push.h"
 #include "shared/geometry_push.h"
+#include "shared/material.h"
 #include "shared/prim_push.h"
 #include "shared/test_push.h"
 #include "shared/ui_push.h"
@@ -114,6 +115,8 @@ TEST(SpirvReflect, PushBlocksMatchTheirSharedStructs) {
         {"ui/imgui.vert", sizeof(sieve::gpu::ImGuiPush)},
         {"geometry/mesh.vert", sizeof(sieve::gpu::GeometryPush)},  // mat4 (MatrixStride) + 3 x vec4
         {"geometry/mesh.frag", sizeof(sieve::gpu::GeometryPush)},
+        {"geometry/material.vert", sizeof(sieve::gpu::MaterialPush)},
+        {"geometry/material.frag", sizeof(sieve::gpu::MaterialPush)},
     };
     for (const Case& c : cases) EXPECT_EQ(reflectEmbedded(c.shader).pushConstantBytes, c.bytes) << c.shader;
     EXPECT_EQ(reflectEmbedded("ui/imgui.frag").pushConstantBytes, 0u);
@@ -230,3 +233,20 @@ TEST(SpirvReflect, RejectsCyclicTypes) {
 }
 
 }  // namespace
+
+// The material pass's texture array (set 1, created by hand in passes/src/geometry/texture_set.cpp) is
+// what geometry/texture_array.h declares: one sampler, SIEVE_MAX_TEXTURES sampled images, fragment only.
+TEST(SpirvReflect, MaterialShadersTextureSetMatchesTheHandMadeLayout) {
+    const ShaderInfo vs = reflectEmbedded("geometry/material.vert");
+    const ShaderInfo fs = reflectEmbedded("geometry/material.frag");
+    EXPECT_EQ(types(vs), (std::vector{kS, kS, kS, kS}));
+    ASSERT_EQ(fs.bindings.size(), 2u);
+    EXPECT_EQ(fs.bindings[0].set, 1u);
+    EXPECT_EQ(fs.bindings[0].type, VK_DESCRIPTOR_TYPE_SAMPLER);
+    EXPECT_EQ(fs.bindings[1].set, 1u);
+    EXPECT_EQ(fs.bindings[1].binding, 1u);
+    EXPECT_EQ(fs.bindings[1].type, kSampled);
+    EXPECT_EQ(fs.bindings[1].count, sieve::gpu::SIEVE_MAX_TEXTURES);
+    // Set 1 is not pushed: setLayoutBindings refuses it, so pipelines must give its layout.
+    EXPECT_FALSE(sieve::spirv::setLayoutBindings(fs.bindings, "geometry/material.frag"));
+}

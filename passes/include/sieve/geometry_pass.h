@@ -2,9 +2,20 @@
 // The plain default geometry pass the viewer uses: draws a draw list (shared/draw.h records) with
 // vkCmdDrawIndexedIndirectCount. Hosts with their own materials write their own pass and read the same
 // draw-list slots as indirect arguments. Recorded inside the host's vkCmdBeginRendering scope.
+//
+// Two modes (GeometryOptions::materials):
+// - plain: one pipeline, flat colours from a small palette indexed by DrawCommand::material;
+// - materials: the glTF-style model of shared/material.h: base colour factor x base colour texture
+//   (textures in one array, GeometryPass::setTextures), alpha OPAQUE / MASK / BLEND, double-sided. One
+//   pipeline per bin (bin = alphaMode * 2 + doubleSided, SIEVE_MATERIAL_BIN_COUNT bins): record() draws
+//   one bin. A list of one bin's draws (per-(view, bin) streams) is drawn with mixedBins = false; a
+//   host with one mixed list sets mixedBins = true and records the list once per bin, each bin's vertex
+//   shader dropping the triangles of the other bins (MeshPrimitive::bin). Blend bins go last, after
+//   every opaque and masked draw of the frame (isBlendBin).
 #include <vulkan/vulkan.h>
 
 #include <memory>
+#include <span>
 
 #include "sieve/device.h"
 #include "sieve/plugin.h"
@@ -21,8 +32,14 @@ struct GeometryInputs {
     uint32_t maxDraws = 0;  // capacity of `draws`
     // The viewport to draw with (a flipped one too); null: (0, 0, extent) with depth range [0, 1].
     const VkViewport* viewport = nullptr;
-    // Debug views: the base colour is multiplied by `tint` (rgb; e.g. the phase that drew the list), or
-    // replaced by a colour per LOD when tintByLod is set.
+    // Material mode only:
+    BufferRange uvs;         // shared/material.h VertexUv, one per Vertex (the second vertex stream)
+    BufferRange materials;   // shared/material.h Material, indexed by DrawCommand::material
+    BufferRange primitives;  // shared/scene.h MeshPrimitive (the bin of each draw, read when mixedBins;
+                             // bound in material mode either way)
+    bool mixedBins = true;   // the list holds draws of every bin (see above)
+    // Debug views: the shaded colour times `tint` (rgb; e.g. the phase that drew the list); tintByLod
+    // colours by DrawCommand::lod instead.
     float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     bool tintByLod = false;
 };
@@ -32,7 +49,14 @@ struct GeometryInputs {
 struct GeometryOptions {
     bool reverseZ = true;  // nearer = larger depth; clear to 0 (else 1)
     VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    VkCullModeFlags cullMode = VK_CULL_MODE_BACK_BIT;
+    VkCullModeFlags cullMode = VK_CULL_MODE_BACK_BIT;  // of single-sided bins; double-sided ones cull nothing
+    bool materials = false;                            // material mode (see above)
+    // Material mode: the sampler's anisotropy; > 1 only when the host enabled samplerAnisotropy (clamped
+    // to the device's maxSamplerAnisotropy).
+    float maxAnisotropy = 1.0f;
+    // Material mode: the texture slots setTextures will fill (1..SIEVE_MAX_TEXTURES). Compiled into the
+    // pipelines: software rasterisers pay for every slot of the array on every fragment.
+    uint32_t textureSlots = 120;  // SIEVE_MAX_TEXTURES
 };
 
 // Colour and depth attachments of the default pass, in COLOR_ATTACHMENT_OPTIMAL and
@@ -44,24 +68,49 @@ struct GeometryAttachments {
     bool clear = false;
 };
 
+// One list drawn with one bin's pipeline, for recordWithRendering's ordered form.
+struct GeometryBinDraw {
+    const GeometryInputs* inputs = nullptr;
+    uint32_t bin = 0;
+};
+
 // Direction to the light the default pass shades with (world space, not normalised).
 inline constexpr float kDefaultLightDir[3] = {0.4f, 0.8f, 0.45f};
 
 class GeometryPass {
 public:
-    // Refuses a device without what the pass needs (kGeometryNeeds), naming each missing one.
+    // Refuses a device without what the pass needs (kGeometryNeeds), naming each missing one; in material
+    // mode also a device whose descriptor limits cannot hold the texture array (SIEVE_MAX_TEXTURES).
     static Result<GeometryPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
                                        const GeometryOptions& options = {});
     GeometryPass(GeometryPass&&) noexcept;
     GeometryPass& operator=(GeometryPass&&) noexcept;
     ~GeometryPass();
+
+    // Pipelines: SIEVE_MATERIAL_BIN_COUNT in material mode, 1 in plain mode.
+    uint32_t binCount() const;
+    // Blend bins are drawn after every other bin and write no depth.
+    static bool isBlendBin(uint32_t bin);
+
+    // Material mode: the texture array. views[i] is Material::baseColorTexture i; views[0]
+    // (SIEVE_TEXTURE_WHITE) means no texture: never sampled, but it must be a valid view. At most
+    // GeometryOptions::textureSlots views, each in SHADER_READ_ONLY_OPTIMAL when drawn; the slots after
+    // them repeat views[0]. Must be called before the first record (the material pipelines draw nothing
+    // before) and not while a recorded frame that draws with the pass is pending.
+    Result<void> setTextures(std::span<const VkImageView> views);
+
     // viewProj: column-major 4x4 world -> clip (the host's projection times its view);
-    // lightDir: world-space direction to the light.
+    // lightDir: world-space direction to the light; bin: the pipeline (ignored in plain mode).
     void record(VkCommandBuffer cmd, const GeometryInputs& in, VkExtent2D extent, const float viewProj[16],
-                const float lightDir[3]) const;
-    // The same inside its own vkCmdBeginRendering/EndRendering on `attachments`, lit by kDefaultLightDir.
+                const float lightDir[3], uint32_t bin = 0) const;
+    // Every bin of `in` (material mode: bins in order, blend last) inside its own
+    // vkCmdBeginRendering/EndRendering on `attachments`, lit by kDefaultLightDir.
     void recordWithRendering(VkCommandBuffer cmd, const GeometryInputs& in, const GeometryAttachments& attachments,
                              VkExtent2D extent, const float viewProj[16]) const;
+    // The same for (list, bin) pairs in the given order (e.g. a late pass that draws its opaque bins and
+    // then the blend bins of the early and the late list).
+    void recordWithRendering(VkCommandBuffer cmd, std::span<const GeometryBinDraw> draws,
+                             const GeometryAttachments& attachments, VkExtent2D extent, const float viewProj[16]) const;
 
     struct Impl;
 

@@ -1,6 +1,7 @@
 #pragma once
-// Graphics pipelines for dynamic rendering from embedded SPIR-V, with a push-descriptor set and push
-// constants, both reflected from the two stages' SPIR-V. Viewport and scissor are dynamic.
+// Graphics pipelines for dynamic rendering from embedded SPIR-V, with a push-descriptor set (set 0) and push
+// constants, both reflected from the two stages' SPIR-V, and optionally further descriptor sets the caller
+// owns (sets 1..). Viewport and scissor are dynamic.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -30,6 +31,11 @@ struct GraphicsPipelineDesc {
     VkCullModeFlags cullMode = VK_CULL_MODE_NONE;
     VkFrontFace frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     VkPrimitiveTopology topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    // Layouts of sets 1, 2, ... that the caller allocates and binds (e.g. a texture array too large to
+    // push). The shaders' bindings in those sets are not reflected into set 0; one in a set beyond them is
+    // an error.
+    std::span<const VkDescriptorSetLayout> extraSetLayouts;
+    std::span<const uint32_t> specialization;  // constant_id i = specialization[i], in both stages
     const char* debugName = nullptr;
     // vertexShader names a mesh shader (VK_EXT_mesh_shader): no vertex input; the vertex arrays are unused.
     bool meshShading = false;

@@ -56,10 +56,12 @@ class PipelineHandles {
 public:
     PipelineHandles() = default;
     // The push-descriptor set layout of `bindings` (set 0, from reflection) and the pipeline layout with
-    // `pushBytes` of push constants for `pushStages`; the pipeline itself is the caller's to create.
+    // `pushBytes` of push constants for `pushStages`, and `extraSets` as sets 1, 2, ... (not owned); the
+    // pipeline itself is the caller's to create.
     static Result<PipelineHandles> createLayouts(VkDevice device,
                                                  std::span<const VkDescriptorSetLayoutBinding> bindings,
-                                                 VkShaderStageFlags pushStages, uint32_t pushBytes);
+                                                 VkShaderStageFlags pushStages, uint32_t pushBytes,
+                                                 std::span<const VkDescriptorSetLayout> extraSets = {});
     ~PipelineHandles();
     PipelineHandles(PipelineHandles&& o) noexcept { *this = std::move(o); }
     PipelineHandles& operator=(PipelineHandles&& o) noexcept;

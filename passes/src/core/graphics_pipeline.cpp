@@ -61,9 +61,20 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     const spirv::ShaderInfo* infos[] = {&vsStage->info, &fsStage->info};
     auto merged = spirv::mergeBindings(infos);
     if (!merged) return makeError(merged.error().code, std::string(desc.vertexShader) + ": " + merged.error().message);
-    auto bindings = spirv::setLayoutBindings(*merged, desc.vertexShader);
+    // Sets 1.. are the caller's (extraSetLayouts): only set 0 is reflected into the pushed layout.
+    std::vector<spirv::DescriptorBinding> pushed;
+    for (const spirv::DescriptorBinding& b : *merged) {
+        if (b.set == 0)
+            pushed.push_back(b);
+        else if (b.set > desc.extraSetLayouts.size())
+            return makeError(VK_ERROR_INITIALIZATION_FAILED,
+                             std::string(desc.vertexShader) + ": binding " + std::to_string(b.binding) + " is in set " +
+                                 std::to_string(b.set) + ", for which no layout was given");
+    }
+    auto bindings = spirv::setLayoutBindings(pushed, desc.vertexShader);
     if (!bindings) return bindings.error();
-    auto handles = PipelineHandles::createLayouts(dev.device, *bindings, p.pushStages_, desc.pushConstantBytes);
+    auto handles = PipelineHandles::createLayouts(dev.device, *bindings, p.pushStages_, desc.pushConstantBytes,
+                                                  desc.extraSetLayouts);
     if (!handles) return handles.error();
     p.h_ = std::move(handles).value();
 
@@ -74,9 +85,16 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
         vkDestroyShaderModule(dev.device, *vs, nullptr);
         return fs.error();
     }
+    std::vector<VkSpecializationMapEntry> entries;
+    for (uint32_t i = 0; i < desc.specialization.size(); ++i)
+        entries.push_back({i, uint32_t(i * sizeof(uint32_t)), sizeof(uint32_t)});
+    const VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), desc.specialization.size_bytes(),
+                                    desc.specialization.data()};
+    const VkSpecializationInfo* specInfo = entries.empty() ? nullptr : &spec;
     VkPipelineShaderStageCreateInfo shaderStages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, first, *vs, "main"},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, *fs, "main"}};
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, first, *vs, "main", specInfo},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, *fs, "main",
+         specInfo}};
 
     VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     vertexInput.vertexBindingDescriptionCount = uint32_t(desc.vertexBindings.size());

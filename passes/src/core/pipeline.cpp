@@ -1,4 +1,3 @@
-#include "core/vk.h"
 #include "sieve/pipeline.h"
 
 #include <atomic>
@@ -6,6 +5,7 @@
 #include <vector>
 
 #include "core/spirv_reflect.h"
+#include "core/vk.h"
 #include "sieve/spirv.h"
 
 namespace sieve {
@@ -77,7 +77,8 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
 
 Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
                                                        std::span<const VkDescriptorSetLayoutBinding> bindings,
-                                                       VkShaderStageFlags pushStages, uint32_t pushBytes) {
+                                                       VkShaderStageFlags pushStages, uint32_t pushBytes,
+                                                       std::span<const VkDescriptorSetLayout> extraSets) {
     PipelineHandles h;
     h.device = device;
     for (const VkDescriptorSetLayoutBinding& b : bindings) {
@@ -90,9 +91,11 @@ Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
     setInfo.pBindings = bindings.data();
     SIEVE_VK_TRY(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &h.setLayout));
     VkPushConstantRange range{pushStages, 0, pushBytes};
+    std::vector<VkDescriptorSetLayout> sets{h.setLayout};
+    sets.insert(sets.end(), extraSets.begin(), extraSets.end());
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    layoutInfo.setLayoutCount = 1;
-    layoutInfo.pSetLayouts = &h.setLayout;
+    layoutInfo.setLayoutCount = uint32_t(sets.size());
+    layoutInfo.pSetLayouts = sets.data();
     layoutInfo.pushConstantRangeCount = pushBytes ? 1 : 0;
     layoutInfo.pPushConstantRanges = &range;
     SIEVE_VK_TRY(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &h.layout));

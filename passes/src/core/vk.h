@@ -30,6 +30,11 @@
     X(vkDestroyPipelineLayout)       \
     X(vkCreateDescriptorSetLayout)   \
     X(vkDestroyDescriptorSetLayout)  \
+    X(vkCreateDescriptorPool)        \
+    X(vkDestroyDescriptorPool)       \
+    X(vkAllocateDescriptorSets)      \
+    X(vkUpdateDescriptorSets)        \
+    X(vkCmdBindDescriptorSets)       \
     X(vkCreateSampler)               \
     X(vkDestroySampler)              \
     X(vkCmdBindPipeline)             \

@@ -1,0 +1,33 @@
+#pragma once
+// The viewer's use of the default geometry pass in material mode: creating it for an uploaded scene
+// (texture array written), and the order of its (list, bin) draws in the two draw passes. Until the
+// culling emits per-(view, bin) streams, each list holds every bin (GeometryInputs::mixedBins).
+#include <vector>
+
+#include "engine/scene/gpu_scene.h"
+#include "engine/vk/context.h"
+#include "sieve/geometry_pass.h"
+
+namespace engine {
+
+// The sampler's anisotropy: 16, or SIEVE_MAX_ANISOTROPY (1..16; 1 turns it off). Lavapipe's (Mesa 22)
+// anisotropic filtering blurs magnified textures, so the image test that compares texels with a bilinear
+// CPU reference turns it off.
+float maxAnisotropy();
+
+// Material mode, anisotropic (maxAnisotropy) where the context enabled it, textures of `scene` bound.
+sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene);
+
+// draw.early: the opaque and masked bins of the early list. draw.late: those of the late list, then the
+// blend bins of the early and of the late list, so that blending comes after every opaque draw. Only the
+// bins in `binMask` (GpuScene::binMask) are drawn: each mixed-list draw runs the list's vertex work once
+// more. The inputs' mixedBins is set here: a scene of one bin needs no filtering.
+std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
+                                              sieve::GeometryInputs& early, sieve::GeometryInputs& lateIn);
+
+// One list's bins of `binMask`, in bin order (blend last), for a host that draws each list once (right for
+// scenes without blend bins; with them, blending is only ordered within the list). Sets in.mixedBins.
+std::vector<sieve::GeometryBinDraw> listOrder(const sieve::GeometryPass& pass, uint32_t binMask,
+                                              sieve::GeometryInputs& in);
+
+}  // namespace engine
