@@ -5,6 +5,7 @@
 
 #include "core/spirv_reflect.h"
 #include "hiz/hiz_shared.h"
+#include "shared/cull.h"
 #include "shared/draw_push.h"
 #include "shared/geometry_push.h"
 #include "shared/prim_push.h"
@@ -46,14 +47,15 @@ std::array<uint32_t, 3> literalSize(const ShaderInfo& s) {
     return s.resolveLocalSize({});
 }
 
-TEST(SpirvReflect, FlagShadersBindUniformStorageAndPyramid) {
+TEST(SpirvReflect, FlagShadersBindStorageAndPyramid) {
     const ShaderInfo early = reflectEmbedded("cull/flag_early.comp");
     EXPECT_EQ(early.stage, VK_SHADER_STAGE_COMPUTE_BIT);
-    EXPECT_EQ(types(early), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS}));
+    EXPECT_EQ(types(early), (std::vector{kS, kS, kS, kS, kS, kS, kS, kS, kS}));
     EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{64, 1, 1}));
-    EXPECT_EQ(early.pushConstantBytes, 0u);
+    EXPECT_EQ(early.pushConstantBytes, sizeof(sieve::gpu::CullFlagPush));
     const ShaderInfo late = reflectEmbedded("cull/flag_late.comp");
-    EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis}));
+    EXPECT_EQ(types(late), (std::vector{kS, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS}));
+    EXPECT_EQ(types(reflectEmbedded("cull/check.comp")), (std::vector{kS, kS, kS, kCis, kS}));
     EXPECT_EQ(late.bindings[0].stages, VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT));
 }
 
@@ -109,6 +111,7 @@ TEST(SpirvReflect, PushBlocksMatchTheirSharedStructs) {
         {"prim/compact_finish.comp", sizeof(sieve::gpu::CompactFinishPush)},
         {"draw/expand.comp", sizeof(sieve::gpu::DrawExpandPush)},
         {"draw/finish_atomic.comp", sizeof(sieve::gpu::DrawFinishPush)},
+        {"cull/check.comp", sizeof(sieve::gpu::CullCheckPush)},
         {"test/fill.comp", sizeof(sieve::gpu::FillPush)},
         {"test/add.comp", sizeof(sieve::gpu::AddPush)},
         {"ui/imgui.vert", sizeof(sieve::gpu::ImGuiPush)},
