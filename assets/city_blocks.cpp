@@ -171,6 +171,7 @@ void InstanceEmitter::emit(uint32_t mesh, glm::vec3 local, float yaw, glm::vec3 
                             m.sphere.w * maxScale * (1.0f + 1e-6f));
     inst.mesh = mesh;
     inst.scale = maxScale;
+    inst.flags = gpu::SIEVE_INSTANCE_DEFAULT_FLAGS;  // as assets::makeInstance: casts and receives shadows
     scene_.instances.push_back(inst);
 }
 

@@ -13,7 +13,8 @@ using sieve::SlotDesc;
 
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
-                                                                    uint32_t framesInFlight, uint32_t drawCapacity) {
+                                                                    uint32_t framesInFlight, uint32_t drawCapacity,
+                                                                    uint32_t maxViews) {
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
@@ -26,6 +27,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.framesInFlight = framesInFlight;
     config.viewport = extent;
     config.drawCapacity = drawCapacity;
+    config.maxViews = maxViews;
     if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
         const std::string t = tier;
         config.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
@@ -241,11 +243,11 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     if (auto r = executor_->bindImported(color_, color); !r) return r;
     if (auto r = executor_->bindImported(depth_, depth); !r) return r;
     viewProj_ = proj * view;
-    sieve::ViewDesc cullView;
-    cullView.view = view;
-    cullView.projection = proj;
-    cullView.viewport = {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f};
-    if (auto r = plugin_->setView(cullView); !r) return r;
+    std::vector<sieve::CullView> views(1);
+    views[0].desc = {view, proj, {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f}};
+    views[0].name = "camera";
+    views.insert(views.end(), extraViews_.begin(), extraViews_.end());
+    if (auto r = plugin_->setViews(views); !r) return r;
     const sieve::FrameInfo info = frame.info;
     // An error here still leaves a frame that draws everything; it is returned after recording.
     auto prepared = plugin_->prepare(info);

@@ -29,10 +29,13 @@ class SceneRenderer {
 public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
-                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0);
+                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0,
+                                                                uint32_t maxViews = 1);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }
+    // Views culled after the camera (view 0) every frame, up to maxViews - 1 (their streams are not drawn).
+    void setExtraViews(std::vector<sieve::CullView> views) { extraViews_ = std::move(views); }
     const GpuScene& scene() const { return scene_; }
 
     // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
@@ -79,6 +82,7 @@ private:
     uint64_t frameIndex_ = 0;  // of the frame being recorded
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
+    std::vector<sieve::CullView> extraViews_;
     // Graph slots of the host's resources.
     graph::SlotId color_{}, depth_{}, vertices_{}, indices_{};
     graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{},
