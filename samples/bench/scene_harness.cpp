@@ -43,7 +43,7 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 }
 
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                                  VkExtent2D extent) {
+                                                                  VkExtent2D extent, uint32_t maxViews) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
     h->scene_ = std::move(scene);
     h->extent_ = extent;
@@ -53,7 +53,8 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     auto target = engine::HeadlessTarget::create(ctx, td);
     if (!target) return target.error();
     h->target_ = std::move(target).value();
-    auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, td.framesInFlight);
+    auto renderer =
+        engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, td.framesInFlight, 0, maxViews);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();
     // The viewer's start: street level, looking down the street (buildings on both sides occlude most).

@@ -15,8 +15,8 @@
 namespace bench {
 
 // Pass names of the graph (SceneRenderer: plugin passes with draw.early/draw.late interleaved).
-inline const char* const kCullPasses[] = {"cull.early.flag", "cull.early.compact", "hiz.build",
-                                          "cull.late.flag",  "cull.late.compact",  "cull.stats"};
+inline const char* const kCullPasses[] = {"cull.early.flag",   "cull.early.compact", "hiz.build", "cull.late.flag",
+                                          "cull.late.compact", "cull.check",         "cull.stats"};
 inline const char* const kDrawPasses[] = {"draw.early", "draw.late"};
 
 struct SceneRun {
@@ -32,7 +32,7 @@ void addRun(Json& j, const SceneRun& run);
 class SceneHarness {
 public:
     static sieve::Result<std::unique_ptr<SceneHarness>> create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                               VkExtent2D extent);
+                                                               VkExtent2D extent, uint32_t maxViews = 1);
     // Renders warmup + frames frames; times the last `frames`.
     sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
 
@@ -41,6 +41,11 @@ public:
     const sieve::assets::SceneData& scene() const { return scene_; }
     const glm::mat4& view() const { return view_; }
     const glm::mat4& proj() const { return proj_; }
+    // The camera every frame is rendered (and view 0 culled) with; the default is the city's street view.
+    void setCamera(const glm::mat4& view, const glm::mat4& proj) {
+        view_ = view;
+        proj_ = proj;
+    }
     VkExtent2D extent() const { return extent_; }
 
 private:

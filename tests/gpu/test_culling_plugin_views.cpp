@@ -83,10 +83,14 @@ TEST_F(CullingViewsTest, SetViewsRefusesWhatItCannotServeAndStreamsTileTheBuffer
     auto made = sieve::CullingPlugin::create(ctx().info(), config);
     ASSERT_TRUE(made) << made.error().message;
     sieve::CullingPlugin& p = *made.value();
-    const uint32_t bases[] = {0, 5, 5, 12, 21, 22};
+    // Streams follow each other, each starting at a storage offset the device accepts.
+    const VkDeviceSize align = std::max<VkDeviceSize>(ctx().info().limits.minStorageBufferOffsetAlignment, 32);
+    VkDeviceSize next = 0;
     for (uint32_t s = 0; s < 6; ++s) {
         const sieve::StreamRange r = p.stream(s / 2, s % 2);
-        EXPECT_EQ(r.drawOffset, bases[s] * 32u) << s;
+        next = (next + align - 1) / align * align;
+        EXPECT_EQ(r.drawOffset, next) << s;
+        next += VkDeviceSize(config.streamCapacities[s]) * 32;
         EXPECT_EQ(r.countOffset, s * 16u) << s;
         EXPECT_EQ(r.maxDraws, config.streamCapacities[s]) << s;
     }

@@ -88,7 +88,8 @@ struct CullView {
     ViewKind kind = ViewKind::Camera;
 };
 
-// Where a stream lives: records [drawOffset, drawOffset + maxDraws * 32) of draws.early / draws.late and
+// Where a stream lives (drawOffset a multiple of minStorageBufferOffsetAlignment, so the records may be
+// bound on their own): records [drawOffset, drawOffset + maxDraws * 32) of draws.early / draws.late and
 // its DrawCounts at countOffset of counts.early / counts.late, so that the host draws it with
 // vkCmdDrawIndexedIndirectCount(draws, drawOffset, counts, countOffset, maxDraws, SIEVE_DRAW_STRIDE).
 struct StreamRange {

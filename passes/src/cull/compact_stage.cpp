@@ -67,10 +67,11 @@ public:
         // In single phase the late slot has no flags this frame: empty streams.
         const uint32_t n = (phase_ == Phase::Late && f.singlePhase) ? 0 : f.instanceCount;
         const CullingConfig& c = kit_->config();
-        const uint32_t views = uint32_t(f.views.size());
+        // The early slot's streams of the views it does not cull, and those of views past this frame's
+        // count, hold nothing.
+        const uint32_t views = phase_ == Phase::Early ? f.earlyViews : uint32_t(f.views.size());
         const uint32_t active = views * c.binCount;
         const SlotTable& s = *slots_;
-        // Streams of views past this frame's count hold nothing.
         if (active < kit_->streamCount()) {
             vkCmdFillBuffer(cmd, b[counts_].buffer, b[counts_].offset + VkDeviceSize(active) * sizeof(gpu::DrawCounts),
                             VkDeviceSize(kit_->streamCount() - active) * sizeof(gpu::DrawCounts), 0);
@@ -84,6 +85,7 @@ public:
                                 range(b, s, lods_),       range(b, s, offsets_),
                                 range(b, s, scratch_),    range(b, s, draws_),
                                 range(b, s, counts_),     streams};
+        if (views == 0) return {};
         const DrawListShape shape{n, views, c.binCount, c.maxDrawsPerInstance};
         return list_->record(cmd, buffers, shape, f.stable ? DrawOrder::Stable : DrawOrder::AtomicAppend);
     }

@@ -75,9 +75,14 @@ Result<std::vector<gpu::DrawStream>> layoutStreams(const DeviceInfo& dev, const 
     const uint64_t fallback = c.drawCapacity ? c.drawCapacity : uint64_t(c.maxInstances) * c.maxDrawsPerInstance;
     const uint64_t maxByRange = dev.limits.maxStorageBufferRange / sizeof(gpu::DrawCommand);
     const uint64_t maxByDraw = dev.limits.maxDrawIndirectCount;
+    // Every stream starts at a storage-buffer offset the device accepts, so that a host may bind each
+    // stream's records on their own (as the default geometry pass does).
+    const uint64_t align = std::max<uint64_t>(dev.limits.minStorageBufferOffsetAlignment, sizeof(gpu::DrawCommand));
+    const uint64_t alignRecords = (align + sizeof(gpu::DrawCommand) - 1) / sizeof(gpu::DrawCommand);
     std::vector<gpu::DrawStream> streams(count);
     uint64_t base = 0;
     for (uint32_t s = 0; s < count; ++s) {
+        base = (base + alignRecords - 1) / alignRecords * alignRecords;
         const uint64_t capacity = c.streamCapacities.empty() ? fallback : c.streamCapacities[s];
         if (capacity > maxByDraw || base + capacity > maxByRange)
             return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
@@ -347,6 +352,8 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     // anything, and a zero max channel would read as "nearest" under standard Z).
     const bool pyramidThisFrame = !f.frozen;
     const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
+    f.earlyViews =
+        f.singlePhase ? uint32_t(f.views.size()) : ((f.views[0].toggles & gpu::SIEVE_CULL_TWO_PHASE) ? 1u : 0u);
     const int convention = int(f.views[0].reverseZ);
     if (readsOldPyramid && m.pyramidConvention != convention) f.views[0].toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
     m.persistentFresh = false;

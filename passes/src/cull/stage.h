@@ -52,8 +52,11 @@ struct FrameState {
     uint32_t instanceCount = 0;
     bool check = false;        // the false-culling check runs this frame
     bool singlePhase = false;  // two-phase off: the early slot runs the full test, the late one nothing
-    bool frozen = false;       // culling camera and pyramid kept
-    bool stable = true;        // draw order by instance (false: atomic append)
+    // Views the early slot culls (a prefix of `views`): every view in a single-phase frame; otherwise the
+    // two-phase main view alone (1) or none (0): the early shader flags nothing for any other view.
+    uint32_t earlyViews = 0;
+    bool frozen = false;  // culling camera and pyramid kept
+    bool stable = true;   // draw order by instance (false: atomic append)
     bool singleDispatchHiZ = true;
     // Persistent slots were (re)created and hold whatever memory the host gave: the first stage that
     // uses each clears it this frame.
