@@ -5,11 +5,12 @@
 //
 // Per view v (CullParams views[v]; arrays indexed vi = v * N + i, see shared/cull.h CullFlagPush):
 //   kept  = (instance.flags & mask) == mask; inFrustum = kept && frustum test (toggle off: kept)
-//   early: flag = twoPhase && visibleLast[vi] && inFrustum
+//   early: flag = twoPhase && visibleLast[vi] && inFrustum, or, for an EARLY view, flag = inFrustum
 //   late:  vis = inFrustum && !occluded; flag = vis && !(twoPhase && flagsEarly[vi]); visibleLast[vi] = vis
-// Views without TWO_PHASE (every view but the main one, and all of them in a single-phase frame, where
-// the late shader runs in the early slot) are thus culled completely by the late shader. Occlusion reads
-// the one pyramid, view 0's (only view 0 may have SIEVE_CULL_OCCLUSION).
+// EARLY views (SIEVE_CULL_EARLY: no occlusion, no second phase) are culled completely by the early
+// shader and never given to the late one; other views without TWO_PHASE (and all views of a
+// single-phase frame, where the late shader runs in the early slot) completely by the late shader.
+// Occlusion reads the one pyramid, view 0's (only view 0 may have SIEVE_CULL_OCCLUSION).
 // Outputs: flags[vi], lods[vi] (flag ? LOD : 0), drawCounts[(v * B + b) * N + i] = primitives of the
 // instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; counters[v] (shared/cull.h
 // CullCounters) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision.
@@ -139,7 +140,8 @@ void main() {
         flag = vis && !drawnEarly;
         if (valid) visibleLast[vi] = vis ? 1u : 0u;
 #else
-        flag = twoPhase && inFrustum && visibleLast[vi] != 0u;
+        const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
+        flag = earlyView ? inFrustum : twoPhase && inFrustum && visibleLast[vi] != 0u;
 #endif
         uint lod = 0u;
         if (flag && meshValid && (toggles & SIEVE_CULL_LOD) != 0u) lod = selectLod(sphere, scale, meshIndex, v);
@@ -168,6 +170,9 @@ void main() {
         countSubgroup(flag, v, 3u);
 #else
         countSubgroup(flag, v, 1u);
+        // An EARLY view's whole test happens here.
+        countSubgroup(earlyView && inFrustum, v, 0u);
+        countSubgroup(earlyView && inFrustum, v, 2u);
 #endif
     }
 }

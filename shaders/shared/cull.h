@@ -35,6 +35,9 @@ SIEVE_CONST(uint, SIEVE_CULL_OCCLUSION, 2u)
 SIEVE_CONST(uint, SIEVE_CULL_LOD, 4u)
 SIEVE_CONST(uint, SIEVE_CULL_TWO_PHASE, 8u)
 SIEVE_CONST(uint, SIEVE_CULL_ALL, 15u)
+// Not a test: the view is culled completely by the early flag pass (no occlusion, no second phase), so
+// that its streams are ready before the host's first draws (shadow maps for the main view's shading).
+SIEVE_CONST(uint, SIEVE_CULL_EARLY, 16u)
 
 // CullParams::kind
 SIEVE_CONST(uint, SIEVE_PROJ_PERSPECTIVE, 0u)

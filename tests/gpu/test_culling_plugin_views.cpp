@@ -174,19 +174,19 @@ TEST_F(CullingViewsTest, ExtraViewsStreamsEqualTheFrustumReferenceWithTheirMasks
         }
         EXPECT_EQ(s.views[v].frustumVisible, visible);
         EXPECT_EQ(s.views[v].lateVisible, visible) << "no occlusion for extra views";
-        EXPECT_EQ(s.views[v].lateDrawn, visible);
-        EXPECT_EQ(s.views[v].earlyDrawn, 0u) << "extra views are culled by the late pass";
+        EXPECT_EQ(s.views[v].earlyDrawn, visible);
+        EXPECT_EQ(s.views[v].lateDrawn, 0u) << "extra views are culled completely by the early pass";
         EXPECT_LT(visible, inst.size());
         EXPECT_GT(visible, 0u);
         const sieve::StreamRange range = renderer_->plugin().stream(v, 0);
-        const auto counts = readSlot<sieve::gpu::DrawCounts>("counts.late", range.countOffset, 1);
+        const auto counts = readSlot<sieve::gpu::DrawCounts>("counts.early", range.countOffset, 1);
         ASSERT_EQ(counts.size(), 1u);
         EXPECT_EQ(counts[0].count, want.size());
         EXPECT_EQ(counts[0].overflow, 0u);
-        EXPECT_EQ(s.views[v].late[0].count, counts[0].count) << "stats equal the count buffer (same camera)";
-        const auto early = readSlot<sieve::gpu::DrawCounts>("counts.early", range.countOffset, 1);
-        EXPECT_EQ(early[0].count, 0u);
-        const auto draws = readSlot<sieve::gpu::DrawCommand>("draws.late", range.drawOffset, want.size());
+        EXPECT_EQ(s.views[v].early[0].count, counts[0].count) << "stats equal the count buffer (same camera)";
+        const auto late = readSlot<sieve::gpu::DrawCounts>("counts.late", range.countOffset, 1);
+        EXPECT_EQ(late[0].count, 0u);
+        const auto draws = readSlot<sieve::gpu::DrawCommand>("draws.early", range.drawOffset, want.size());
         ASSERT_EQ(draws.size(), want.size());
         for (size_t d = 0; d < want.size(); ++d)
             ASSERT_EQ(std::memcmp(&draws[d], &want[d], sizeof(want[d])), 0) << "record " << d;

@@ -18,7 +18,8 @@
 //                (sieve/hiz.h) sampled with texelFetch: the min channel is the farthest depth for
 //                reverse Z, the max channel for standard Z.
 // Two-phase views (CullParams::toggles has SIEVE_CULL_TWO_PHASE) split their visible set between the
-// phases; every other view is culled completely by the late shader (the early one flags nothing for it).
+// phases; SIEVE_CULL_EARLY views are culled completely by the early shader (give the late one only the
+// views before them); every other view completely by the late shader (the early one flags nothing).
 #include <vulkan/vulkan.h>
 
 #include <cstdint>

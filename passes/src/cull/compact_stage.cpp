@@ -67,9 +67,9 @@ public:
         // In single phase the late slot has no flags this frame: empty streams.
         const uint32_t n = (phase_ == Phase::Late && f.singlePhase) ? 0 : f.instanceCount;
         const CullingConfig& c = kit_->config();
-        // The early slot's streams of the views it does not cull, and those of views past this frame's
-        // count, hold nothing.
-        const uint32_t views = phase_ == Phase::Early ? f.earlyViews : uint32_t(f.views.size());
+        // The late slot's streams of the views it does not cull (the EARLY views; all of them in a
+        // single-phase frame), and those of views past this frame's count, hold nothing.
+        const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
         const uint32_t active = views * c.binCount;
         const SlotTable& s = *slots_;
         if (active < kit_->streamCount()) {

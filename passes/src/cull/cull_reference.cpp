@@ -82,13 +82,16 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
             const gpu::Instance& inst = scene.instances[i];
             const size_t vi = v * n + i;
             const bool inFrustum = kept(inst, params) && (!frustumOn || gpu::sieveInFrustum(inst.sphere, params));
-            const bool flag = twoPhase && inFrustum && visibleLast[vi] != 0;
+            const bool earlyView = params.toggles & gpu::SIEVE_CULL_EARLY;
+            const bool flag = earlyView ? inFrustum : twoPhase && inFrustum && visibleLast[vi] != 0;
             out.flags[vi] = flag;
             if (flag) {
                 out.lods[vi] = lodReference(inst, params, scene);
                 writeDrawCounts(scene, inst, v, binCount, n, i, out);
             }
             counters[v].earlyDrawn += flag;
+            counters[v].frustumVisible += earlyView && inFrustum;
+            counters[v].lateVisible += earlyView && inFrustum;
         }
     }
     return out;

@@ -331,6 +331,8 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
         uint32_t bits = view.tests & on;
         // Only the main view splits its set between the phases (two-phase occlusion).
         if (v == 0 && t.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
+        // The others are done in the early pass: their streams are ready before the host's first draw.
+        if (v > 0) bits |= gpu::SIEVE_CULL_EARLY;
         auto params = m.params(view, uint32_t(v), bits);
         if (!params) {
             // The view still draws every instance of its kinds (nothing culled), so the picture stays whole.
@@ -352,8 +354,7 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     // anything, and a zero max channel would read as "nearest" under standard Z).
     const bool pyramidThisFrame = !f.frozen;
     const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
-    f.earlyViews =
-        f.singlePhase ? uint32_t(f.views.size()) : ((f.views[0].toggles & gpu::SIEVE_CULL_TWO_PHASE) ? 1u : 0u);
+    f.lateViews = f.singlePhase ? 0u : 1u;
     const int convention = int(f.views[0].reverseZ);
     if (readsOldPyramid && m.pyramidConvention != convention) f.views[0].toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
     m.persistentFresh = false;

@@ -112,7 +112,7 @@ public:
                                  r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
         const CullLateBuffers late{r(otherFlags_), r(otherLods_), r(state_), b[pyramid_].view,
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        const uint32_t views = phase_ == Phase::Early ? f.earlyViews : uint32_t(f.views.size());
+        const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
         const CullLayout layout{f.instanceCount, views, kit_->config().binCount};
         if (phase_ == Phase::Early) {
             if (f.singlePhase)

@@ -52,9 +52,9 @@ struct FrameState {
     uint32_t instanceCount = 0;
     bool check = false;        // the false-culling check runs this frame
     bool singlePhase = false;  // two-phase off: the early slot runs the full test, the late one nothing
-    // Views the early slot culls (a prefix of `views`): every view in a single-phase frame; otherwise the
-    // two-phase main view alone (1) or none (0): the early shader flags nothing for any other view.
-    uint32_t earlyViews = 0;
+    // Views the late slot culls (a prefix of `views`): none in a single-phase frame (the early slot runs
+    // the full test of every view), else the main view alone: the others are SIEVE_CULL_EARLY views.
+    uint32_t lateViews = 0;
     bool frozen = false;  // culling camera and pyramid kept
     bool stable = true;   // draw order by instance (false: atomic append)
     bool singleDispatchHiZ = true;
