@@ -14,7 +14,8 @@ namespace {
 constexpr uint32_t kBins = 3;
 
 struct Views {
-    std::vector<sieve::gpu::CullParams> params;
+    std::vector<sieve::gpu::CullParams> params;  // the late pass culls the first lateViews of them
+    uint32_t lateViews = 2;
     std::vector<uint32_t> capacities;  // per stream
     std::vector<float> depth;          // view 0's depth
     VkExtent2D extent{};               // of view 0's depth
@@ -55,8 +56,9 @@ protected:
         const Spec specs[] = {
             {&main, v.extent, SIEVE_CULL_ALL, 0},
             {&ortho, {64, 64}, SIEVE_CULL_FRUSTUM, SIEVE_INSTANCE_CASTS_SHADOW},
-            {&side, {33, 17}, SIEVE_CULL_FRUSTUM | SIEVE_CULL_LOD, 0},
-            {&receivers, {40, 50}, SIEVE_CULL_FRUSTUM, SIEVE_INSTANCE_RECEIVES_SHADOW},
+            // Culled completely by the early pass.
+            {&side, {33, 17}, SIEVE_CULL_FRUSTUM | SIEVE_CULL_LOD | SIEVE_CULL_EARLY, 0},
+            {&receivers, {40, 50}, SIEVE_CULL_FRUSTUM | SIEVE_CULL_EARLY, SIEVE_INSTANCE_RECEIVES_SHADOW},
         };
         for (const Spec& s : specs) {
             sieve::CullSettings settings;
@@ -110,8 +112,8 @@ protected:
                 instances.range(), meshes.range(),  primitives.range(), p.drawCounts.range(), p.lods.range(),
                 p.offsets.range(), scratch.range(), p.draws.range(),    p.counts.range(),     streamTable.range()};
         };
-        const sieve::CullLayout layout{n, views, kBins};
-        const sieve::DrawListShape shape{n, views, kBins, 3};
+        const sieve::CullLayout layout{n, views, kBins}, lateLayout{n, v.lateViews, kBins};
+        const sieve::DrawListShape shape{n, views, kBins, 3}, lateShape{n, v.lateViews, kBins, 3};
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
             flags.recordEarly(cmd, flagBuffers(ph[0]), layout);
             testing_limits::computeBarrier(cmd);
@@ -127,9 +129,9 @@ protected:
             flags.recordLate(cmd, flagBuffers(ph[1]),
                              {ph[0].flags.range(), ph[0].lods.range(), state.range(), images.pyramid.view(),
                               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                             layout);
+                             lateLayout);
             testing_limits::computeBarrier(cmd);
-            auto l = drawList.record(cmd, listBuffers(ph[1]), shape, sieve::DrawOrder::Stable);
+            auto l = drawList.record(cmd, listBuffers(ph[1]), lateShape, sieve::DrawOrder::Stable);
             EXPECT_TRUE(l) << l.error().message;
         });
         EXPECT_TRUE(r) << r.error().message;
@@ -156,18 +158,32 @@ protected:
         const sieve::HiZPyramidCpu pyramid = sieve::hizReference(v.extent, v.depth);
         auto early = sieve::cullEarlyReference(v.params, kBins, scene.view(), visibleLast, counters);
         std::vector<uint32_t> vis = visibleLast;
+        const std::span<const sieve::gpu::CullParams> lateParams(v.params.data(), v.lateViews);
         auto late =
-            sieve::cullLateReference(v.params, kBins, scene.view(), early.flags, early.lods, &pyramid, vis, counters);
+            sieve::cullLateReference(lateParams, kBins, scene.view(), early.flags, early.lods, &pyramid, vis, counters);
         const sieve::CullPhaseOutput* phases[2] = {&early, &late};
+        const size_t n = scene.instances.size();
         for (int p = 0; p < 2; ++p) {
             SCOPED_TRACE(p ? "late" : "early");
-            ASSERT_EQ(g.flags[p], phases[p]->flags);
-            ASSERT_EQ(g.lods[p], phases[p]->lods);
-            ASSERT_EQ(g.drawCounts[p], phases[p]->drawCounts);
-            const auto want = sieve::drawStreamsReference(scene.view(), *phases[p], views, kBins, v.capacities);
+            // The late pass writes only its views' part of the arrays.
+            const uint32_t culled = p ? v.lateViews : views;
+            auto prefix = [&](const std::vector<uint32_t>& a, size_t count) {
+                return std::vector<uint32_t>(a.begin(), a.begin() + std::min(a.size(), count));
+            };
+            ASSERT_EQ(prefix(g.flags[p], culled * n), phases[p]->flags);
+            ASSERT_EQ(prefix(g.lods[p], culled * n), phases[p]->lods);
+            ASSERT_EQ(prefix(g.drawCounts[p], culled * kBins * n), phases[p]->drawCounts);
+            auto want = sieve::drawStreamsReference(scene.view(), *phases[p], culled, kBins, v.capacities);
+            want.resize(v.capacities.size());  // streams the phase does not build: nothing written
             uint32_t base = 0;
             for (size_t s = 0; s < want.size(); ++s) {
                 SCOPED_TRACE("stream " + std::to_string(s));
+                if (s >= culled * kBins) {
+                    for (size_t w = 0; w < size_t(v.capacities[s]) * 8; ++w)
+                        ASSERT_EQ(g.draws[p][size_t(base) * 8 + w], kGuardWord);
+                    base += v.capacities[s];
+                    continue;
+                }
                 const auto& c = g.counts[p][s];
                 EXPECT_EQ(c.count, want[s].counts.count);
                 EXPECT_EQ(c.total, want[s].counts.total);
