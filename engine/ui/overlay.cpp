@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cinttypes>
+#include <string>
 
 namespace engine::ui {
 
@@ -45,6 +46,31 @@ void drawFrameSection(const OverlayModel& m) {
     plot("##frame", m.frameMs, 28.0f);
 }
 
+// One row per view of the frame (visible, drawn instances, draw records per bin).
+void drawViewsTable(const sieve::CullingStats& c) {
+    if (c.views.size() < 2 && (c.views.empty() || c.views[0].early.size() < 2)) return;
+    if (!ImGui::BeginTable("views", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+    ImGui::TableSetupColumn("view");
+    ImGui::TableSetupColumn("visible");
+    ImGui::TableSetupColumn("drawn");
+    ImGui::TableSetupColumn("draws per bin");
+    ImGui::TableHeadersRow();
+    for (const sieve::CullingViewStats& v : c.views) {
+        std::string bins;
+        for (uint32_t b = 0; b < v.early.size(); ++b) bins += (b ? " " : "") + std::to_string(v.draws(b));
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%s (%s)", v.name.c_str(), sieve::viewKindName(v.kind));
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", v.frustumVisible);
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", v.drawn());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(bins.c_str());
+    }
+    ImGui::EndTable();
+}
+
 void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles) {
     if (!c.valid) {
         disabledWrapped(
@@ -63,6 +89,10 @@ void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles) {
         ImGui::EndTable();
     }
     if (c.overflow()) ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %u dropped", c.overflow());
+    if (c.falselyCulledValid)
+        ImGui::TextColored(c.falselyCulled ? ImVec4(1, 0.4f, 0.3f, 1) : ImVec4(0.6f, 0.9f, 0.6f, 1),
+                           "falsely culled: %u", c.falselyCulled);
+    drawViewsTable(c);
 }
 
 void drawTimingsSection(const PassTimings& t) {
@@ -112,6 +142,7 @@ bool drawTogglesSection(sieve::CullingToggles& t) {
     changed |= ImGui::RadioButton("atomic append", &mode, 1);
     t.stable = mode == 0;
     changed |= ImGui::SliderInt("LOD bias", &t.lodBias, -4, 4);
+    changed |= ImGui::Checkbox("check culling (false culls vs the final depth)", &t.checkCulling);
     return changed;
 }
 

@@ -3,6 +3,8 @@
 //   { "instances": N, "frustum_visible": N, "occlusion_visible": N, "occlusion_visible_early": N,
 //     "occlusion_visible_late": N, "drawn": N, "triangles": N, "overflow": N, "counts_available": bool,
 //     "passes": { "<pass>": mean ms, ... }, "frame_ms": mean, "frames": N, "device": "...",
+//     "views": [ { "name", "kind", "frustum_visible", "occlusion_visible", "drawn", "bins": { name: draws } } ],
+//     "falsely_culled": N (only with toggles.checkCulling; -1 while no checked frame was read back),
 //     "width": W, "height": H, "toggles": { ... } }
 #include <string>
 

@@ -85,6 +85,7 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .onOff("--freeze", "freeze culling at the start camera (default off)", t.freeze)
+        .onOff("--check-culling", "false-culling check against the final depth (default off)", t.checkCulling)
         .count("--instances", "N", "number of instances in the procedural scene (default 10000)", o.instances, 0,
                1ull << 30)
         .count("--seed", "S", "seed of the procedural scene (default 1)", o.seed, 0, 1ull << 62)
