@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "assets/glm_interop.h"
 #include "assets/procedural_city.h"
 #include "city_renderer.h"
 #include "engine/scene/scene_renderer.h"
@@ -14,7 +15,6 @@
 #include "gpu/gpu_fixture.h"
 #include "shared/draw.h"
 #include "sieve/cull_flags.h"
-#include "assets/glm_interop.h"
 
 using testing_gpu::GpuTest;
 
@@ -47,7 +47,8 @@ protected:
         scene_ = std::move(city).value();
         const sieve::assets::CameraPose pose = sieve::assets::defaultCityCamera();
         view_ = sieve::assets::viewMatrix(pose);
-        proj_ = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(kExtent.width) / float(kExtent.height), 0.1f));
+        proj_ = sieve::toGlm(
+            sieve::perspectiveReverseZ(glm::radians(60.0f), float(kExtent.width) / float(kExtent.height), 0.1f));
     }
 
     DrawList readList(const BindingFn& binding, bool late) {
@@ -170,8 +171,9 @@ TEST_F(Host2Test, SameDrawListsCountsAndImageAsTheReferenceHost) {
     ASSERT_GT(ref.early.counts.count, 0u);
     EXPECT_LT(ref.stats.earlyDrawn + ref.stats.lateDrawn, ref.stats.instances);
     expectSameOutput(ref, h2);
-    const std::vector<std::string> expected = {"cull.early.flag", "cull.early.compact", "draw.early", "hiz.build",
-                                               "cull.late.flag",  "cull.late.compact",  "draw.late",  "cull.stats"};
+    const std::vector<std::string> expected = {"cull.early.flag", "cull.early.compact", "draw.early",
+                                               "hiz.build",       "cull.late.flag",     "cull.late.compact",
+                                               "draw.late",       "cull.check",         "cull.stats"};
     EXPECT_EQ(order, expected);
     // One GPU time per pass, in the order they ran; the frame took some time.
     std::vector<std::string> timed;
