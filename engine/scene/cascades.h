@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "shared/scene.h"
 #include "sieve/culling.h"
 
 namespace engine {

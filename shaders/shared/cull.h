@@ -25,19 +25,10 @@
 //   passes.
 // - Hi-Z pyramid: sieve/hiz.h (r = min, g = max depth per texel).
 #include "shared/common.h"
+#include "shared/cull_tests.h"
 #include "shared/scene.h"
 
 SIEVE_NS_BEGIN
-
-// CullParams::toggles
-SIEVE_CONST(uint, SIEVE_CULL_FRUSTUM, 1u)
-SIEVE_CONST(uint, SIEVE_CULL_OCCLUSION, 2u)
-SIEVE_CONST(uint, SIEVE_CULL_LOD, 4u)
-SIEVE_CONST(uint, SIEVE_CULL_TWO_PHASE, 8u)
-SIEVE_CONST(uint, SIEVE_CULL_ALL, 15u)
-// Not a test: the view is culled completely by the early flag pass (no occlusion, no second phase), so
-// that its streams are ready before the host's first draws (shadow maps for the main view's shading).
-SIEVE_CONST(uint, SIEVE_CULL_EARLY, 16u)
 
 // CullParams::kind
 SIEVE_CONST(uint, SIEVE_PROJ_PERSPECTIVE, 0u)

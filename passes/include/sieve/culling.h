@@ -30,7 +30,7 @@
 #include <string_view>
 #include <vector>
 
-#include "shared/cull.h"
+#include "shared/cull_tests.h"
 #include "shared/draw.h"
 #include "sieve/device.h"
 #include "sieve/plugin.h"
