@@ -6,6 +6,16 @@
 
 namespace engine {
 
+void casterBounds(std::span<const sieve::gpu::Instance> instances, glm::vec3& lo, glm::vec3& hi) {
+    lo = glm::vec3(INFINITY);
+    hi = glm::vec3(-INFINITY);
+    for (const auto& inst : instances) {
+        const glm::vec3 c(inst.sphere.x, inst.sphere.y, inst.sphere.z);
+        lo = glm::min(lo, c - inst.sphere.w);
+        hi = glm::max(hi, c + inst.sphere.w);
+    }
+}
+
 std::vector<float> cascadeSplits(const CascadeSetup& s) {
     const uint32_t n = std::clamp(s.count, 1u, 4u);
     std::vector<float> splits(n + 1);

@@ -4,6 +4,7 @@
 // whole scene, so that every caster between the light and the slice is inside the cascade's box.
 // Each cascade is one culling-plugin view (frustum only, shadow casters only).
 #include <glm/glm.hpp>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct Cascade {
     glm::mat4 proj{1.0f};  // orthographic, reverse Z (1 at the light's side of the box, 0 at the far side)
     float splitNear = 0.0f, splitFar = 0.0f;  // camera distances the cascade covers
 };
+
+// The bounds of every instance's sphere (the casters a cascade must reach back to).
+void casterBounds(std::span<const sieve::gpu::Instance> instances, glm::vec3& lo, glm::vec3& hi);
 
 // Practical split (half logarithmic, half uniform) of [znear, maxDistance] into `count` slices.
 std::vector<float> cascadeSplits(const CascadeSetup& s);

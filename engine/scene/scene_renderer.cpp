@@ -14,7 +14,7 @@ using sieve::SlotDesc;
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
                                                                     uint32_t framesInFlight, uint32_t drawCapacity,
-                                                                    uint32_t maxViews) {
+                                                                    uint32_t maxViews, uint32_t shadowCascades) {
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
@@ -27,7 +27,13 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.framesInFlight = framesInFlight;
     config.viewport = extent;
     config.drawCapacity = drawCapacity;
-    config.maxViews = maxViews;
+    config.maxViews = std::max(maxViews, 1 + shadowCascades);
+    if (shadowCascades) {
+        auto shadow = ShadowPass::create(ctx, shadowCascades, 1024);
+        if (!shadow) return shadow.error();
+        r->shadow_ = std::move(shadow).value();
+        casterBounds(scene.instances, r->sceneMin_, r->sceneMax_);
+    }
     if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
         const std::string t = tier;
         config.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
@@ -107,6 +113,9 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         const auto slot = [&](const char* name) { return m[plugin_->slot(name)]; };
         const auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
         const auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);
+        if (shadow_ && !late)
+            shadowBuffer_ = shadow_->addTo(
+                g, {draws, counts, slot(sieve::CullingPlugin::kInstances), vertices_, indices_}, *plugin_, 1);
         sieve::PassDesc d;
         d.name = late ? "draw.late" : "draw.early";
         d.graphics = true;
@@ -119,6 +128,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
                   storageRead(slot(sieve::CullingPlugin::kInstances), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
                   vertexRead(vertices_),
                   vertexRead(indices_)};
+        if (shadow_) d.uses.push_back(storageRead(shadowBuffer_, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT));
         g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
             recordDraw(late, cmd, b, f);
         });
@@ -246,6 +256,10 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     std::vector<sieve::CullView> views(1);
     views[0].desc = {view, proj, {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f}};
     views[0].name = "camera";
+    if (shadow_) {
+        shadow_->update(view, proj, sceneMin_, sceneMax_);
+        views.insert(views.end(), shadow_->views().begin(), shadow_->views().end());
+    }
     views.insert(views.end(), extraViews_.begin(), extraViews_.end());
     if (auto r = plugin_->setViews(views); !r) return r;
     const sieve::FrameInfo info = frame.info;
@@ -269,6 +283,10 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
     in.draws = {b[late ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
     in.counts = {b[late ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
     in.maxDraws = plugin_->drawCapacity();
+    if (shadow_) {
+        in.shadow = {b[shadowBuffer_].buffer, b[shadowBuffer_].offset, VK_WHOLE_SIZE};
+        in.shadowCascades = shadow_->cascades();
+    }
     geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
                                    glm::value_ptr(viewProj_));
     if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);

@@ -11,6 +11,7 @@
 #include "engine/graph/executor.h"
 #include "engine/graph/graph_desc.h"
 #include "engine/scene/gpu_scene.h"
+#include "engine/scene/shadow_pass.h"
 #include "engine/target/target.h"
 #include "engine/ui/hiz_view_pass.h"
 #include "engine/vk/context.h"
@@ -30,7 +31,7 @@ public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
                                                                 uint32_t framesInFlight, uint32_t drawCapacity = 0,
-                                                                uint32_t maxViews = 1);
+                                                                uint32_t maxViews = 1, uint32_t shadowCascades = 0);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }
@@ -83,6 +84,10 @@ private:
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
     std::vector<sieve::CullView> extraViews_;
+    // Cascaded shadows (engine/scene/shadow_pass.h): views 1..cascades of the plugin, before extraViews_.
+    std::unique_ptr<ShadowPass> shadow_;
+    graph::SlotId shadowBuffer_ = sieve::kNoSlot;
+    glm::vec3 sceneMin_{0.0f}, sceneMax_{0.0f};
     // Graph slots of the host's resources.
     graph::SlotId color_{}, depth_{}, vertices_{}, indices_{};
     graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{},

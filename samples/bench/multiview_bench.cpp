@@ -117,13 +117,7 @@ int multiviewMain(int argc, char** argv) {
     setup.count = o.cascades;
     setup.maxDistance = 150.0f;
     setup.mapExtent = mapExtent;
-    setup.sceneMin = glm::vec3(INFINITY);
-    setup.sceneMax = glm::vec3(-INFINITY);
-    for (const auto& inst : city->instances) {
-        const glm::vec3 c(inst.sphere.x, inst.sphere.y, inst.sphere.z);
-        setup.sceneMin = glm::min(setup.sceneMin, c - inst.sphere.w);
-        setup.sceneMax = glm::max(setup.sceneMax, c + inst.sphere.w);
-    }
+    engine::casterBounds(city->instances, setup.sceneMin, setup.sceneMax);
     const auto cascades = engine::fitCascades(single.view(), setup);
     std::vector<sieve::CullView> views;
     for (uint32_t k = 0; k < cascades.size(); ++k) views.push_back(engine::cascadeView(cascades[k], k, mapExtent));

@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
     std::printf("uploading the scene and creating the pipelines\n");
     std::fflush(stdout);
     auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
-                                                        target->framesInFlight());
+                                                        target->framesInFlight(), 0, 1, opt.shadowCascades());
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
     if (ui)

@@ -119,6 +119,8 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .count("--hiz-mip", "N", "pyramid mip the Hi-Z view shows (default 0; clamped to the pyramid)", o.hizMip, 0, 31)
+        .onOff("--shadows", "cascaded shadow maps, each cascade a culling view (default off)", o.shadows)
+        .count("--cascades", "N", "shadow cascades (1..4, default 3)", o.cascades, 1, 4)
         .option("--test-reload-shader", "NAME=FILE",
                 "(testing) repeatable; the k-th reloads the shaders after frame 2k+2, with the source of shader "
                 "NAME (e.g. geometry/mesh.frag) read from FILE",

@@ -5,8 +5,10 @@
 layout(location = 0) in vec3 inNormal;
 layout(location = 1) flat in uint inMaterial;
 layout(location = 2) flat in uint inInstance;
+layout(location = 3) in vec3 inWorld;
 layout(push_constant) uniform Push { GeometryPush pc; };
 layout(location = 0) out vec4 outColor;
+#include "geometry/shadow.glsl"
 
 const vec3 kPalette[8] = vec3[8](vec3(0.55, 0.55, 0.58), vec3(0.70, 0.45, 0.35), vec3(0.35, 0.55, 0.30),
                                  vec3(0.45, 0.32, 0.20), vec3(0.80, 0.75, 0.55), vec3(0.30, 0.40, 0.65),
@@ -17,5 +19,6 @@ void main() {
     float jitter = 0.9 + 0.2 * float((h >> 24) & 255u) / 255.0;
     vec3 base = kPalette[inMaterial & 7u] * jitter;
     float lambert = max(dot(normalize(inNormal), normalize(pc.lightDir.xyz)), 0.0);
+    lambert *= sieveShadow(inWorld, uint(pc.lightDir.w));
     outColor = vec4(base * (0.35 + 0.65 * lambert), 1.0);
 }

@@ -17,6 +17,7 @@ layout(push_constant) uniform Push { GeometryPush pc; };
 layout(location = 0) out vec3 outNormal;
 layout(location = 1) flat out uint outMaterial;
 layout(location = 2) flat out uint outInstance;
+layout(location = 3) out vec3 outWorld;
 
 void main() {
     Instance inst = instances[gl_InstanceIndex];
@@ -29,5 +30,6 @@ void main() {
     outNormal = normalize(vec3(dot(inst.rows[0].xyz, n), dot(inst.rows[1].xyz, n), dot(inst.rows[2].xyz, n)));
     outMaterial = draws[gl_DrawID].material;
     outInstance = gl_InstanceIndex;
+    outWorld = world;
     gl_Position = pc.viewProj * vec4(world, 1.0);
 }

@@ -7,7 +7,7 @@ SIEVE_NS_BEGIN
 
 struct GeometryPush {
     mat4 viewProj;  // column-major
-    vec4 lightDir;  // xyz: towards the light; w unused
+    vec4 lightDir;  // xyz: towards the light; w: shadow cascades (shared/shadow.h; 0: none)
 };
 
 SIEVE_NS_END

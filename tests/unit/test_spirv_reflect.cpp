@@ -128,12 +128,16 @@ TEST(SpirvReflect, GraphicsStagesAndMergedBindings) {
     EXPECT_EQ(vs.stage, VK_SHADER_STAGE_VERTEX_BIT);
     EXPECT_EQ(fs.stage, VK_SHADER_STAGE_FRAGMENT_BIT);
     EXPECT_EQ(types(vs), (std::vector{kS, kS}));
-    EXPECT_TRUE(fs.bindings.empty());
+    // Binding 2: the shadow cascades (geometry/shadow.glsl).
+    ASSERT_EQ(fs.bindings.size(), 1u);
+    EXPECT_EQ(fs.bindings[0].binding, 2u);
+    EXPECT_EQ(fs.bindings[0].type, kS);
     const ShaderInfo* both[] = {&vs, &fs};
     auto merged = sieve::spirv::mergeBindings(both);
     ASSERT_TRUE(merged) << merged.error().message;
-    ASSERT_EQ(merged->size(), 2u);
+    ASSERT_EQ(merged->size(), 3u);
     EXPECT_EQ((*merged)[1].stages, VkShaderStageFlags(VK_SHADER_STAGE_VERTEX_BIT));
+    EXPECT_EQ((*merged)[2].stages, VkShaderStageFlags(VK_SHADER_STAGE_FRAGMENT_BIT));
 
     // The same binding with two types in two stages is refused.
     ShaderInfo a = vs, b = fs;

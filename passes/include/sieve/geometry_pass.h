@@ -21,6 +21,10 @@ struct GeometryInputs {
     uint32_t maxDraws = 0;  // capacity of `draws`
     // The viewport to draw with (a flipped one too); null: (0, 0, extent) with depth range [0, 1].
     const VkViewport* viewport = nullptr;
+    // Cascaded shadows (shared/shadow.h, read by the fragment shader): the buffer and its cascade count;
+    // 0: no shadows (the buffer is not read and may be empty).
+    BufferRange shadow;
+    uint32_t shadowCascades = 0;
 };
 
 // The host's conventions for the default pass: depth direction (the test, and the clear value of the

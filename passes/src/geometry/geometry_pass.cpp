@@ -55,8 +55,11 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
     gpu::GeometryPush push{};
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c * 4 + r];
-    push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
-    impl_->pipeline.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
+    push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], float(in.shadowCascades));
+    // Without shadows the shadow binding is never read: any valid buffer will do.
+    const BufferRange shadow = in.shadowCascades ? in.shadow : in.instances;
+    impl_->pipeline.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(shadow)},
+                         &push, sizeof(push));
     const VkViewport viewport =
         in.viewport ? *in.viewport : VkViewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
     VkRect2D scissor{{0, 0}, extent};
