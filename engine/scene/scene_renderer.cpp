@@ -280,15 +280,30 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
     in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
     in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
     in.instances = {b[instances_].buffer, 0, VK_WHOLE_SIZE};
-    in.draws = {b[late ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
-    in.counts = {b[late ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
-    in.maxDraws = plugin_->drawCapacity();
     if (shadow_) {
         in.shadow = {b[shadowBuffer_].buffer, b[shadowBuffer_].offset, VK_WHOLE_SIZE};
         in.shadowCascades = shadow_->cascades();
     }
-    geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, !late}, extent_,
-                                   glm::value_ptr(viewProj_));
+    // The camera's stream of every bin (the early pass clears before the first).
+    bool clear = !late;
+    for (uint32_t bin = 0; bin < plugin_->config().binCount; ++bin) {
+        const sieve::StreamRange s = plugin_->stream(0, bin);
+        if (!s.maxDraws) continue;
+        const sieve::SlotBinding& draws = b[late ? drawsLate_ : drawsEarly_];
+        const sieve::SlotBinding& counts = b[late ? countsLate_ : countsEarly_];
+        in.draws = {draws.buffer, draws.offset + s.drawOffset,
+                    VkDeviceSize(s.maxDraws) * sieve::gpu::SIEVE_DRAW_STRIDE};
+        in.counts = {counts.buffer, counts.offset + s.countOffset, sizeof(sieve::gpu::DrawCounts)};
+        in.maxDraws = s.maxDraws;
+        geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, clear}, extent_,
+                                       glm::value_ptr(viewProj_));
+        clear = false;
+    }
+    if (clear) {  // no stream of the camera can draw: still clear
+        in.maxDraws = 0;
+        geometry_->recordWithRendering(cmd, in, {b[color_].view, b[depth_].view, true}, extent_,
+                                       glm::value_ptr(viewProj_));
+    }
     if (stats) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
 }
 
