@@ -11,6 +11,23 @@ using graph::GraphBuilder;
 using graph::ImportDesc;
 using sieve::SlotDesc;
 
+namespace {
+
+// The camera keeps a stream for every draw; the cascades share what is left of one storage-buffer
+// binding (a cascade sees a slice of the scene: overflow there is counted in its stats).
+std::vector<uint32_t> shadowStreamCapacities(const sieve::DeviceInfo& dev, const sieve::CullingConfig& c) {
+    const uint64_t all = c.drawCapacity ? c.drawCapacity : uint64_t(c.maxInstances) * c.maxDrawsPerInstance;
+    const uint64_t budget = dev.limits.maxStorageBufferRange / sizeof(sieve::gpu::DrawCommand);
+    const uint64_t slack = 64;  // per stream: room for the plugin's alignment of stream bases
+    const uint64_t rest = budget > all + slack * c.maxViews ? budget - all - slack * c.maxViews : 0;
+    const uint64_t shadow = std::min(all, rest / std::max(c.maxViews - 1, 1u));
+    std::vector<uint32_t> caps(c.maxViews * c.binCount, uint32_t(shadow));
+    for (uint32_t b = 0; b < c.binCount; ++b) caps[b] = uint32_t(all);
+    return caps;
+}
+
+}  // namespace
+
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
                                                                     uint32_t framesInFlight, uint32_t drawCapacity,
@@ -33,6 +50,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
         if (!shadow) return shadow.error();
         r->shadow_ = std::move(shadow).value();
         casterBounds(scene.instances, r->sceneMin_, r->sceneMax_);
+        config.streamCapacities = shadowStreamCapacities(ctx.info(), config);
     }
     if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
         const std::string t = tier;
