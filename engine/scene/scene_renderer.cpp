@@ -206,6 +206,12 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     if (auto r = next->setInstanceCount(scene_.instanceCount); !r) return r;
     auto geometry = sieve::GeometryPass::create(ctx_.info(), colorFormat_, kDepthFormat);
     if (!geometry) return geometry.error();
+    std::optional<sieve::GraphicsPipeline> shadowPipeline;
+    if (shadow_) {
+        auto p = ShadowPass::createPipeline(ctx_);
+        if (!p) return p.error();
+        shadowPipeline.emplace(std::move(p).value());
+    }
     std::optional<sieve::ComputePipeline> hizPipeline;
     if (hizView_) {
         auto p = hizView_->createPipeline();
@@ -220,6 +226,7 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     }
     geometry_.emplace(std::move(geometry).value());
     if (hizPipeline) hizView_->replacePipeline(std::move(*hizPipeline));
+    if (shadowPipeline) shadow_->replacePipeline(std::move(*shadowPipeline));
     return {};
 }
 

@@ -14,6 +14,16 @@ sieve::Result<std::unique_ptr<ShadowPass>> ShadowPass::create(Context& ctx, uint
         return sieve::makeError(
             VK_ERROR_INITIALIZATION_FAILED,
             "shadows: " + std::to_string(cascades) + " cascades (1..4) of " + std::to_string(mapSize) + " texels");
+    auto pipeline = createPipeline(ctx);
+    if (!pipeline) return pipeline.error();
+    std::unique_ptr<ShadowPass> p(new ShadowPass());
+    p->pipeline_ = std::move(pipeline).value();
+    p->count_ = cascades;
+    p->mapSize_ = mapSize;
+    return p;
+}
+
+sieve::Result<sieve::GraphicsPipeline> ShadowPass::createPipeline(Context& ctx) {
     const VkVertexInputBindingDescription binding{0, sizeof(sieve::gpu::Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
     const VkVertexInputAttributeDescription attributes[] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(sieve::gpu::Vertex, px)},
@@ -30,13 +40,7 @@ sieve::Result<std::unique_ptr<ShadowPass>> ShadowPass::create(Context& ctx, uint
     desc.depthCompare = VK_COMPARE_OP_GREATER_OR_EQUAL;  // reverse Z: larger = nearer the light
     desc.cullMode = VK_CULL_MODE_NONE;                   // both faces cast
     desc.debugName = "shadow depth";
-    auto pipeline = sieve::GraphicsPipeline::create(ctx.info(), desc);
-    if (!pipeline) return pipeline.error();
-    std::unique_ptr<ShadowPass> p(new ShadowPass());
-    p->pipeline_ = std::move(pipeline).value();
-    p->count_ = cascades;
-    p->mapSize_ = mapSize;
-    return p;
+    return sieve::GraphicsPipeline::create(ctx.info(), desc);
 }
 
 void ShadowPass::update(const glm::mat4& view, const glm::mat4& proj, glm::vec3 sceneMin, glm::vec3 sceneMax) {

@@ -21,6 +21,9 @@ public:
     // cascades 1..4 (SIEVE_MAX_CASCADES), mapSize texels per cascade side.
     static sieve::Result<std::unique_ptr<ShadowPass>> create(Context& ctx, uint32_t cascades, uint32_t mapSize);
     uint32_t cascades() const { return count_; }
+    // Shader hot reload: the depth pipeline from the current embedded SPIR-V, then swapped in.
+    static sieve::Result<sieve::GraphicsPipeline> createPipeline(Context& ctx);
+    void replacePipeline(sieve::GraphicsPipeline p) { pipeline_ = std::move(p); }
 
     // Fits the cascades to the camera (its view and reverse-Z perspective projection) and the casters'
     // bounds; views() are the plugin views of this frame (views 1..cascades of the plugin).
