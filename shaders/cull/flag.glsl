@@ -108,47 +108,82 @@ void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) 
     }
 }
 
+// Instance fields are read when a view first needs them: the sphere only where a frustum, occlusion
+// or LOD test looks at it (the early phase of the main view: only for last frame's visible set), the
+// kinds only for a view with a mask, the mesh and scale only for flagged instances.
+struct InstanceCache {
+    vec4 sphere;
+    uint kinds;
+    uint mesh;
+    float scale;
+    uint loaded;  // bits: 1 sphere, 2 kinds, 4 mesh + scale
+};
+
+vec4 sphereOf(uint i, inout InstanceCache c) {
+    if ((c.loaded & 1u) == 0u) {
+        c.sphere = instances[i].sphere;
+        c.loaded |= 1u;
+    }
+    return c.sphere;
+}
+
+uint kindsOf(uint i, inout InstanceCache c) {
+    if ((c.loaded & 2u) == 0u) {
+        c.kinds = instances[i].flags;
+        c.loaded |= 2u;
+    }
+    return c.kinds;
+}
+
+void loadMesh(uint i, inout InstanceCache c) {
+    if ((c.loaded & 4u) == 0u) {
+        c.mesh = instances[i].mesh;
+        c.scale = instances[i].scale;
+        c.loaded |= 4u;
+    }
+}
+
 void main() {
     const uint i = sieve_group_index() * 64u + gl_LocalInvocationID.x;
     const uint n = pc.instanceCount;
     const bool valid = i < n;
-    vec4 sphere = vec4(0.0);
-    uint kinds = 0u;
-    uint meshIndex = 0u;
-    float scale = 1.0;
-    if (valid) {
-        // Only the sphere and kinds are read for every instance (most are culled); the rest when flagged.
-        sphere = instances[i].sphere;
-        kinds = instances[i].flags;
-        meshIndex = instances[i].mesh;
-        scale = instances[i].scale;
-    }
-    const bool meshValid = meshIndex < uint(meshes.length());
+    InstanceCache cache = InstanceCache(vec4(0.0), 0u, 0u, 1.0, 0u);
     for (uint v = 0u; v < pc.viewCount; ++v) {
         const uint toggles = views[v].toggles;
         const bool frustumOn = (toggles & SIEVE_CULL_FRUSTUM) != 0u;
         const bool twoPhase = (toggles & SIEVE_CULL_TWO_PHASE) != 0u;
         const uint mask = views[v].instanceMask;
         const uint vi = v * n + i;
-        const bool kept = valid && (kinds & mask) == mask;
-        const bool inFrustum = kept && (!frustumOn || sieveInFrustum(sphere, views[v]));
+#if CULL_LATE
+        const bool tested = valid;
+#else
+        const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
+        const bool tested = valid && (earlyView || (twoPhase && visibleLast[vi] != 0u));
+#endif
+        const bool kept = tested && (mask == 0u || (kindsOf(i, cache) & mask) == mask);
+        const bool inFrustum = kept && (!frustumOn || sieveInFrustum(sphereOf(i, cache), views[v]));
         bool flag = false;
 #if CULL_LATE
         const bool occlusionOn = (toggles & SIEVE_CULL_OCCLUSION) != 0u;
-        const bool vis = inFrustum && !(occlusionOn && occluded(sphere, v));
+        const bool vis = inFrustum && !(occlusionOn && occluded(sphereOf(i, cache), v));
         const bool drawnEarly = twoPhase && valid && flagsEarly[vi] != 0u;
         flag = vis && !drawnEarly;
         if (valid) visibleLast[vi] = vis ? 1u : 0u;
 #else
-        const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
-        flag = earlyView ? inFrustum : twoPhase && inFrustum && visibleLast[vi] != 0u;
+        flag = inFrustum;  // `tested` holds the phase's rule
 #endif
+        bool meshValid = false;
         uint lod = 0u;
-        if (flag && meshValid && (toggles & SIEVE_CULL_LOD) != 0u) lod = selectLod(sphere, scale, meshIndex, v);
+        if (flag) {
+            loadMesh(i, cache);
+            meshValid = cache.mesh < uint(meshes.length());
+            if (meshValid && (toggles & SIEVE_CULL_LOD) != 0u)
+                lod = selectLod(sphereOf(i, cache), cache.scale, cache.mesh, v);
+        }
         if (valid) {
             flags[vi] = flag ? 1u : 0u;
             lods[vi] = lod;
-            writeDrawCounts(i, v, flag, meshValid, meshIndex);
+            writeDrawCounts(i, v, flag, meshValid, cache.mesh);
         }
 #if CULL_LATE
         if (v == 0u && valid) {
