@@ -11,7 +11,9 @@
 #include "gpu/gpu_fixture.h"
 #include "gpu/test_cull_views.h"
 #include "gpu/test_render_frames.h"
+#include "shared/cull_state.h"
 #include "shared/draw.h"
+#include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
 #include "sieve/hiz.h"
 
@@ -222,4 +224,64 @@ TEST_F(CullingViewsTest, FalseCullingCheckReadsZeroAndFindsAPlantedError) {
     t.checkCulling = false;
     renderFrames(sieve::assets::defaultCityCamera(), 3);
     EXPECT_FALSE(renderer_->plugin().stats().falselyCulledValid);
+}
+
+// The GPU check counts exactly what the CPU reference counts on the same frame: the final depth and
+// cull.state read back, every occlusion-culled instance re-tested on the host (planted error: not 0).
+TEST_F(CullingViewsTest, FalseCullingCheckEqualsTheReferenceOnTheFinalDepth) {
+    start({317, 181}, 1);
+    auto& t = renderer_->plugin().toggles();
+    t.checkCulling = true;
+    t.lod = false;
+    t.debugRadiusShrink = 0.5f;
+    const sieve::assets::CameraPose pose = sieve::assets::defaultCityCamera();
+    const glm::mat4 view = sieve::assets::viewMatrix(pose);
+    const glm::mat4 proj = sieve::toGlm(
+        sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent_.width) / float(extent_.height), 0.1f));
+    // A static camera: after a few frames every frame culls the same, so the counts read back (of an
+    // earlier frame) belong to the last frame's depth and state too.
+    VkImage depthImage = VK_NULL_HANDLE;
+    for (int i = 0; i < 8; ++i) {
+        auto frame = target_->beginFrame();
+        ASSERT_TRUE(frame) << frame.error().message;
+        depthImage = frame->depthImage;
+        ASSERT_TRUE(renderer_->record(*target_, *frame, view, proj));
+        ASSERT_TRUE(target_->endFrame());
+    }
+    ASSERT_TRUE(target_->finish());
+    const sieve::CullingStats& s = renderer_->plugin().stats();
+    ASSERT_TRUE(s.valid && s.falselyCulledValid);
+    const uint32_t n = uint32_t(scene_.instances.size());
+    const auto state = readSlot<uint32_t>("cull.state", 0, n);
+    engine::Buffer depthOut = makeEmpty(VkDeviceSize(extent_.width) * extent_.height * 4);
+    auto copied = ctx().submitNow([&](VkCommandBuffer cmd) {
+        sieve::imageBarrier(cmd, depthImage, VK_IMAGE_ASPECT_DEPTH_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                            VK_ACCESS_2_MEMORY_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                            VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT,
+                            VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
+        VkBufferImageCopy region{};
+        region.imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1};
+        region.imageExtent = {extent_.width, extent_.height, 1};
+        vkCmdCopyImageToBuffer(cmd, depthImage, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, depthOut.handle(), 1, &region);
+        sieve::imageBarrier(cmd, depthImage, VK_IMAGE_ASPECT_DEPTH_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                            VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                            VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_NONE,
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    });
+    ASSERT_TRUE(copied) << copied.error().message;
+    const auto depth = read<float>(depthOut, size_t(extent_.width) * extent_.height);
+    sieve::CullView main;
+    main.desc = {view, proj, {0.0f, 0.0f, float(extent_.width), float(extent_.height), 0.0f, 1.0f}};
+    const VkExtent2D pyr = sieve::HiZBuilder::pyramidExtent(extent_);
+    auto params = sieve::makeCullParams(main.desc, pyr, sieve::HiZBuilder::mipCount(pyr), n, {});
+    ASSERT_TRUE(params) << params.error().message;
+    uint32_t occluded = 0, falsely = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        if ((state[i] & sieve::gpu::SIEVE_STATE_KIND_MASK) != sieve::gpu::SIEVE_STATE_OCCLUSION_CULLED) continue;
+        ++occluded;
+        falsely += sieve::falselyCulledReference(scene_.instances[i].sphere, *params, extent_, depth);
+    }
+    EXPECT_GT(occluded, 0u);
+    EXPECT_GT(falsely, 0u) << "the planted error must show";
+    EXPECT_EQ(s.falselyCulled, falsely);
 }

@@ -46,7 +46,9 @@ public:
             slots.buffer(kVisibility, Lifetime::Persistent, perView, kStorage | kTransferDst);
             slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters) * c.maxViews,
                          kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-            slots.buffer(CullingPlugin::kInstanceState, Lifetime::Transient, n * 4, kStorage);
+            // Exported for debug views (and read back by tests).
+            slots.buffer(CullingPlugin::kInstanceState, Lifetime::Transient, n * 4,
+                         kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         }
         // The late flags are bound (not read) by the single-phase early pass before the late pass writes
         // them: a graph may not read a transient before it is written, so they persist. The late pass
