@@ -78,7 +78,9 @@ graph::SlotId ShadowPass::addTo(graph::GraphBuilder& g, const Slots& s, const si
                                 uint32_t firstView) {
     slots_ = s;
     streams_.clear();
-    for (uint32_t k = 0; k < count_; ++k) streams_.push_back(plugin.stream(firstView + k, 0));
+    bins_ = plugin.config().binCount;
+    for (uint32_t k = 0; k < count_; ++k)
+        for (uint32_t bin = 0; bin < bins_; ++bin) streams_.push_back(plugin.stream(firstView + k, bin));
     sieve::SlotDesc atlas;
     atlas.name = "shadow.atlas";
     atlas.kind = sieve::SlotKind::Image;
@@ -134,9 +136,10 @@ void ShadowPass::recordDraw(VkCommandBuffer cmd, const sieve::Bindings& b) const
     const VkDeviceSize offset = 0;
     vkCmdBindVertexBuffers(cmd, 0, 1, &b[slots_.vertices].buffer, &offset);
     vkCmdBindIndexBuffer(cmd, b[slots_.indices].buffer, 0, VK_INDEX_TYPE_UINT32);
-    for (uint32_t k = 0; k < fitted_.size() && k < streams_.size(); ++k) {
-        const sieve::StreamRange& s = streams_[k];
-        if (!s.maxDraws) continue;
+    for (uint32_t i = 0; i < streams_.size(); ++i) {
+        const uint32_t k = i / bins_;  // every bin of cascade k casts
+        const sieve::StreamRange& s = streams_[i];
+        if (k >= fitted_.size() || !s.maxDraws) continue;
         const VkViewport vp{float(k * mapSize_), 0.0f, float(mapSize_), float(mapSize_), 0.0f, 1.0f};
         const VkRect2D scissor{{int32_t(k * mapSize_), 0}, {mapSize_, mapSize_}};
         vkCmdSetViewport(cmd, 0, 1, &vp);

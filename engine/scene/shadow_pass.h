@@ -49,7 +49,8 @@ private:
     sieve::gpu::ShadowCascades header_{};
     Slots slots_{};
     graph::SlotId atlas_ = sieve::kNoSlot, buffer_ = sieve::kNoSlot;
-    std::vector<sieve::StreamRange> streams_;
+    std::vector<sieve::StreamRange> streams_;  // cascade k, bin b at k * bins_ + b
+    uint32_t bins_ = 1;
 };
 
 }  // namespace engine
