@@ -41,13 +41,22 @@ TEST(CullFrustum, PlanesSeparateInsideFromOutside) {
     EXPECT_TRUE(sieve::gpu::sieveInFrustum(vec4(3, 2, 10, INFINITY), *p));
 }
 
-// A wall at distance 10 over the middle of the screen; spheres behind it are occluded, the others not.
+namespace {
+// A wall at distance 10 over the middle of a 160 x 90 screen, its depth, pyramid and view parameters.
+struct WallScene {
+    static constexpr uint32_t W = 160, H = 90;
+    testing_cull::Camera cam = testing_cull::makeCamera(float(W) / H);
+    std::vector<float> depth = testing_cull::makeWallDepth(W, H, cam, {{40, 20, 120, 70, 10.0f}});
+    sieve::HiZPyramidCpu pyramid = sieve::hizReference({W, H}, depth);
+    sieve::Result<CullParams> params = testing_cull::makeParams(cam, {W, H}, 1);
+};
+}  // namespace
+
+// Spheres behind the wall are occluded, the others not.
 TEST(CullOcclusion, WallHidesWhatIsBehindIt) {
-    const uint32_t W = 160, H = 90;
-    auto cam = testing_cull::makeCamera(float(W) / H);
-    auto depth = testing_cull::makeWallDepth(W, H, cam, {{40, 20, 120, 70, 10.0f}});
-    auto pyramid = sieve::hizReference({W, H}, depth);
-    auto p = testing_cull::makeParams(cam, {W, H}, 1);
+    WallScene wall;
+    auto& p = wall.params;
+    const auto& pyramid = wall.pyramid;
     ASSERT_TRUE(p) << p.error().message;
     EXPECT_TRUE(sieve::occludedReference(vec4(0, 0, -30, 1), *p, pyramid));        // behind, centre
     EXPECT_FALSE(sieve::occludedReference(vec4(0, 0, -5, 1), *p, pyramid));        // in front
@@ -62,11 +71,11 @@ TEST(CullOcclusion, WallHidesWhatIsBehindIt) {
 // rectangle reaches past the wall's edge does; so does one the shrunken-radius knob lets the occlusion
 // test cull although it peeks out.
 TEST(CullFalseCulling, PixelsFartherThanTheSphereMeanItWasVisible) {
-    const uint32_t W = 160, H = 90;
-    auto cam = testing_cull::makeCamera(float(W) / H);
-    auto depth = testing_cull::makeWallDepth(W, H, cam, {{40, 20, 120, 70, 10.0f}});
-    auto pyramid = sieve::hizReference({W, H}, depth);
-    auto p = testing_cull::makeParams(cam, {W, H}, 1);
+    WallScene wall;
+    auto& p = wall.params;
+    const auto& pyramid = wall.pyramid;
+    const auto& depth = wall.depth;
+    const uint32_t W = WallScene::W, H = WallScene::H;
     ASSERT_TRUE(p) << p.error().message;
     EXPECT_FALSE(sieve::falselyCulledReference(vec4(0, 0, -30, 1), *p, {W, H}, depth));
     EXPECT_TRUE(sieve::falselyCulledReference(vec4(30, 0, -30, 1), *p, {W, H}, depth));  // beside the wall
