@@ -167,10 +167,11 @@ void InstanceEmitter::emit(uint32_t mesh, glm::vec3 local, float yaw, glm::vec3 
     inst.rows[2] = glm::vec4(-s * scale.x, 0.0f, c * scale.z, position.z);
     glm::vec4 oc(toGlm3(m.sphere), 1.0f);
     float maxScale = std::max(scale.x, std::max(scale.y, scale.z));
-    inst.sphere = glm::vec4(glm::dot(toGlm(inst.rows[0]), oc), glm::dot(toGlm(inst.rows[1]), oc), glm::dot(toGlm(inst.rows[2]), oc),
-                            m.sphere.w * maxScale * (1.0f + 1e-6f));
+    inst.sphere = glm::vec4(glm::dot(toGlm(inst.rows[0]), oc), glm::dot(toGlm(inst.rows[1]), oc),
+                            glm::dot(toGlm(inst.rows[2]), oc), m.sphere.w * maxScale * (1.0f + 1e-6f));
     inst.mesh = mesh;
     inst.scale = maxScale;
+    inst.flags = gpu::SIEVE_INSTANCE_DEFAULT_FLAGS;  // as assets::makeInstance: casts and receives shadows
     scene_.instances.push_back(inst);
 }
 

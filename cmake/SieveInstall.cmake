@@ -23,7 +23,8 @@ list(TRANSFORM SIEVE_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/passes/include
 install(FILES ${SIEVE_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve)
 install(FILES ${PROJECT_SOURCE_DIR}/passes/include/sieve/prim/config.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/prim)
 install(FILES ${PROJECT_SOURCE_DIR}/shaders/shared/common.h ${PROJECT_SOURCE_DIR}/shaders/shared/scene.h
-              ${PROJECT_SOURCE_DIR}/shaders/shared/draw.h
+              ${PROJECT_SOURCE_DIR}/shaders/shared/draw.h ${PROJECT_SOURCE_DIR}/shaders/shared/cull_tests.h
+              ${PROJECT_SOURCE_DIR}/shaders/shared/cull_state.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/shaders/shared)
 
 # Everything in sieve's link closure that is built here. A static library exports its private

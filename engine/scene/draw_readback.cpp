@@ -12,9 +12,10 @@ namespace {
 using sieve::gpu::DrawCommand;
 using sieve::gpu::DrawCounts;
 
-// Host buffer layout: counts early, counts late, then the early list and the late list.
-VkDeviceSize listOffset(bool late, uint32_t capacity) {
-    return 2 * sizeof(DrawCounts) + (late ? VkDeviceSize(capacity) * sizeof(DrawCommand) : 0);
+// Host buffer layout: the counts of every (phase, stream), then the records of each (phase, stream) in
+// the same order.
+VkDeviceSize countsBytes(size_t streams) {
+    return 2 * streams * sizeof(DrawCounts);
 }
 
 uint64_t listTriangles(std::span<const DrawCommand> list, const DrawCounts& counts) {
@@ -31,11 +32,16 @@ uint64_t drawnTriangles(std::span<const DrawCommand> early, const DrawCounts& ea
     return listTriangles(early, earlyCounts) + listTriangles(late, lateCounts);
 }
 
+DrawReadback::DrawReadback(Context& ctx, std::vector<sieve::StreamRange> streams, uint32_t framesInFlight)
+    : ctx_(&ctx), slots_(framesInFlight), streams_(std::move(streams)) {
+    for (const sieve::StreamRange& r : streams_) capacity_ += 2 * uint64_t(r.maxDraws);
+}
+
 sieve::Result<void> DrawReadback::arm(bool on) {
     if (on)
         for (Slot& s : slots_) {
             if (s.buffer) continue;
-            auto b = Buffer::create(*ctx_, listOffset(true, capacity_) + VkDeviceSize(capacity_) * sizeof(DrawCommand),
+            auto b = Buffer::create(*ctx_, countsBytes(streams_.size()) + capacity_ * sizeof(DrawCommand),
                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback, "readback.draws");
             if (!b) return b.error();
             s.buffer = std::move(b).value();
@@ -60,20 +66,22 @@ void DrawReadback::record(VkCommandBuffer cmd, const sieve::Bindings& b, const s
     Slot& s = slots_[frame.frameSlot];
     s.frame.reset();
     if (!armed_ || !s.buffer) return;
-    const sieve::SlotBinding& de = b[drawsEarly_];
-    const sieve::SlotBinding& ce = b[countsEarly_];
-    const sieve::SlotBinding& dl = b[drawsLate_];
-    const sieve::SlotBinding& cl = b[countsLate_];
-    const VkDeviceSize listBytes = VkDeviceSize(capacity_) * sizeof(DrawCommand);
-    const VkBufferCopy counts[2] = {{ce.offset, 0, sizeof(DrawCounts)},
-                                    {cl.offset, sizeof(DrawCounts), sizeof(DrawCounts)}};
-    vkCmdCopyBuffer(cmd, ce.buffer, s.buffer.handle(), 1, &counts[0]);
-    vkCmdCopyBuffer(cmd, cl.buffer, s.buffer.handle(), 1, &counts[1]);
-    if (listBytes > 0) {
-        const VkBufferCopy early{de.offset, listOffset(false, capacity_), std::min(listBytes, de.size)};
-        const VkBufferCopy late{dl.offset, listOffset(true, capacity_), std::min(listBytes, dl.size)};
-        vkCmdCopyBuffer(cmd, de.buffer, s.buffer.handle(), 1, &early);
-        vkCmdCopyBuffer(cmd, dl.buffer, s.buffer.handle(), 1, &late);
+    VkDeviceSize recordsAt = countsBytes(streams_.size());
+    for (int late = 0; late < 2; ++late) {
+        const sieve::SlotBinding& draws = b[late ? drawsLate_ : drawsEarly_];
+        const sieve::SlotBinding& counts = b[late ? countsLate_ : countsEarly_];
+        for (size_t k = 0; k < streams_.size(); ++k) {
+            const sieve::StreamRange& r = streams_[k];
+            const VkBufferCopy c{counts.offset + r.countOffset, (late * streams_.size() + k) * sizeof(DrawCounts),
+                                 sizeof(DrawCounts)};
+            vkCmdCopyBuffer(cmd, counts.buffer, s.buffer.handle(), 1, &c);
+            const VkDeviceSize bytes = VkDeviceSize(r.maxDraws) * sizeof(DrawCommand);
+            if (bytes > 0) {
+                const VkBufferCopy d{draws.offset + r.drawOffset, recordsAt, bytes};
+                vkCmdCopyBuffer(cmd, draws.buffer, s.buffer.handle(), 1, &d);
+            }
+            recordsAt += bytes;
+        }
     }
     sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                          VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
@@ -85,14 +93,18 @@ std::optional<DrawReadback::Frame> DrawReadback::read(uint32_t frameSlot) const 
     const Slot& s = slots_[frameSlot];
     const auto* bytes = static_cast<const uint8_t*>(s.buffer.mapped());
     if (!bytes) return std::nullopt;
-    DrawCounts counts[2];
-    std::memcpy(counts, bytes, sizeof(counts));
-    const auto* early = reinterpret_cast<const DrawCommand*>(bytes + listOffset(false, capacity_));
-    const auto* late = reinterpret_cast<const DrawCommand*>(bytes + listOffset(true, capacity_));
     Frame f;
     f.frameIndex = *s.frame;
-    f.triangles = drawnTriangles({early, capacity_}, counts[0], {late, capacity_}, counts[1]);
-    f.draws = std::min(counts[0].count, capacity_) + std::min(counts[1].count, capacity_);
+    const size_t n = streams_.size();
+    std::vector<DrawCounts> counts(2 * n);
+    std::memcpy(counts.data(), bytes, countsBytes(n));
+    const auto* records = reinterpret_cast<const DrawCommand*>(bytes + countsBytes(n));
+    for (size_t k = 0; k < 2 * n; ++k) {
+        const uint32_t capacity = streams_[k % n].maxDraws;
+        f.triangles += listTriangles({records, capacity}, counts[k]);
+        f.draws += std::min(counts[k].count, capacity);
+        records += capacity;
+    }
     return f;
 }
 

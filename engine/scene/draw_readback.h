@@ -1,7 +1,8 @@
 #pragma once
-// The triangles a frame really drew, from its draw records: a graph pass after draw.late copies both draw
-// lists and their counts into a host buffer of the frame slot, and the CPU sums indexCount / 3 over the
-// records each count says were drawn (clamped to the list's capacity). What the pipeline-statistics
+// The triangles a frame really drew, from its draw records: a graph pass after draw.late copies the
+// camera's streams of both phases (one per bin, sieve::StreamRange) and their counts into a host buffer
+// of the frame slot, and the CPU sums indexCount / 3 over the records each count says were drawn
+// (clamped to the stream's capacity). What the pipeline-statistics
 // query reports is checked against this (SceneRenderer::collect), since a query counts whatever the
 // driver decides an input-assembly primitive is.
 //
@@ -15,6 +16,7 @@
 
 #include "engine/vk/resources.h"
 #include "shared/draw.h"
+#include "sieve/culling.h"
 #include "sieve/plugin.h"
 
 namespace engine {
@@ -28,9 +30,9 @@ uint64_t drawnTriangles(std::span<const sieve::gpu::DrawCommand> early, const si
 
 class DrawReadback {
 public:
-    // Lists of `capacity` records; one host buffer per frame slot, made when first armed.
-    DrawReadback(Context& ctx, uint32_t capacity, uint32_t framesInFlight)
-        : ctx_(&ctx), capacity_(capacity), slots_(framesInFlight) {}
+    // The streams drawn from each phase's draw list (the same ranges in draws.early and draws.late); one
+    // host buffer per frame slot, made when first armed.
+    DrawReadback(Context& ctx, std::vector<sieve::StreamRange> streams, uint32_t framesInFlight);
 
     // Arms (or disarms) the copy for the frames recorded from now on. Fails when the buffers cannot be
     // made (the caller may go on without the check).
@@ -49,7 +51,7 @@ public:
     };
     // After the slot's fence: the triangles of the frame last recorded into it (none when not armed then).
     std::optional<Frame> read(uint32_t frameSlot) const;
-    uint32_t capacity() const { return capacity_; }
+    uint64_t capacity() const { return capacity_; }  // records of every stream of both phases
 
 private:
     struct Slot {
@@ -57,7 +59,8 @@ private:
         std::optional<uint64_t> frame;  // recorded into the buffer
     };
     Context* ctx_;
-    uint32_t capacity_;
+    std::vector<sieve::StreamRange> streams_;
+    uint64_t capacity_ = 0;
     bool armed_ = false;
     std::vector<Slot> slots_;
     sieve::SlotId drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};

@@ -16,9 +16,13 @@ uint32_t blendMask(const sieve::GeometryPass& pass) {
     return mask;
 }
 
-// The bins of `mask` drawn from `list`, in bin order.
+// The bins of `mask` drawn from `list`, in bin order. A plain pass (one pipeline) draws the list once.
 void appendBins(const sieve::GeometryPass& pass, uint32_t mask, const sieve::GeometryInputs& list,
                 std::vector<sieve::GeometryBinDraw>& order) {
+    if (pass.binCount() == 1) {
+        if (mask != 0) order.push_back({&list, 0});
+        return;
+    }
     for (uint32_t bin = 0; bin < pass.binCount() && bin < 32; ++bin)
         if ((mask >> bin & 1u) != 0) order.push_back({&list, bin});
 }
@@ -34,9 +38,11 @@ float maxAnisotropy() {
     return 16.0f;
 }
 
-sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene) {
+sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
+                                                       bool materials) {
     sieve::GeometryOptions options;
-    options.materials = true;
+    options.materials = materials;
+    if (!materials) return sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat, options);
     options.maxAnisotropy = ctx.samplerAnisotropy() ? maxAnisotropy() : 1.0f;
     options.textureSlots = uint32_t(scene.materials.textures.size());
     auto pass = sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat, options);
@@ -55,6 +61,25 @@ std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, b
     if (late)
         for (const sieve::GeometryInputs* list : {&early, &lateIn})
             appendBins(pass, binMask & blendMask(pass), *list, order);
+    return order;
+}
+
+std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
+                                                std::span<const sieve::GeometryInputs> streams) {
+    const uint32_t bins = uint32_t(streams.size() / 2);
+    std::vector<sieve::GeometryBinDraw> order;
+    // A plain pass has one pipeline: every stream is drawn with it.
+    const bool plain = pass.binCount() == 1;
+    auto add = [&](uint32_t phase, bool blend) {
+        for (uint32_t bin = 0; bin < bins && bin < 32; ++bin)
+            if ((binMask >> bin & 1u) != 0 && (!plain && sieve::GeometryPass::isBlendBin(bin)) == blend)
+                order.push_back({&streams[phase * bins + bin], plain ? 0u : bin});
+    };
+    add(late ? 1 : 0, false);
+    if (late) {
+        add(0, true);
+        add(1, true);
+    }
     return order;
 }
 

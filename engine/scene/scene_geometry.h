@@ -2,6 +2,7 @@
 // The viewer's use of the default geometry pass in material mode: creating it for an uploaded scene
 // (texture array written), and the order of its (list, bin) draws in the two draw passes. Until the
 // culling emits per-(view, bin) streams, each list holds every bin (GeometryInputs::mixedBins).
+#include <span>
 #include <vector>
 
 #include "engine/scene/gpu_scene.h"
@@ -15,8 +16,16 @@ namespace engine {
 // CPU reference turns it off.
 float maxAnisotropy();
 
-// Material mode, anisotropic (maxAnisotropy) where the context enabled it, textures of `scene` bound.
-sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene);
+// Material mode, anisotropic (maxAnisotropy) where the context enabled it, textures of `scene` bound; or
+// plain mode (materials = false: one pipeline, colours by material index).
+sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
+                                                       bool materials = true);
+
+// Per-bin streams (no mixed list): draw.early the opaque and masked bins' early streams, draw.late the
+// late ones, then the blend bins' early and late streams. `streams[phase * bins + bin]`; bins outside
+// `binMask` are skipped.
+std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
+                                                std::span<const sieve::GeometryInputs> streams);
 
 // draw.early: the opaque and masked bins of the early list. draw.late: those of the late list, then the
 // blend bins of the early and of the late list, so that blending comes after every opaque draw. Only the

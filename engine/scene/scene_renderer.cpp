@@ -5,6 +5,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <string>
 
+#include "assets/bins.h"
 #include "engine/scene/scene_geometry.h"
 
 namespace engine {
@@ -13,10 +14,51 @@ using graph::GraphBuilder;
 using graph::ImportDesc;
 using sieve::SlotDesc;
 
+namespace {
+
+// Draws per bin when every instance is drawn: the most any view's stream of that bin can hold.
+std::vector<uint64_t> binDraws(const sieve::assets::SceneData& scene, uint32_t binCount) {
+    std::vector<uint64_t> draws(binCount, 0);
+    for (const sieve::gpu::Instance& inst : scene.instances) {
+        const sieve::gpu::Mesh& mesh = scene.meshes[inst.mesh];
+        for (uint32_t p = 0; p < mesh.primitiveCount; ++p)
+            ++draws[std::min(scene.primitives[mesh.firstPrimitive + p].bin, binCount - 1)];
+    }
+    return draws;
+}
+
+// The camera's streams hold every draw of their bin (or drawCapacity); the other views share what is left
+// of one storage-buffer binding (a cascade sees a slice of the scene: overflow there is counted in its
+// stats).
+std::vector<uint32_t> streamCapacities(const sieve::DeviceInfo& dev, const sieve::CullingConfig& c,
+                                       const std::vector<uint64_t>& perBin) {
+    const uint64_t budget = dev.limits.maxStorageBufferRange / sizeof(sieve::gpu::DrawCommand);
+    const uint64_t slack = 64;  // per stream: room for the plugin's alignment of stream bases
+    std::vector<uint32_t> caps(c.maxViews * c.binCount, 0);
+    uint64_t camera = 0, all = 0;
+    for (uint32_t b = 0; b < c.binCount; ++b) {
+        caps[b] = uint32_t(c.drawCapacity ? std::min<uint64_t>(perBin[b], c.drawCapacity)
+                                          : std::min<uint64_t>(perBin[b], UINT32_MAX));
+        camera += caps[b] + slack;
+        all += caps[b];
+    }
+    if (c.maxViews == 1) return caps;
+    const uint64_t rest =
+        budget > camera + slack * c.binCount * c.maxViews ? budget - camera - slack * c.binCount * c.maxViews : 0;
+    const uint64_t perView = rest / (c.maxViews - 1);
+    for (uint32_t v = 1; v < c.maxViews; ++v)
+        for (uint32_t b = 0; b < c.binCount; ++b)
+            caps[v * c.binCount + b] = uint32_t(all ? std::min<uint64_t>(caps[b], perView * caps[b] / all) : 0);
+    return caps;
+}
+
+}  // namespace
+
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
                                                                     uint32_t framesInFlight, uint32_t drawCapacity,
-                                                                    const ClusterSetup* clusters) {
+                                                                    uint32_t maxViews, uint32_t shadowCascades,
+                                                                    const ClusterSetup* clusters, bool materials) {
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
@@ -29,6 +71,17 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.framesInFlight = framesInFlight;
     config.viewport = extent;
     config.drawCapacity = drawCapacity;
+    config.maxViews = std::max(maxViews, 1 + shadowCascades);
+    // One stream per bin of assets/bins.h, each drawn by its own pipeline; the cluster plugin reads one
+    // mixed list.
+    config.binCount = clusters ? 1u : sieve::assets::kBinCount;
+    if (shadowCascades) {
+        auto shadow = ShadowPass::create(ctx, shadowCascades, 1024);
+        if (!shadow) return shadow.error();
+        r->shadow_ = std::move(shadow).value();
+        casterBounds(scene.instances, r->sceneMin_, r->sceneMax_);
+    }
+    config.streamCapacities = streamCapacities(ctx.info(), config, binDraws(scene, config.binCount));
     if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
         const std::string t = tier;
         config.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
@@ -45,7 +98,10 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
         if (!c) return c.error();
         r->clusters_ = std::move(c).value();
     }
-    auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_);
+    // The mesh-shader path shades plainly (its mesh shader feeds mesh.frag), so the indirect paths do too
+    // where its picture is compared.
+    r->materialMode_ = materials && !(clusters && clusters->path == ClusterPath::Mesh);
+    auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_, r->materialMode_);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
     {
@@ -66,7 +122,10 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
             r->statsWritten_.assign(framesInFlight, false);
         }
     }
-    r->drawReadback_ = std::make_unique<DrawReadback>(ctx, r->plugin_->drawCapacity(), framesInFlight);
+    std::vector<sieve::StreamRange> cameraStreams;
+    for (uint32_t bin = 0; bin < r->plugin_->config().binCount; ++bin)
+        cameraStreams.push_back(r->plugin_->stream(0, bin));
+    r->drawReadback_ = std::make_unique<DrawReadback>(ctx, std::move(cameraStreams), framesInFlight);
     r->slotFrame_.assign(framesInFlight, std::nullopt);
     r->triangles_ = TriangleHistory(2 * framesInFlight + 2);
     if (auto b = r->build(extent); !b) return b.error();
@@ -124,6 +183,10 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
         const auto slot = [&](const char* name) { return m[plugin_->slot(name)]; };
         auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
         auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);
+        // The cascades' streams are in the early lists (their views are culled by the early pass alone).
+        if (shadow_ && !late)
+            shadowBuffer_ = shadow_->addTo(
+                g, {draws, counts, slot(sieve::CullingPlugin::kInstances), vertices_, indices_}, *plugin_, 1);
         if (clusters_ && clusterSlots) {
             using CP = sieve::ClusterPlugin;
             clusters_->addPass(g, late ? CP::kLate : CP::kEarly);
@@ -165,6 +228,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
             d.uses.push_back(indirectRead(slot(sieve::CullingPlugin::kCountsEarly)));
             d.uses.push_back(storageRead(earlyDraws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT));
         }
+        if (shadow_) d.uses.push_back(storageRead(shadowBuffer_, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT));
         g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
             recordDraw(late, cmd, b, f);
         });
@@ -247,8 +311,14 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     if (auto r = next->setInstanceCount(scene_.instanceCount); !r) return r;
     if (clusters_)
         if (auto r = clusters_->recreatePlugin(ctx_, *next); !r) return r;
-    auto geometry = createSceneGeometry(ctx_, colorFormat_, scene_);
+    auto geometry = createSceneGeometry(ctx_, colorFormat_, scene_, materialMode_);
     if (!geometry) return geometry.error();
+    std::optional<sieve::GraphicsPipeline> shadowPipeline;
+    if (shadow_) {
+        auto p = ShadowPass::createPipeline(ctx_);
+        if (!p) return p.error();
+        shadowPipeline.emplace(std::move(p).value());
+    }
     std::optional<sieve::ComputePipeline> hizPipeline;
     if (hizView_) {
         auto p = hizView_->createPipeline();
@@ -276,6 +346,7 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     geometry_.emplace(std::move(geometry).value());
     if (hizPipeline) hizView_->replacePipeline(std::move(*hizPipeline));
     if (debugPipelines) cullDebug_->replacePipelines(std::move(*debugPipelines));
+    if (shadowPipeline) shadow_->replacePipeline(std::move(*shadowPipeline));
     return {};
 }
 
@@ -341,16 +412,20 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     if (auto r = executor_->bindImported(color_, color); !r) return r;
     if (auto r = executor_->bindImported(depth_, depth); !r) return r;
     viewProj_ = proj * view;
-    sieve::ViewDesc cullView;
-    cullView.view = view;
-    cullView.projection = proj;
-    cullView.viewport = {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f};
-    if (auto r = plugin_->setView(cullView); !r) return r;
+    std::vector<sieve::CullView> views(1);
+    views[0].desc = {view, proj, {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f}};
+    views[0].name = "camera";
+    if (shadow_) {
+        shadow_->update(view, proj, sceneMin_, sceneMax_);
+        views.insert(views.end(), shadow_->views().begin(), shadow_->views().end());
+    }
+    views.insert(views.end(), extraViews_.begin(), extraViews_.end());
+    if (auto r = plugin_->setViews(views); !r) return r;
     const sieve::FrameInfo info = frame.info;
     // An error here still leaves a frame that draws everything; it is returned after recording.
     auto prepared = plugin_->prepare(info);
     if (clusters_) {
-        if (!plugin_->toggles().freeze) clusterView_ = cullView;
+        if (!plugin_->toggles().freeze) clusterView_ = views[0].desc;
         if (prepared) prepared = prepareClusters(*clusters_, plugin_->toggles(), clusterView_, info);
     }
     if (!statsPools_.empty()) vkCmdResetQueryPool(frame.cmd, statsPools_[info.frameSlot], 0, 2);
@@ -364,6 +439,10 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     return r;
 }
 
+uint64_t SceneRenderer::cameraDrawCapacity() const {
+    return drawReadback_->capacity() / 2;
+}
+
 void SceneRenderer::beginStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
     if (!statsPools_.empty()) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
 }
@@ -374,25 +453,47 @@ void SceneRenderer::endStats(VkCommandBuffer cmd, bool late, const sieve::FrameI
 
 void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
     beginStats(cmd, late, f);
-    sieve::GeometryInputs lists[2];  // early, late
-    for (int l = 0; l < 2; ++l) {
-        sieve::GeometryInputs& in = lists[l];
-        in.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
-        in.uvs = {b[uvs_].buffer, 0, VK_WHOLE_SIZE};
-        in.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
-        in.instances = {b[instances_].buffer, 0, VK_WHOLE_SIZE};
-        in.materials = {b[materials_].buffer, 0, VK_WHOLE_SIZE};
-        in.primitives = {b[primitives_].buffer, 0, VK_WHOLE_SIZE};
-        in.draws = {b[l ? drawsLate_ : drawsEarly_].buffer, 0, VK_WHOLE_SIZE};
-        in.counts = {b[l ? countsLate_ : countsEarly_].buffer, 0, VK_WHOLE_SIZE};
-        in.maxDraws = clusters_ ? clusters_->plugin().outputCapacity() : plugin_->drawCapacity();
-        const std::array<float, 4>& tint = l ? tints_.late : tints_.early;
-        std::copy(tint.begin(), tint.end(), in.tint);
-        in.tintByLod = tints_.byLod;
+    sieve::GeometryInputs base;
+    base.vertices = {b[vertices_].buffer, 0, VK_WHOLE_SIZE};
+    base.uvs = {b[uvs_].buffer, 0, VK_WHOLE_SIZE};
+    base.indices = {b[indices_].buffer, 0, VK_WHOLE_SIZE};
+    base.instances = {b[instances_].buffer, 0, VK_WHOLE_SIZE};
+    base.materials = {b[materials_].buffer, 0, VK_WHOLE_SIZE};
+    base.primitives = {b[primitives_].buffer, 0, VK_WHOLE_SIZE};
+    if (shadow_) {
+        base.shadow = {b[shadowBuffer_].buffer, b[shadowBuffer_].offset, VK_WHOLE_SIZE};
+        base.shadowCascades = shadow_->cascades();
     }
-    // Single phase: the early list holds every draw and the late one none.
-    if (!clusters_ && !plugin_->toggles().twoPhase) lists[1].maxDraws = 0;
-    const auto order = drawOrder(*geometry_, late, scene_.binMask, lists[0], lists[1]);
+    base.tintByLod = tints_.byLod;
+    // Single phase: the early lists hold every draw and the late ones none.
+    const bool lateEmpty = !clusters_ && !plugin_->toggles().twoPhase;
+    // One input per (phase, bin) stream of the camera; a mixed list (clusters) is one "bin".
+    const uint32_t bins = clusters_ ? 1u : plugin_->config().binCount;
+    std::vector<sieve::GeometryInputs> inputs(2 * bins, base);
+    for (uint32_t l = 0; l < 2; ++l) {
+        const sieve::SlotBinding& draws = b[l ? drawsLate_ : drawsEarly_];
+        const sieve::SlotBinding& counts = b[l ? countsLate_ : countsEarly_];
+        const std::array<float, 4>& tint = l ? tints_.late : tints_.early;
+        for (uint32_t bin = 0; bin < bins; ++bin) {
+            sieve::GeometryInputs& in = inputs[l * bins + bin];
+            std::copy(tint.begin(), tint.end(), in.tint);
+            if (clusters_) {
+                in.draws = {draws.buffer, draws.offset, VK_WHOLE_SIZE};
+                in.counts = {counts.buffer, counts.offset, VK_WHOLE_SIZE};
+                in.maxDraws = clusters_->plugin().outputCapacity();
+            } else {
+                const sieve::StreamRange r = plugin_->stream(0, bin);
+                in.draws = {draws.buffer, draws.offset + r.drawOffset,
+                            VkDeviceSize(r.maxDraws) * sieve::gpu::SIEVE_DRAW_STRIDE};
+                in.counts = {counts.buffer, counts.offset + r.countOffset, sizeof(sieve::gpu::DrawCounts)};
+                in.maxDraws = r.maxDraws;
+                in.mixedBins = false;  // the stream holds its bin's draws only
+            }
+            if (l == 1 && lateEmpty) in.maxDraws = 0;
+        }
+    }
+    const auto order = clusters_ ? drawOrder(*geometry_, late, scene_.binMask, inputs[0], inputs[1])
+                                 : streamOrder(*geometry_, late, scene_.binMask, inputs);
     // A late pass with nothing to draw would only load and store the attachments (the early one clears them).
     const bool any = std::any_of(order.begin(), order.end(),
                                  [](const sieve::GeometryBinDraw& d) { return d.inputs && d.inputs->maxDraws; });

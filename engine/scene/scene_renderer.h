@@ -14,6 +14,7 @@
 #include "engine/scene/cluster_renderer.h"
 #include "engine/scene/draw_readback.h"
 #include "engine/scene/gpu_scene.h"
+#include "engine/scene/shadow_pass.h"
 #include "engine/target/target.h"
 #include "engine/ui/cull_debug_pass.h"
 #include "engine/ui/hiz_view_pass.h"
@@ -41,12 +42,18 @@ public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
                                                                 uint32_t framesInFlight, uint32_t drawCapacity = 0,
-                                                                const ClusterSetup* clusters = nullptr);
+                                                                uint32_t maxViews = 1, uint32_t shadowCascades = 0,
+                                                                const ClusterSetup* clusters = nullptr,
+                                                                bool materials = true);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }
     // Null unless created with clusters (engine/scene/cluster_renderer.h).
     sieve::ClusterPlugin* clusterPlugin() { return clusters_ ? &clusters_->plugin() : nullptr; }
+    // Views culled after the camera (view 0) every frame, up to maxViews - 1 (their streams are not drawn).
+    void setExtraViews(std::vector<sieve::CullView> views) { extraViews_ = std::move(views); }
+    // Records of the camera's streams (all bins) of one phase: what the triangle check copies per phase.
+    uint64_t cameraDrawCapacity() const;
     const GpuScene& scene() const { return scene_; }
 
     // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
@@ -110,6 +117,11 @@ private:
     uint64_t frameIndex_ = 0;  // of the frame being recorded
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
+    std::vector<sieve::CullView> extraViews_;
+    // Cascaded shadows (engine/scene/shadow_pass.h): views 1..cascades of the plugin, before extraViews_.
+    std::unique_ptr<ShadowPass> shadow_;
+    graph::SlotId shadowBuffer_ = sieve::kNoSlot;
+    glm::vec3 sceneMin_{0.0f}, sceneMax_{0.0f};
     // Graph slots of the host's resources.
     graph::SlotId color_{}, depth_{}, vertices_{}, indices_{}, uvs_{}, materials_{};
     graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
@@ -117,6 +129,7 @@ private:
     std::vector<VkQueryPool> statsPools_;
     std::vector<bool> statsWritten_;
     std::unique_ptr<DrawReadback> drawReadback_;
+    bool materialMode_ = true;  // the geometry pass draws materials (plain colours otherwise)
     std::vector<std::optional<uint64_t>> slotFrame_;  // the frame last recorded into each slot
     TriangleHistory triangles_{8};
 };

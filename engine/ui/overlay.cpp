@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cinttypes>
+#include <string>
 
 namespace engine::ui {
 
@@ -109,6 +110,31 @@ void drawFrameSection(const OverlayModel& m) {
     plot("##frame", m.frameMs, ImGui::GetTextLineHeight() * 1.5f);
 }
 
+// One row per view of the frame (visible, drawn instances, draw records per bin).
+void drawViewsTable(const sieve::CullingStats& c) {
+    if (c.views.size() < 2 && (c.views.empty() || c.views[0].early.size() < 2)) return;
+    if (!ImGui::BeginTable("views", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
+    ImGui::TableSetupColumn("view");
+    ImGui::TableSetupColumn("visible");
+    ImGui::TableSetupColumn("drawn");
+    ImGui::TableSetupColumn("draws per bin");
+    ImGui::TableHeadersRow();
+    for (const sieve::CullingViewStats& v : c.views) {
+        std::string bins;
+        for (uint32_t b = 0; b < v.early.size(); ++b) bins += (b ? " " : "") + std::to_string(v.draws(b));
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("%s (%s)", v.name.c_str(), sieve::viewKindName(v.kind));
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", v.frustumVisible);
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", v.drawn());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(bins.c_str());
+    }
+    ImGui::EndTable();
+}
+
 void drawClusterCounts(const std::string& path, const sieve::ClusterStats& s) {
     if (path.empty()) return;
     if (!s.valid) {
@@ -159,6 +185,10 @@ void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles, bool si
     }
     if (v && c.overflow())
         ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %u draw records dropped", c.overflow());
+    if (v && c.falselyCulledValid)
+        ImGui::TextColored(c.falselyCulled ? ImVec4(1, 0.4f, 0.3f, 1) : ImVec4(0.6f, 0.9f, 0.6f, 1),
+                           "falsely culled: %u instances", c.falselyCulled);
+    if (v) drawViewsTable(c);
 }
 
 void drawTimingsSection(const PassTimings& t, float maxHeight, bool singlePhase) {
@@ -207,6 +237,9 @@ bool drawTogglesSection(sieve::CullingToggles& t) {
     changed |= ImGui::Checkbox("LOD", &t.lod);
     ImGui::SameLine();
     changed |= ImGui::Checkbox("freeze culling", &t.freeze);
+    ImGui::SameLine();
+    // The false-culling check: occlusion-culled instances re-tested against the final depth.
+    changed |= ImGui::Checkbox("check culling", &t.checkCulling);
     int mode = t.stable ? 0 : 1;
     changed |= ImGui::RadioButton("stable compaction", &mode, 0);
     ImGui::SameLine();

@@ -9,6 +9,8 @@
 //     "debug_view": "off|culling|lod",
 //     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ] } (with an overlay) }
 //   R = { "name": "...", "rect": [x0, y0, x1, y1] (display pixels), "visible": bool }
+//     "views": [ { "name", "kind", "frustum_visible", "occlusion_visible", "drawn", "bins": { name: draws } } ],
+//     "falsely_culled": N (only with toggles.checkCulling; -1 while no checked frame was read back),
 // counts, triangles and triangles_pipeline_statistics are of one frame: counts_frame.
 // With clusters also "cluster_path": "mesh"|"indirect", "clusters_tested", "clusters_visible" (drawn, both
 // phases), "clusters_frustum", "clusters_cone", "clusters_occlusion_visible", "cluster_triangles",

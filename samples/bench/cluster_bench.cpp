@@ -63,7 +63,7 @@ int clusterMain(int argc, char** argv) {
     for (size_t m = 0; m < modes.size(); ++m) {
         const engine::ClusterSetup setup{&clusters.value(),
                                          m == 2 ? engine::ClusterPath::Mesh : engine::ClusterPath::Indirect};
-        auto h = SceneHarness::create(ctx, scene, extent, m == 0 ? nullptr : &setup, &pose);
+        auto h = SceneHarness::create(ctx, scene, extent, 1, m == 0 ? nullptr : &setup, &pose);
         if (!h) return fail(kName, std::string(modes[m].name) + ": " + h.error().message);
         modes[m].harness = std::move(h).value();
         modes[m].harness->renderer().plugin().toggles().lod = false;

@@ -19,11 +19,12 @@ const Subcommand kSubcommands[] = {
     {"cpu", bench::cpuMain, "CPU frustum culling + one draw call per instance vs the GPU culling pipeline"},
     {"frame", bench::frameMain, "whole-frame GPU time of the city, culling on vs off"},
     {"clusters", bench::clusterMain, "the dense scene: instance culling vs clusters (indirect, mesh shaders)"},
+    {"multiview", bench::multiviewMain, "camera + shadow cascades: one plugin vs single view vs separate plugins"},
 };
 
 void usage(FILE* to) {
     std::fprintf(to, "usage: sieve-bench <subcommand> [options]   (sieve-bench <subcommand> --help)\n\nsubcommands:\n");
-    for (const auto& s : kSubcommands) std::fprintf(to, "  %-8s %s\n", s.name, s.summary);
+    for (const auto& s : kSubcommands) std::fprintf(to, "  %-9s %s\n", s.name, s.summary);
 }
 
 }  // namespace

@@ -43,7 +43,7 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 }
 
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                                  VkExtent2D extent,
+                                                                  VkExtent2D extent, uint32_t maxViews,
                                                                   const engine::ClusterSetup* clusters,
                                                                   const sieve::assets::CameraPose* pose) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
@@ -56,7 +56,7 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     if (!target) return target.error();
     h->target_ = std::move(target).value();
     auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, td.framesInFlight,
-                                                  0, clusters);
+                                                  0, maxViews, 0, clusters);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();
     // The viewer's start: street level, looking down the street (buildings on both sides occlude most).

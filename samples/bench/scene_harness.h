@@ -15,9 +15,9 @@
 namespace bench {
 
 // Pass names of the graph (SceneRenderer: plugin passes with draw.early/draw.late interleaved).
-inline const char* const kCullPasses[] = {"cull.early.flag", "cull.early.compact", "hiz.build",
-                                          "cull.late.flag",  "cull.late.compact",  "cull.stats",
-                                          "cluster.early",   "cluster.late",       "cluster.stats"};
+inline const char* const kCullPasses[] = {"cull.early.flag",   "cull.early.compact", "hiz.build",  "cull.late.flag",
+                                          "cull.late.compact", "cull.check",         "cull.stats", "cluster.early",
+                                          "cluster.late",      "cluster.stats"};
 inline const char* const kDrawPasses[] = {"draw.early", "draw.late"};
 
 struct SceneRun {
@@ -37,7 +37,7 @@ public:
     // Default camera: the city's street. `clusters`: draw through cluster lists (the scene's indices must be
     // the ones the cluster data was built from).
     static sieve::Result<std::unique_ptr<SceneHarness>> create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                               VkExtent2D extent,
+                                                               VkExtent2D extent, uint32_t maxViews = 1,
                                                                const engine::ClusterSetup* clusters = nullptr,
                                                                const sieve::assets::CameraPose* pose = nullptr);
     // Renders warmup + frames frames; times the last `frames`.
@@ -48,6 +48,11 @@ public:
     const sieve::assets::SceneData& scene() const { return scene_; }
     const glm::mat4& view() const { return view_; }
     const glm::mat4& proj() const { return proj_; }
+    // The camera every frame is rendered (and view 0 culled) with; the default is the city's street view.
+    void setCamera(const glm::mat4& view, const glm::mat4& proj) {
+        view_ = view;
+        proj_ = proj;
+    }
     VkExtent2D extent() const { return extent_; }
 
 private:

@@ -39,7 +39,7 @@ PhysicalResource frameImage(VkImage image, VkImageView view, VkExtent2D extent, 
 sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Context& ctx,
                                                                   const sieve::assets::SceneData& scene,
                                                                   VkFormat colorFormat, VkExtent2D extent,
-                                                                  uint32_t framesInFlight) {
+                                                                  uint32_t framesInFlight, bool overhead) {
     std::unique_ptr<CityRenderer> r(new CityRenderer(ctx));
     r->extent_ = extent;
     auto gpu = engine::GpuScene::upload(ctx, scene);
@@ -50,6 +50,10 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
     config.framesInFlight = framesInFlight;
     config.viewport = extent;
+    if (overhead) {
+        r->overhead_.emplace();
+        config.maxViews = 2;
+    }
     auto plugin = CullingPlugin::create(ctx.info(), config);
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
@@ -58,7 +62,7 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
     // Room for every pass the graph can hold: the plugin's and the two draws.
-    auto timer = engine::GpuTimestamps::create(ctx, CullingPlugin::kPassCount + 2, framesInFlight, "host2 passes");
+    auto timer = engine::GpuTimestamps::create(ctx, CullingPlugin::kPassCount + 3, framesInFlight, "host2 passes");
     if (!timer) return timer.error();
     r->timer_.emplace(std::move(timer).value());
     r->vertices_ = importedBuffer(r->scene_.vertices);
@@ -97,16 +101,20 @@ sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame,
     auto added = addSievePlugin(fg, *plugin_, imports, [&](uint32_t pass, SieveSlots& slots) {
         if (pass == CullingPlugin::kEarlyCompact) addDraw(fg, slots, false, host);
         if (pass == CullingPlugin::kLateCompact) addDraw(fg, slots, true, host);
+        if (pass == CullingPlugin::kLateCompact && overhead_) addOverheadDraw(fg, slots, host);
     });
     if (!added) return added.error();
     if (auto c = fg.compile(); !c) return c.error();
 
     viewProj_ = proj * view;
-    sieve::ViewDesc cullView;
-    cullView.view = view;
-    cullView.projection = proj;
-    cullView.viewport = {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f};
-    if (auto r = plugin_->setView(cullView); !r) return r.error();
+    std::vector<sieve::CullView> views(1);
+    views[0].desc = {view, proj, {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f}};
+    views[0].name = "camera";
+    if (overhead_) {
+        overhead_->update(glm::vec3(glm::inverse(view)[3]));
+        views.push_back(overhead_->cullView(frame.extent));
+    }
+    if (auto r = plugin_->setViews(views); !r) return r.error();
     const sieve::FrameInfo info = frame.info;
     auto prepared = plugin_->prepare(info);
     if (auto e = fg.execute(frame.cmd, info, &*timer_); !e) return e.error();
@@ -165,6 +173,75 @@ void CityRenderer::recordDraw(bool late, Context& c, const DrawData& d) const {
     // The early pass clears; the late one draws on top of it.
     geometry_->recordWithRendering(c.cmd(), order, {c.binding(d.color).view, c.binding(d.depth).view, !late}, extent_,
                                    glm::value_ptr(viewProj_));
+}
+
+void CityRenderer::addOverheadDraw(FrameGraph& fg, SieveSlots& slots, HostHandles& host) {
+    using Data = DrawData;
+    const sieve::SlotId draws = plugin_->slot(CullingPlugin::kDrawsEarly);  // view 1 is culled early
+    const sieve::SlotId counts = plugin_->slot(CullingPlugin::kCountsEarly);
+    const sieve::SlotId instances = plugin_->slot(CullingPlugin::kInstances);
+    fg.addPass<Data>(
+        "draw.overhead",
+        [&](Builder& b, Data& d) {
+            d.draws = b.read(slots.buffers[draws], Usage::IndirectArgs);
+            b.read(d.draws, Usage::StorageReadVertex);
+            d.counts = b.read(slots.buffers[counts], Usage::IndirectArgs);
+            d.instances = b.read(slots.buffers[instances], Usage::StorageReadVertex);
+            d.vertices = b.read(host.vertices, Usage::VertexInput);
+            d.indices = b.read(host.indices, Usage::VertexInput);
+            d.uvs = b.read(host.uvs, Usage::VertexInput);
+            d.materials = b.read(host.materials, Usage::StorageReadVertex);
+            d.primitives = b.read(slots.buffers[plugin_->slot(CullingPlugin::kPrimitives)], Usage::StorageReadVertex);
+            d.color = host.color = b.write(host.color, Usage::ColorAttachment);
+            // Its own depth: the plugin's (the camera's) stays what the false-culling check reads.
+            const ImageHandle depth = fg.createImage(
+                "overhead.depth", {engine::kDepthFormat, extent_, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT});
+            d.depth = b.write(depth, Usage::DepthAttachment);
+        },
+        [this](const Data& d, Context& c) {
+            const VkExtent2D e = extent_;
+            const VkViewport vp = overhead_->viewport(e);
+            VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+            color.imageView = c.binding(d.color).view;
+            color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+            color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
+            color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+            VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+            depth.imageView = c.binding(d.depth).view;
+            depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+            depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;  // reverse Z: 0 is the far depth
+            depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+            VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
+            info.renderArea = {{0, 0}, e};
+            info.layerCount = 1;
+            info.colorAttachmentCount = 1;
+            info.pColorAttachments = &color;
+            info.pDepthAttachment = &depth;
+            vkCmdBeginRendering(c.cmd(), &info);
+            // The inset's background, then the view's stream drawn into it (the viewport maps it there).
+            const VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, {{{0.12f, 0.12f, 0.14f, 1.0f}}}};
+            const VkClearRect rect{{{int32_t(vp.x), int32_t(vp.y)}, {uint32_t(vp.width), uint32_t(vp.height)}}, 0, 1};
+            vkCmdClearAttachments(c.cmd(), 1, &clear, 1, &rect);
+            const sieve::StreamRange s = plugin_->stream(1, 0);
+            sieve::GeometryInputs in;
+            in.vertices = {c.binding(d.vertices).buffer, 0, VK_WHOLE_SIZE};
+            in.uvs = {c.binding(d.uvs).buffer, 0, VK_WHOLE_SIZE};
+            in.indices = {c.binding(d.indices).buffer, 0, VK_WHOLE_SIZE};
+            in.instances = {c.binding(d.instances).buffer, 0, VK_WHOLE_SIZE};
+            in.materials = {c.binding(d.materials).buffer, 0, VK_WHOLE_SIZE};
+            in.primitives = {c.binding(d.primitives).buffer, 0, VK_WHOLE_SIZE};
+            in.draws = {c.binding(d.draws).buffer, s.drawOffset,
+                        VkDeviceSize(s.maxDraws) * sieve::gpu::SIEVE_DRAW_STRIDE};
+            in.counts = {c.binding(d.counts).buffer, s.countOffset, sizeof(sieve::gpu::DrawCounts)};
+            in.maxDraws = s.maxDraws;
+            in.viewport = &vp;
+            const glm::mat4 viewProj = overhead_->proj * overhead_->view;
+            // One mixed stream (binCount 1): each bin's pipeline draws its part of it.
+            for (const sieve::GeometryBinDraw& draw : engine::listOrder(*geometry_, scene_.binMask, in))
+                geometry_->record(c.cmd(), *draw.inputs, e, glm::value_ptr(viewProj), sieve::kDefaultLightDir,
+                                  draw.bin);
+            vkCmdEndRendering(c.cmd());
+        });
 }
 
 }  // namespace host2

@@ -1,5 +1,6 @@
 #pragma once
-// host2's renderer: the culling plugin and two default geometry passes in a host2 FrameGraph that is
+// host2's renderer: the culling plugin and two default geometry passes (three with the overhead view,
+// the plugin's view 1: overhead_view.h) in a host2 FrameGraph that is
 // built, compiled and executed anew every frame. Frames in flight, colour and depth come from an
 // engine::Target (beginFrame waits for the frame slot's fence; record() runs after it).
 #include <glm/glm.hpp>
@@ -13,6 +14,7 @@
 #include "engine/scene/gpu_scene.h"
 #include "engine/target/target.h"
 #include "frame_graph.h"
+#include "overhead_view.h"
 #include "sieve/culling.h"
 #include "sieve/geometry_pass.h"
 #include "sieve_adapter.h"
@@ -24,7 +26,7 @@ public:
     static sieve::Result<std::unique_ptr<CityRenderer>> create(engine::Context& ctx,
                                                                const sieve::assets::SceneData& scene,
                                                                VkFormat colorFormat, VkExtent2D extent,
-                                                               uint32_t framesInFlight);
+                                                               uint32_t framesInFlight, bool overhead = false);
 
     // Builds this frame's graph and records it into frame.cmd. Returns how the colour image was left, for
     // Target::endFrame. The extent is fixed at create().
@@ -51,6 +53,8 @@ private:
     void addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHandles& host);
     struct DrawData;
     void recordDraw(bool late, Context& c, const DrawData& d) const;
+    // The overhead view's inset (overhead_view.h), after draw.late.
+    void addOverheadDraw(FrameGraph& fg, SieveSlots& slots, HostHandles& host);
 
     engine::Context& ctx_;
     engine::GpuScene scene_;
@@ -59,6 +63,7 @@ private:
     ResourceCache cache_;
     VkExtent2D extent_{0, 0};
     glm::mat4 viewProj_{1.0f};
+    std::optional<OverheadView> overhead_;  // a second view, when created with one
     // The scene tables, imported into every frame's graph; their barrier state outlives the frames.
     PhysicalResource vertices_, indices_, instances_, meshes_, primitives_, uvs_, materials_;
     std::vector<std::string> order_;

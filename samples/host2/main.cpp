@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <string>
 
+#include "assets/glm_interop.h"
 #include "assets/procedural_city.h"
 #include "city_renderer.h"
 #include "cli.h"
 #include "engine/target/headless_target.h"
 #include "engine/vk/context.h"
 #include "sieve/cull_flags.h"
-#include "assets/glm_interop.h"
 
 namespace {
 
@@ -23,6 +23,7 @@ struct Options {
     std::string camera = "street";
     std::string png;
     bool validation = false;
+    bool overhead = true;
 };
 
 int fail(const std::string& message) {
@@ -48,6 +49,7 @@ cli::Parser parser(Options& o) {
         .count("--frames-in-flight", "N", "frames in flight (1..4, default 2)", o.framesInFlight, 1, 4)
         .text("--camera", "street|avenue|courtyard|rooftop|overview", "camera preset (default street)", o.camera)
         .text("--png", "PATH", "write the last frame as a PNG", o.png)
+        .onOff("--overhead", "a second view from above, drawn into an inset (default on)", o.overhead)
         .flag("--validation", "enable the Vulkan validation layers", o.validation);
     return p;
 }
@@ -78,11 +80,12 @@ int main(int argc, char** argv) {
         *ctx.value(), {{opt.width, opt.height}, VK_FORMAT_R8G8B8A8_UNORM, opt.framesInFlight});
     if (!target) return fail(target.error().message);
     auto renderer = host2::CityRenderer::create(*ctx.value(), scene, target.value()->colorFormat(),
-                                                target.value()->extent(), opt.framesInFlight);
+                                                target.value()->extent(), opt.framesInFlight, opt.overhead);
     if (!renderer) return fail(renderer.error().message);
 
     const glm::mat4 view = sieve::assets::viewMatrix(pose);
-    const glm::mat4 proj = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(opt.width) / float(opt.height), 0.1f));
+    const glm::mat4 proj =
+        sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(opt.width) / float(opt.height), 0.1f));
     for (int f = 0; f < opt.frames; ++f) {
         auto frame = target.value()->beginFrame();  // waits for this frame slot's fence
         if (!frame) return fail(frame.error().message);
@@ -115,6 +118,9 @@ int main(int argc, char** argv) {
         s.lateDrawn);
     std::printf("draw records: early %u, late %u, total %u, overflow %u\n", s.early.count, s.late.count, s.draws(),
                 s.overflow());
+    for (const sieve::CullingViewStats& v : s.views)
+        std::printf("view %s (%s): frustum-visible %u, drawn %u, draw records %u\n", v.name.c_str(),
+                    sieve::viewKindName(v.kind), v.frustumVisible, v.drawn(), v.draws(0));
     if (ctx.value()->validationEnabled() && ctx.value()->validationMessageCount() > 0)
         return fail(std::to_string(ctx.value()->validationMessageCount()) + " validation message(s)");
     return 0;

@@ -153,14 +153,13 @@ int main(int argc, char** argv) {
     std::printf("%s\n", cameraLine->c_str());
     std::printf("uploading the scene and creating the pipelines\n");
     std::fflush(stdout);
-    auto rendererResult =
-        engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
-                                      target->framesInFlight(), 0, *clusters ? &clusterSetup : nullptr);
+    auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
+                                                        target->framesInFlight(), 0, 1, opt.shadowCascades(),
+                                                        *clusters ? &clusterSetup : nullptr);
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
     if (renderer.clusterPlugin()) renderer.clusterPlugin()->toggles().cone = opt.clusterCone;
-    if (headless && !*clusters &&
-        viewer::checkTrianglesFits(renderer.plugin().drawCapacity(), target->framesInFlight()))
+    if (headless && !*clusters && viewer::checkTrianglesFits(renderer.cameraDrawCapacity(), target->framesInFlight()))
         if (auto r = renderer.checkTriangles(true); !r)
             std::printf("triangles unchecked: %s\n", r.error().message.c_str());
     camera.groundY = loaded->data.boundsMin.y;

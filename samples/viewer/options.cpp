@@ -106,6 +106,7 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .onOff("--freeze", "freeze culling at the start camera (default off)", t.freeze)
+        .onOff("--check-culling", "false-culling check against the final depth (default off)", t.checkCulling)
         .count("--instances", "N", "number of instances in the procedural scene (default 10000)", o.instances, 0,
                1ull << 30)
         .count("--seed", "S", "seed of the procedural scene (default 1)", o.seed, 0, 1ull << 62)
@@ -166,6 +167,8 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .count("--hiz-mip", "N", "pyramid mip the Hi-Z view shows (default 0; clamped to the pyramid)", o.hizMip, 0, 31)
+        .onOff("--shadows", "cascaded shadow maps, each cascade a culling view (default off)", o.shadows)
+        .count("--cascades", "N", "shadow cascades (1..4, default 3)", o.cascades, 1, 4)
         .option("--test-reload-shader", "NAME=FILE",
                 "(testing) repeatable; the k-th reloads the shaders after frame 2k+2, with the source of shader "
                 "NAME (e.g. geometry/mesh.frag) read from FILE",

@@ -16,7 +16,7 @@ int defaultHeadlessFrames(uint32_t framesInFlight) {
     return int(kFirstOccludedFrame + framesInFlight + 1);
 }
 
-bool checkTrianglesFits(uint32_t drawCapacity, uint32_t framesInFlight) {
+bool checkTrianglesFits(uint64_t drawCapacity, uint32_t framesInFlight) {
     const uint64_t bytes = uint64_t(drawCapacity) * sizeof(sieve::gpu::DrawCommand) * 2 * framesInFlight;
     return bytes <= (uint64_t(64) << 20);
 }

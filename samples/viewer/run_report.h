@@ -29,7 +29,7 @@ int defaultHeadlessFrames(uint32_t framesInFlight);
 // Whether a headless run reads back its draw lists to count triangles (both lists of `drawCapacity`
 // records per frame slot, at most 64 MiB in all: about 500,000 records a list with two frames in flight).
 // Larger scenes report the pipeline-statistics query's count (triangles_source says which).
-bool checkTrianglesFits(uint32_t drawCapacity, uint32_t framesInFlight);
+bool checkTrianglesFits(uint64_t drawCapacity, uint32_t framesInFlight);
 
 // Timestamps around a frame's command buffer, one scope per frame slot.
 class FrameGpuTimer {

@@ -1,8 +1,10 @@
 #version 460
-// Stable draw expansion: visible instance i (drawCount[i] > 0) writes its mesh's primitives, at the LOD
-// the flag pass chose, into draws[offsets[i] ..]: draw order is instance order, every frame. Slots at or
-// beyond the capacity are never written; the count is clamped and the overflow recorded.
-// ATOMIC = 1 is the unordered peer: slots come from an atomic counter instead of the scan.
+// Stable draw expansion over (stream, instance) keys k = s * N + i, stream s = view * binCount + bin:
+// a key with drawCount[k] > 0 writes the instance's primitives of bin b (bins >= binCount count as the
+// last bin), in primitive order, at the view's LOD, into stream s at offsets[k] - offsets[s * N]: one
+// scan over all keys gives every stream in instance order, every frame. Records at or beyond a
+// stream's capacity are never written; each stream's count is clamped and its overflow recorded.
+// ATOMIC = 1 is the unordered peer: slots come from a per-stream atomic counter instead of the scan.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/dispatch.h"
 #include "shared/draw.h"
@@ -15,46 +17,63 @@ layout(local_size_x = 256) in;
 layout(set = 0, binding = 0, std430) readonly buffer Instances { Instance instances[]; };
 layout(set = 0, binding = 1, std430) readonly buffer Meshes { Mesh meshes[]; };
 layout(set = 0, binding = 2, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
-layout(set = 0, binding = 3, std430) readonly buffer DrawCountsIn { uint drawCount[]; };
-layout(set = 0, binding = 4, std430) readonly buffer Lods { uint lodOf[]; };
+layout(set = 0, binding = 3, std430) readonly buffer DrawCountsIn { uint drawCount[]; };  // per key
+layout(set = 0, binding = 4, std430) readonly buffer Lods { uint lodOf[]; };  // per (view, instance)
 layout(set = 0, binding = 5, std430) readonly buffer Offsets { uint offsets[]; };  // exclusive scan of drawCount
 layout(set = 0, binding = 6, std430) writeonly buffer Draws { DrawCommand draws[]; };
-// Stable: the scan wrote the total into counts.total. Atomic: counts starts zeroed, total is the counter.
-layout(set = 0, binding = 7, std430) buffer Counts { DrawCounts counts; };
+// Stable: the scan wrote the grand total into counts[streamCount - 1].total. Atomic: counts start
+// zeroed, each total is its stream's counter.
+layout(set = 0, binding = 7, std430) buffer Counts { DrawCounts counts[]; };
+layout(set = 0, binding = 8, std430) readonly buffer Streams { DrawStream streams[]; };
 
 layout(push_constant) uniform Push { DrawExpandPush pc; };
 
 void main() {
-    uint i = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    if (ATOMIC == 0 && i == 0) {
-        uint total = counts.total;
-        uint written = min(total, pc.capacity);
-        counts.count = written;
-        counts.overflow = total - written;
-        counts.total = total;
+    const uint k = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    const uint n = pc.instanceCount;
+    if (ATOMIC == 0 && k < pc.streamCount) {
+        // Stream k's records are offsets[k * N .. (k + 1) * N): its first offset to the next stream's.
+        const uint s = k;
+        const uint start = n > 0u ? offsets[s * n] : 0u;
+        const uint end = s + 1u < pc.streamCount ? (n > 0u ? offsets[(s + 1u) * n] : 0u) : counts[s].total;
+        const uint total = end - start;
+        const uint written = min(total, streams[s].capacity);
+        counts[s].count = written;
+        counts[s].overflow = total - written;
+        counts[s].pad = 0u;
+        // Read before this write by the only invocation that reads it (s == streamCount - 1).
+        counts[s].total = total;
     }
-    if (i >= pc.instanceCount) return;  // (one group is dispatched even for 0 instances)
-    uint n = drawCount[i];
-    if (n == 0) return;
-    uint base = ATOMIC == 0 ? offsets[i] : atomicAdd(counts.total, n);
-    Instance inst = instances[i];
-    Mesh mesh = meshes[inst.mesh];
-    uint lod = lodOf[i];
-    for (uint p = 0; p < n; ++p) {
-        uint slot = base + p;
-        if (slot >= pc.capacity) break;
-        uint primIndex = mesh.firstPrimitive + p;
-        MeshPrimitive prim = primitives[primIndex];
-        uint l = min(lod, prim.lodCount - 1);
+    if (k >= n * pc.streamCount) return;  // (one group is dispatched even for no keys)
+    const uint c = drawCount[k];
+    if (c == 0u) return;
+    const uint s = k / n;
+    const uint i = k - s * n;
+    const uint bin = s % pc.binCount;
+    const uint view = s / pc.binCount;
+    const uint capacity = streams[s].capacity;
+    const uint local = ATOMIC == 0 ? offsets[k] - offsets[s * n] : atomicAdd(counts[s].total, c);
+    const uint base = streams[s].base;
+    const Mesh mesh = meshes[instances[i].mesh];
+    const uint lod = lodOf[view * n + i];
+    uint written = 0u;
+    for (uint p = 0u; p < mesh.primitiveCount && written < c; ++p) {
+        const uint primIndex = mesh.firstPrimitive + p;
+        const MeshPrimitive prim = primitives[primIndex];
+        if (pc.binCount > 1u && min(prim.bin, pc.binCount - 1u) != bin) continue;
+        const uint slot = local + written;
+        ++written;
+        if (slot >= capacity) break;
+        const uint l = min(lod, prim.lodCount - 1u);
         DrawCommand d;
         d.indexCount = prim.lods[l].indexCount;
-        d.instanceCount = 1;
+        d.instanceCount = 1u;
         d.firstIndex = prim.lods[l].firstIndex;
         d.vertexOffset = prim.vertexOffset;
         d.firstInstance = i;
         d.primitive = primIndex;
         d.material = prim.material;
         d.lod = l;
-        draws[slot] = d;
+        draws[base + slot] = d;
     }
 }

@@ -1,14 +1,17 @@
 #version 460
-// Atomic-append peer: after expansion, clamp the appended total to the capacity.
+// Atomic-append peer: after expansion, clamp each stream's appended total to its capacity.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/draw.h"
 #include "shared/draw_push.h"
-layout(local_size_x = 1) in;
-layout(set = 0, binding = 0, std430) buffer Counts { DrawCounts counts; };
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0, std430) buffer Counts { DrawCounts counts[]; };
+layout(set = 0, binding = 1, std430) readonly buffer Streams { DrawStream streams[]; };
 layout(push_constant) uniform Push { DrawFinishPush pc; };
 void main() {
-    uint total = counts.total;
-    uint written = min(total, pc.capacity);
-    counts.count = written;
-    counts.overflow = total - written;
+    const uint s = gl_GlobalInvocationID.x;
+    if (s >= pc.streamCount) return;
+    const uint total = counts[s].total;
+    const uint written = min(total, streams[s].capacity);
+    counts[s].count = written;
+    counts[s].overflow = total - written;
 }

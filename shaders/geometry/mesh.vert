@@ -18,6 +18,7 @@ layout(location = 0) out vec3 outNormal;
 layout(location = 1) flat out uint outMaterial;
 layout(location = 2) flat out uint outInstance;
 layout(location = 3) flat out uint outLod;
+layout(location = 4) out vec3 outWorld;
 
 #include "geometry/vertex.glsl"
 
@@ -27,5 +28,8 @@ void main() {
     outMaterial = draws[gl_DrawID].material;
     outInstance = gl_InstanceIndex;
     outLod = draws[gl_DrawID].lod;
+    const Instance inst = instances[gl_InstanceIndex];
+    const vec4 p = vec4(inPosition, 1.0);
+    outWorld = vec3(dot(inst.rows[0], p), dot(inst.rows[1], p), dot(inst.rows[2], p));
     gl_Position = clip;
 }

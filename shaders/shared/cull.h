@@ -25,16 +25,10 @@
 //   passes.
 // - Hi-Z pyramid: sieve/hiz.h (r = min, g = max depth per texel).
 #include "shared/common.h"
+#include "shared/cull_tests.h"
 #include "shared/scene.h"
 
 SIEVE_NS_BEGIN
-
-// CullParams::toggles
-SIEVE_CONST(uint, SIEVE_CULL_FRUSTUM, 1u)
-SIEVE_CONST(uint, SIEVE_CULL_OCCLUSION, 2u)
-SIEVE_CONST(uint, SIEVE_CULL_LOD, 4u)
-SIEVE_CONST(uint, SIEVE_CULL_TWO_PHASE, 8u)
-SIEVE_CONST(uint, SIEVE_CULL_ALL, 15u)
 
 // CullParams::kind
 SIEVE_CONST(uint, SIEVE_PROJ_PERSPECTIVE, 0u)
@@ -51,28 +45,46 @@ SIEVE_CONST(float, SIEVE_CULL_DEPTH_EPS, 0.00000095367431640625)       // 2^-20
 
 // Per-frame parameters: a uniform buffer, std140 (every member sits at its C++ offset; 240 bytes).
 struct CullParams {
-    mat4 view;             //   0 world -> view (rigid)
-    vec4 planes[6];        //  64 world-space frustum planes, see above
-    float scaleX;          // 160 ndc x per unit of x/d (perspective) or x (orthographic)
-    float scaleY;          // 164 the same for y, times the viewport's y sign
-    float offsetX;         // 168 ndc x offset (off-centre, jitter)
-    float offsetY;         // 172 ndc y offset, times the viewport's y sign
-    float depthA;          // 176 depth mapping, see above
-    float depthB;          // 180
-    float nearDist;        // 184 d of the near plane
-    float forward;         // 188 d = forward * z_view (+-1)
-    uint kind;             // 192 SIEVE_PROJ_*
-    uint reverseZ;         // 196 1: nearer = larger depth (farthest = min channel); 0: the opposite
-    float lodThreshold;    // 200 screen-space error threshold, pixels
-    float viewportHeight;  // 204 pixels (LOD projection)
-    uint pyramidWidth;     // 208 Hi-Z mip 0 extent
-    uint pyramidHeight;    // 212
-    uint pyramidMips;      // 216
-    uint instanceCount;    // 220
-    uint toggles;          // 224 SIEVE_CULL_* bits
-    int lodBias;           // 228 levels added to the selected LOD (positive: coarser), then clamped
-    uint pad0;             // 232
-    uint pad1;             // 236
+    mat4 view;                //   0 world -> view (rigid)
+    vec4 planes[6];           //  64 world-space frustum planes, see above
+    float scaleX;             // 160 ndc x per unit of x/d (perspective) or x (orthographic)
+    float scaleY;             // 164 the same for y, times the viewport's y sign
+    float offsetX;            // 168 ndc x offset (off-centre, jitter)
+    float offsetY;            // 172 ndc y offset, times the viewport's y sign
+    float depthA;             // 176 depth mapping, see above
+    float depthB;             // 180
+    float nearDist;           // 184 d of the near plane
+    float forward;            // 188 d = forward * z_view (+-1)
+    uint kind;                // 192 SIEVE_PROJ_*
+    uint reverseZ;            // 196 1: nearer = larger depth (farthest = min channel); 0: the opposite
+    float lodThreshold;       // 200 screen-space error threshold, pixels
+    float viewportHeight;     // 204 pixels (LOD projection)
+    uint pyramidWidth;        // 208 Hi-Z mip 0 extent
+    uint pyramidHeight;       // 212
+    uint pyramidMips;         // 216
+    uint instanceCount;       // 220
+    uint toggles;             // 224 SIEVE_CULL_* bits
+    int lodBias;              // 228 levels added to the selected LOD (positive: coarser), then clamped
+    uint instanceMask;        // 232 the view culls an instance only when (Instance::flags & mask) == mask
+    float debugRadiusShrink;  // 236 test only: the occlusion test uses radius * (1 - shrink); 0 normally
+};
+
+// Per-dispatch constants of the flag shaders (cull/flag_*.comp): the views of a frame are
+// CullParams[viewCount] in one storage buffer; per-(view, instance) arrays are indexed v * instanceCount
+// + i, per-(view, bin, instance) draw counts (v * binCount + b) * instanceCount + i.
+struct CullFlagPush {
+    uint instanceCount;
+    uint viewCount;
+    uint binCount;
+    uint pad;
+};
+
+// Per-dispatch constants of the false-culling check (cull/check.comp).
+struct CullCheckPush {
+    uint instanceCount;
+    uint depthWidth;  // the host's depth attachment, full resolution
+    uint depthHeight;
+    uint pad;
 };
 
 // Per-frame statistics, accumulated with atomics (the host zeroes the buffer before the early pass).
@@ -102,6 +114,7 @@ static_assert(offsetof(sieve::gpu::CullParams, planes) == 64 && offsetof(sieve::
                   sizeof(sieve::gpu::CullParams) == 240,
               "CullParams must match its std140 layout");
 static_assert(sizeof(sieve::gpu::CullOcclusionQuery) == 24);
+static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullCheckPush) == 16);
 #endif
 
 #ifdef __cplusplus
@@ -131,7 +144,9 @@ namespace sieve::gpu {
 
 SIEVE_CULL_MATH_BEGIN
 
-SIEVE_FN bool sieveFinite(float x) { return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u; }
+SIEVE_FN bool sieveFinite(float x) {
+    return (floatBitsToUint(x) & 0x7f800000u) != 0x7f800000u;
+}
 
 SIEVE_FN bool sieveSphereFinite(vec4 s) {
     return sieveFinite(s.x) && sieveFinite(s.y) && sieveFinite(s.z) && sieveFinite(s.w);
@@ -199,24 +214,27 @@ SIEVE_FN float sieveNearestDepth(float gap, SIEVE_IN(CullParams) p) {
     return nearer;
 }
 
-// Prepares the occlusion test of a world-space sphere. Returns false when the sphere is visible
-// without looking at the pyramid: non-finite bounds, crossing or in front of the near plane, projected
-// rectangle off screen (the frustum test's business) or degenerate. Otherwise fills q: the sphere is
-// occluded iff it lies behind the farthest depth of every texel of q (sieveOccludedByTexel).
-//
-// The screen rectangle bounds the sphere's projection (perspective: tangent planes; orthographic:
-// centre +- radius), is computed with the inflated radius, clamped to the screen and mapped to mip-0
-// texels by floor(u * width); the mip is the finest one where it spans at most 2x2 texels (integer
-// shifts of the mip-0 texel range, so every covered texel is read). The nearest depth is that of the
-// sphere's nearest distance d - r': depth depends on d only, for both kinds.
-SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(CullOcclusionQuery) q) {
-    q.mip = 0u;
-    q.x0 = 0u;
-    q.y0 = 0u;
-    q.x1 = 0u;
-    q.y1 = 0u;
-    q.depth = 0.0f;
-    if (!sieveSphereFinite(s) || p.pyramidWidth == 0u || p.pyramidHeight == 0u || p.pyramidMips == 0u) return false;
+// The screen rectangle [u0, u1] x [v0, v1] (normalized, see above; not clamped) bounding a world-space
+// sphere's projection, computed with the inflated radius, and its nearest depth moved nearer by the
+// depth margin. Returns false when the sphere is visible without looking at any depth: non-finite
+// bounds, crossing or in front of the near plane, rectangle off screen (the frustum test's business) or
+// degenerate. The occlusion test (sieveOcclusionQuery) and the false-culling check (cull/check.comp)
+// both start from it.
+struct CullScreenRect {
+    float u0;
+    float u1;
+    float v0;
+    float v1;
+    float depth;
+};
+
+SIEVE_FN bool sieveScreenRect(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(CullScreenRect) rect) {
+    rect.u0 = 0.0f;
+    rect.u1 = 0.0f;
+    rect.v0 = 0.0f;
+    rect.v1 = 0.0f;
+    rect.depth = 0.0f;
+    if (!sieveSphereFinite(s)) return false;
     vec3 c = sieveViewCentre(s, p);
     SIEVE_PRECISE float mag = (((abs(c.x) + abs(c.y)) + abs(c.z)) + ((abs(s.x) + abs(s.y)) + abs(s.z)));
     SIEVE_PRECISE float r = s.w * (1.0f + SIEVE_CULL_RADIUS_REL_EPS) + mag * SIEVE_CULL_RADIUS_ABS_EPS;
@@ -241,14 +259,51 @@ SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(Cull
     SIEVE_PRECISE float v1 = y1n * 0.5f + 0.5f;
     if (!(sieveFinite(u0) && sieveFinite(u1) && sieveFinite(v0) && sieveFinite(v1))) return false;
     if (u1 < 0.0f || u0 > 1.0f || v1 < 0.0f || v0 > 1.0f) return false;
+    rect.u0 = u0;
+    rect.u1 = u1;
+    rect.v0 = v0;
+    rect.v1 = v1;
+    rect.depth = sieveNearestDepth(gap, p);
+    if (!sieveFinite(rect.depth)) return false;
+    return true;
+}
 
-    // Powers of two: u * width is exact, floor gives the mip-0 texel.
-    float w = float(p.pyramidWidth);
-    float h = float(p.pyramidHeight);
-    uint x0 = min(uint(floor(max(u0, 0.0f) * w)), p.pyramidWidth - 1u);
-    uint x1 = min(uint(floor(min(u1, 1.0f) * w)), p.pyramidWidth - 1u);
-    uint y0 = min(uint(floor(max(v0, 0.0f) * h)), p.pyramidHeight - 1u);
-    uint y1 = min(uint(floor(min(v1, 1.0f) * h)), p.pyramidHeight - 1u);
+// Texels [t0, t1] covering normalized [a, b] (clamped to [0, 1]) on an axis of `size` texels:
+// floor(a * size), clamped to the last texel.
+SIEVE_FN void sieveTexelRange(float a, float b, uint size, SIEVE_OUT(uint) t0, SIEVE_OUT(uint) t1) {
+    float w = float(size);
+    t0 = min(uint(floor(max(a, 0.0f) * w)), size - 1u);
+    t1 = min(uint(floor(min(b, 1.0f) * w)), size - 1u);
+}
+
+// Prepares the occlusion test of a world-space sphere: false when it is visible without looking at
+// the pyramid (sieveScreenRect, or no pyramid). Otherwise fills q: the sphere is occluded iff it lies
+// behind the farthest depth of every texel of q (sieveOccludedByTexel).
+//
+// The rectangle is clamped to the screen and mapped to mip-0 texels by floor(u * width) (powers of
+// two: exact); the mip is the finest one where it spans at most 2x2 texels (integer shifts of the mip-0
+// texel range, so every covered texel is read). The nearest depth is that of the sphere's nearest
+// distance d - r': depth depends on d only, for both kinds. debugRadiusShrink (a test knob, 0
+// otherwise) shrinks the sphere first, to plant false culls.
+SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(CullOcclusionQuery) q) {
+    q.mip = 0u;
+    q.x0 = 0u;
+    q.y0 = 0u;
+    q.x1 = 0u;
+    q.y1 = 0u;
+    q.depth = 0.0f;
+    if (p.pyramidWidth == 0u || p.pyramidHeight == 0u || p.pyramidMips == 0u) return false;
+    vec4 shrunk = s;
+    SIEVE_PRECISE float radius = s.w * (1.0f - p.debugRadiusShrink);
+    shrunk.w = radius;
+    CullScreenRect rect;
+    if (!sieveScreenRect(shrunk, p, rect)) return false;
+    uint x0 = 0u;
+    uint x1 = 0u;
+    uint y0 = 0u;
+    uint y1 = 0u;
+    sieveTexelRange(rect.u0, rect.u1, p.pyramidWidth, x0, x1);
+    sieveTexelRange(rect.v0, rect.v1, p.pyramidHeight, y0, y1);
     uint m = 0u;
     while (m + 1u < p.pyramidMips && ((x1 >> m) - (x0 >> m) > 1u || (y1 >> m) - (y0 >> m) > 1u)) ++m;
     q.mip = m;
@@ -256,8 +311,7 @@ SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(Cull
     q.y0 = y0 >> m;
     q.x1 = x1 >> m;
     q.y1 = y1 >> m;
-    q.depth = sieveNearestDepth(gap, p);
-    if (!sieveFinite(q.depth)) return false;
+    q.depth = rect.depth;
     return true;
 }
 

@@ -27,6 +27,13 @@ struct DrawCounts {
 
 SIEVE_CONST(uint, SIEVE_DRAW_STRIDE, 32)
 
+// One draw stream (a (view, bin) pair) inside a draw-list buffer: records [base, base + capacity).
+// Its DrawCounts is entry `stream` of the count buffer.
+struct DrawStream {
+    uint base;
+    uint capacity;
+};
+
 SIEVE_NS_END
 
 #endif

@@ -6,14 +6,17 @@
 SIEVE_NS_BEGIN
 
 // draw/expand.comp.
+// Keys k = s * instanceCount + i over streams s = view * binCount + bin and instances i.
 struct DrawExpandPush {
     uint instanceCount;
-    uint capacity;  // draw records the list holds
+    uint streamCount;
+    uint binCount;
+    uint pad;
 };
 
 // draw/finish_atomic.comp.
 struct DrawFinishPush {
-    uint capacity;
+    uint streamCount;
 };
 
 SIEVE_NS_END

@@ -47,7 +47,7 @@ struct VertexUv {
 
 struct MaterialPush {
     mat4 viewProj;  // column-major
-    vec4 lightDir;  // xyz: towards the light; w unused
+    vec4 lightDir;  // xyz: towards the light; w: shadow cascades (shared/shadow.h; 0: none)
     vec4 tint;      // multiplies the shaded colour (1,1,1,1: none)
     uint flags;     // SIEVE_MATERIAL_PUSH_*
     uint pad0;

@@ -2,7 +2,8 @@
 # Culling does not change the picture: the default city rendered with LOD off and every culling stage on
 # (frustum, occlusion, two-phase) equals, pixel for pixel, the render with culling off, at several
 # cameras and odd resolutions; and there the culling stages remove at least half of the instances.
-# Also: the atomic-append order draws the same picture. $1: build directory, $2: source directory.
+# Also: the atomic-append order draws the same picture, and the false-culling check (every instance
+# culled by occlusion re-tested against the final depth) finds nothing. $1: build directory, $2: source directory.
 source "$(dirname "$0")/lib.sh"
 
 cameras=(
@@ -18,7 +19,8 @@ for size in "${sizes[@]}"; do
     # The big size only at the first camera: lavapipe renders on the CPU.
     if [[ $size == 1919x1079 && $i -gt 0 && $cam != "${cameras[0]}" ]]; then continue; fi
     common=(--headless --frames 5 --width "$w" --height "$h" --overlay off --lod off --camera "$cam" --validation)
-    "$viewer" "${common[@]}" --screenshot "$out/on_$i.png" --stats "$out/on_$i.json" > "$out/on_$i.log" 2>&1
+    "$viewer" "${common[@]}" --check-culling on --screenshot "$out/on_$i.png" --stats "$out/on_$i.json" \
+        > "$out/on_$i.log" 2>&1
     "$viewer" "${common[@]}" --frustum off --occlusion off --two-phase off \
         --screenshot "$out/off_$i.png" --stats "$out/off_$i.json" > "$out/off_$i.log" 2>&1
     "$viewer" "${common[@]}" --compaction atomic --screenshot "$out/atomic_$i.png" > "$out/atomic_$i.log" 2>&1
@@ -62,6 +64,9 @@ for line in open(f"{out}/cases.txt"):
     if drawn >= s_on["frustum_visible"]:
         failed = True
         print("  FAIL: occlusion culled nothing of the frustum-visible set")
+    if s_on.get("falsely_culled") != 0:
+        failed = True
+        print(f"  FAIL: the false-culling check found {s_on.get('falsely_culled')} instances culled with a visible pixel")
     if s_off["occlusion_visible"] != n:
         failed = True
         print("  FAIL: with culling off every instance must be drawn")

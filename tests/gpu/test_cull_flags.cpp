@@ -37,8 +37,7 @@ protected:
     // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer.
     GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame) {
         const uint32_t n = frame.params.instanceCount;
-        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
-                                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
+        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params}, 0, "cull params");
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives);
         engine::Buffer visibleLast = makeBuffer(frame.visibleLast);
@@ -56,7 +55,7 @@ protected:
         late.drawCounts = drawsL.range();
         late.lods = lodsL.range();
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            pass.recordEarly(cmd, early, n);
+            pass.recordEarly(cmd, early, {n});
             auto built = hiz.recordPerMip(cmd, images.source(), images.target());
             EXPECT_TRUE(built) << built.error().message;
             // Early -> late: visibleLast read then written, flagsE written then read, counters atomics.
@@ -72,8 +71,10 @@ protected:
                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            pass.recordLate(cmd, late, flagsE.range(), state.range(), images.pyramid.view(),
-                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, n);
+            pass.recordLate(cmd, late,
+                            {flagsE.range(), lodsE.range(), state.range(), images.pyramid.view(),
+                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                            {n});
         });
         EXPECT_TRUE(r) << r.error().message;
         GpuResult g;
@@ -97,7 +98,8 @@ protected:
         sieve::gpu::CullCounters counters{};
         auto early = sieve::cullEarlyReference(frame.params, scene.view(), frame.visibleLast, counters);
         std::vector<uint32_t> visibleLast = frame.visibleLast;
-        auto late = sieve::cullLateReference(frame.params, scene.view(), early.flags, &pyramid, visibleLast, counters);
+        auto late = sieve::cullLateReference(frame.params, scene.view(), early.flags, early.lods, &pyramid, visibleLast,
+                                             counters);
         for (uint32_t i = 0; i < n; ++i) {
             const vec4 s = scene.instances[i].sphere;
             ASSERT_EQ(g.earlyFlags[i], early.flags[i])

@@ -5,13 +5,14 @@
 #include <cstring>
 #include <tuple>
 
+#include "assets/glm_interop.h"
 #include "assets/procedural_city.h"
 #include "engine/scene/scene_renderer.h"
 #include "engine/target/headless_target.h"
 #include "gpu/gpu_fixture.h"
+#include "gpu/test_render_frames.h"
 #include "shared/draw.h"
 #include "sieve/cull_flags.h"
-#include "assets/glm_interop.h"
 
 using testing_gpu::GpuTest;
 
@@ -44,19 +45,7 @@ protected:
         GpuTest::TearDown();
     }
 
-    void renderFrames(int n) {
-        const glm::mat4 view = sieve::assets::viewMatrix(pose_);
-        const glm::mat4 proj = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), 320.0f / 180.0f, 0.1f));
-        for (int i = 0; i < n; ++i) {
-            auto frame = target_->beginFrame();
-            ASSERT_TRUE(frame) << frame.error().message;
-            auto r = renderer_->record(*target_, *frame, view, proj);
-            ASSERT_TRUE(r) << r.error().message;
-            auto e = target_->endFrame();
-            ASSERT_TRUE(e) << e.error().message;
-        }
-        ASSERT_TRUE(target_->finish());
-    }
+    void renderFrames(int n) { testing_gpu::renderFrames(*target_, *renderer_, pose_, n); }
 
     // The list the last frame wrote (transient buffers keep the last frame's contents once idle).
     DrawList readList(bool late) {
@@ -85,9 +74,8 @@ protected:
 
     static bool sameDraws(const DrawList& a, const DrawList& b) {
         return a.draws.size() == b.draws.size() &&
-               std::equal(a.draws.begin(), a.draws.end(), b.draws.begin(), [](const auto& x, const auto& y) {
-                   return std::memcmp(&x, &y, sizeof(x)) == 0;
-               });
+               std::equal(a.draws.begin(), a.draws.end(), b.draws.begin(),
+                          [](const auto& x, const auto& y) { return std::memcmp(&x, &y, sizeof(x)) == 0; });
     }
 
     sieve::assets::SceneData scene_;

@@ -58,7 +58,8 @@ TEST_F(DrawListScratch, SizedForMaxInstancesServesASmallerCountScannedByAnotherT
                    scratch = makeEmpty(scratchBytes),
                    draws = makeEmpty(VkDeviceSize(capacity) * sizeof(sieve::gpu::DrawCommand),
                                      VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "draws"),
-                   out = makeBuffer(std::vector<uint32_t>(4, 0), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "counts");
+                   out = makeBuffer(std::vector<uint32_t>(4, 0), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "counts"),
+                   streams = makeBuffer(std::vector<sieve::gpu::DrawStream>{{0, capacity}});
     const sieve::DrawListBuffers b{instances.range(),
                                    meshes.range(),
                                    primitives.range(),
@@ -67,10 +68,12 @@ TEST_F(DrawListScratch, SizedForMaxInstancesServesASmallerCountScannedByAnotherT
                                    offsets.range(),
                                    scratch.range(0, scratchBytes),
                                    draws.range(),
-                                   out.range()};
+                                   out.range(),
+                                   streams.range()};
     sieve::Result<void> rec;
-    auto r = ctx().submitNow(
-        [&](VkCommandBuffer cmd) { rec = list.record(cmd, b, n, capacity, 3, sieve::DrawOrder::Stable); });
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        rec = list.record(cmd, b, {n, 1, 1, 3}, sieve::DrawOrder::Stable);
+    });
     ASSERT_TRUE(r) << r.error().message;
     ASSERT_TRUE(rec) << rec.error().message;
 

@@ -2,11 +2,14 @@
 // must produce exactly what the reference host (engine::SceneRenderer on engine/graph) produces for the
 // same scene and camera: the same draw lists, record for record, the same counts and the same image,
 // with validation and synchronization validation clean in both.
+#include <algorithm>
 #include <cstring>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "assets/glm_interop.h"
 #include "assets/procedural_city.h"
 #include "city_renderer.h"
 #include "engine/scene/scene_renderer.h"
@@ -14,7 +17,7 @@
 #include "gpu/gpu_fixture.h"
 #include "shared/draw.h"
 #include "sieve/cull_flags.h"
-#include "assets/glm_interop.h"
+#include "sieve/hiz.h"
 
 using testing_gpu::GpuTest;
 
@@ -47,7 +50,8 @@ protected:
         scene_ = std::move(city).value();
         const sieve::assets::CameraPose pose = sieve::assets::defaultCityCamera();
         view_ = sieve::assets::viewMatrix(pose);
-        proj_ = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(kExtent.width) / float(kExtent.height), 0.1f));
+        proj_ = sieve::toGlm(
+            sieve::perspectiveReverseZ(glm::radians(60.0f), float(kExtent.width) / float(kExtent.height), 0.1f));
     }
 
     DrawList readList(const BindingFn& binding, bool late) {
@@ -109,16 +113,22 @@ protected:
 
     // order / times: the last frame's passes, and their GPU times (engine::GpuTimestamps, a scope per pass).
     void runHost2(int frames, uint32_t framesInFlight, HostOutput& out, std::vector<std::string>* order = nullptr,
-                  std::vector<engine::GpuTimestamps::Scope>* times = nullptr) {
+                  std::vector<engine::GpuTimestamps::Scope>* times = nullptr, bool overhead = false,
+                  std::vector<sieve::CullView>* views = nullptr) {
         auto target = makeTarget(framesInFlight);
         ASSERT_TRUE(target);
-        auto r = host2::CityRenderer::create(ctx(), scene_, target->colorFormat(), kExtent, framesInFlight);
+        auto r = host2::CityRenderer::create(ctx(), scene_, target->colorFormat(), kExtent, framesInFlight, overhead);
         ASSERT_TRUE(r) << r.error().message;
         host2::CityRenderer& h = *r.value();
         render(*target, frames, [&](const engine::Frame& f) { return h.record(f, view_, proj_); });
         collect(
             *target, [&](const char* n) { return h.binding(n); }, h.plugin().stats(), out);
         if (order) *order = h.passOrder();
+        if (views) {
+            host2::OverheadView o;
+            o.update(glm::vec3(glm::inverse(view_)[3]));
+            views->assign({o.cullView(kExtent)});
+        }
         if (times) {
             auto t = h.passTimes(uint32_t((target->frameIndex() - 1) % framesInFlight));
             ASSERT_TRUE(t) << t.error().message;
@@ -170,8 +180,9 @@ TEST_F(Host2Test, SameDrawListsCountsAndImageAsTheReferenceHost) {
     ASSERT_GT(ref.early.counts.count, 0u);
     EXPECT_LT(ref.stats.earlyDrawn + ref.stats.lateDrawn, ref.stats.instances);
     expectSameOutput(ref, h2);
-    const std::vector<std::string> expected = {"cull.early.flag", "cull.early.compact", "draw.early", "hiz.build",
-                                               "cull.late.flag",  "cull.late.compact",  "draw.late",  "cull.stats"};
+    const std::vector<std::string> expected = {"cull.early.flag", "cull.early.compact", "draw.early",
+                                               "hiz.build",       "cull.late.flag",     "cull.late.compact",
+                                               "draw.late",       "cull.check",         "cull.stats"};
     EXPECT_EQ(order, expected);
     // One GPU time per pass, in the order they ran; the frame took some time.
     std::vector<std::string> timed;
@@ -200,4 +211,49 @@ TEST_F(Host2Test, SameLateListOnTheFirstFramesWithThreeFramesInFlight) {
         expectSameList(ref.early, h2.early, "draws.early");
         expectSameList(ref.late, h2.late, "draws.late");
     }
+}
+
+// host2 with its second view: the camera's lists and picture outside the inset are the reference
+// host's; the overhead view's count is the CPU frustum reference, and the inset shows the city.
+TEST_F(Host2Test, OverheadViewDrawsAnInsetAndLeavesTheCameraAlone) {
+    HostOutput ref, h2;
+    std::vector<std::string> order;
+    std::vector<sieve::CullView> views;
+    ASSERT_NO_FATAL_FAILURE(runReference(5, 2, ref));
+    ASSERT_NO_FATAL_FAILURE(runHost2(5, 2, h2, &order, nullptr, true, &views));
+    expectSameList(ref.early, h2.early, "draws.early");
+    expectSameList(ref.late, h2.late, "draws.late");
+    EXPECT_NE(std::find(order.begin(), order.end(), "draw.overhead"), order.end());
+    ASSERT_EQ(h2.stats.views.size(), 2u);
+    const sieve::CullingViewStats& top = h2.stats.views[1];
+    EXPECT_EQ(top.name, "overhead");
+    const VkExtent2D pyr = sieve::HiZBuilder::pyramidExtent(
+        {uint32_t(views[0].desc.viewport.width), uint32_t(views[0].desc.viewport.height)});
+    sieve::CullSettings settings;
+    settings.toggles = sieve::gpu::SIEVE_CULL_FRUSTUM;
+    auto params = sieve::makeCullParams(views[0].desc, pyr, sieve::HiZBuilder::mipCount(pyr),
+                                        uint32_t(scene_.instances.size()), settings);
+    ASSERT_TRUE(params) << params.error().message;
+    uint32_t visible = 0;
+    for (const auto& inst : scene_.instances) visible += sieve::gpu::sieveInFrustum(inst.sphere, *params);
+    EXPECT_EQ(top.frustumVisible, visible);
+    EXPECT_EQ(top.drawn(), visible);
+    EXPECT_GT(visible, 0u);
+    EXPECT_LT(visible, scene_.instances.size());
+    // Pixels: equal outside the inset, different inside it.
+    host2::OverheadView o;
+    const VkViewport vp = o.viewport(kExtent);
+    size_t outside = 0, inside = 0;
+    std::set<uint32_t> colours;
+    for (uint32_t y = 0; y < kExtent.height; ++y)
+        for (uint32_t x = 0; x < kExtent.width; ++x) {
+            const size_t i = (size_t(y) * kExtent.width + x) * 4;
+            const bool in = x >= vp.x && y < vp.height;
+            const bool differs = std::memcmp(&ref.pixels[i], &h2.pixels[i], 4) != 0;
+            (in ? inside : outside) += differs;
+            if (in) colours.insert(uint32_t(h2.pixels[i]) | h2.pixels[i + 1] << 8 | h2.pixels[i + 2] << 16);
+        }
+    EXPECT_EQ(outside, 0u) << "the inset must not change the camera's picture";
+    EXPECT_GT(inside, size_t(vp.width * vp.height / 2));
+    EXPECT_GT(colours.size(), 10u) << "the inset shows almost nothing";
 }

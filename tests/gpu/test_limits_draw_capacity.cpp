@@ -25,10 +25,12 @@ protected:
                        out = makeBuffer(std::vector<uint32_t>(4, 0), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "counts");
         uint32_t maxDraws = 1;
         for (const auto& m : scene.meshes) maxDraws = std::max(maxDraws, m.primitiveCount);
-        sieve::DrawListBuffers b{instances.range(), meshes.range(),  primitives.range(), counts.range(), lods.range(),
-                                 offsets.range(),   scratch.range(), draws.range(),      out.range()};
+        engine::Buffer streams = makeBuffer(std::vector<sieve::gpu::DrawStream>{{0, capacity}});
+        sieve::DrawListBuffers b{instances.range(), meshes.range(),  primitives.range(), counts.range(),
+                                 lods.range(),      offsets.range(), scratch.range(),    draws.range(),
+                                 out.range(),       streams.range()};
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            auto rec = drawList.record(cmd, b, n, capacity, maxDraws, order);
+            auto rec = drawList.record(cmd, b, {n, 1, 1, maxDraws}, order);
             EXPECT_TRUE(rec) << rec.error().message;
         });
         EXPECT_TRUE(r) << r.error().message;

@@ -83,11 +83,11 @@ protected:
         uint32_t maxDraws = 1;
         for (const auto& m : scene.meshes) maxDraws = std::max(maxDraws, m.primitiveCount);
         if (capacity == 0) capacity = std::max(n * maxDraws, 1u);
-        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
-                                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
+        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params}, 0, "cull params");
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives), visibleLast = makeBuffer(frame.visibleLast);
-        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0));
+        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0)), state = makeEmpty(n * 4);
+        engine::Buffer streams = makeBuffer(std::vector<sieve::gpu::DrawStream>{{0, capacity}});
         const VkDeviceSize drawBytes = VkDeviceSize(capacity) * sizeof(sieve::gpu::DrawCommand);
         std::vector<uint32_t> drawInit(size_t(drawBytes / 4) + kGuardWords, kGuardWord);
         struct Phase {
@@ -103,7 +103,6 @@ protected:
                          makeBuffer(std::vector<uint32_t>(4, 0), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "counts")};
         };
         Phase early = makePhase(), late = makePhase();
-        engine::Buffer state = makeEmpty(std::max<VkDeviceSize>(n * 4, 4));
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         auto phaseBuffers = [&](Phase& p) {
@@ -114,14 +113,14 @@ protected:
         // The whole draw buffer, guard included, is bound: only the capacity stands between the shader
         // and the guard words.
         auto listBuffers = [&](Phase& p) {
-            return sieve::DrawListBuffers{instances.range(),    meshes.range(),  primitives.range(),
-                                          p.drawCounts.range(), p.lods.range(),  p.offsets.range(),
-                                          p.scratch.range(),    p.draws.range(), p.counts.range()};
+            return sieve::DrawListBuffers{
+                instances.range(), meshes.range(),    primitives.range(), p.drawCounts.range(), p.lods.range(),
+                p.offsets.range(), p.scratch.range(), p.draws.range(),    p.counts.range(),     streams.range()};
         };
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            flags.recordEarly(cmd, phaseBuffers(early), n);
+            flags.recordEarly(cmd, phaseBuffers(early), {n});
             computeBarrier(cmd);
-            auto e = list.record(cmd, listBuffers(early), n, capacity, maxDraws, sieve::DrawOrder::Stable);
+            auto e = list.record(cmd, listBuffers(early), {n, 1, 1, maxDraws}, sieve::DrawOrder::Stable);
             EXPECT_TRUE(e) << e.error().message;
             auto built = hiz.recordPerMip(cmd, images.source(), images.target());
             EXPECT_TRUE(built) << built.error().message;
@@ -130,10 +129,12 @@ protected:
                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            flags.recordLate(cmd, phaseBuffers(late), early.flags.range(), state.range(), images.pyramid.view(),
-                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, n);
+            flags.recordLate(cmd, phaseBuffers(late),
+                             {early.flags.range(), early.lods.range(), state.range(), images.pyramid.view(),
+                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                             {n});
             computeBarrier(cmd);
-            auto l = list.record(cmd, listBuffers(late), n, capacity, maxDraws, sieve::DrawOrder::Stable);
+            auto l = list.record(cmd, listBuffers(late), {n, 1, 1, maxDraws}, sieve::DrawOrder::Stable);
             EXPECT_TRUE(l) << l.error().message;
         });
         EXPECT_TRUE(r) << r.error().message;

@@ -3,8 +3,8 @@
 
 #include <cstddef>
 
-#include "gpu/test_cull_flags_util.h"
 #include "assets/glm_interop.h"
+#include "gpu/test_cull_flags_util.h"
 
 using sieve::gpu::CullParams;
 using testing_cull::vec4;
@@ -20,6 +20,8 @@ TEST(CullParamsLayout, MatchesStd140Offsets) {
     EXPECT_EQ(offsetof(CullParams, instanceCount), 220u);
     EXPECT_EQ(offsetof(CullParams, toggles), 224u);
     EXPECT_EQ(offsetof(CullParams, lodBias), 228u);
+    EXPECT_EQ(offsetof(CullParams, instanceMask), 232u);
+    EXPECT_EQ(offsetof(CullParams, debugRadiusShrink), 236u);
     EXPECT_EQ(sizeof(CullParams), 240u);
     EXPECT_EQ(sizeof(sieve::gpu::CullCounters), 16u);
 }
@@ -39,13 +41,22 @@ TEST(CullFrustum, PlanesSeparateInsideFromOutside) {
     EXPECT_TRUE(sieve::gpu::sieveInFrustum(vec4(3, 2, 10, INFINITY), *p));
 }
 
-// A wall at distance 10 over the middle of the screen; spheres behind it are occluded, the others not.
+namespace {
+// A wall at distance 10 over the middle of a 160 x 90 screen, its depth, pyramid and view parameters.
+struct WallScene {
+    static constexpr uint32_t W = 160, H = 90;
+    testing_cull::Camera cam = testing_cull::makeCamera(float(W) / H);
+    std::vector<float> depth = testing_cull::makeWallDepth(W, H, cam, {{40, 20, 120, 70, 10.0f}});
+    sieve::HiZPyramidCpu pyramid = sieve::hizReference({W, H}, depth);
+    sieve::Result<CullParams> params = testing_cull::makeParams(cam, {W, H}, 1);
+};
+}  // namespace
+
+// Spheres behind the wall are occluded, the others not.
 TEST(CullOcclusion, WallHidesWhatIsBehindIt) {
-    const uint32_t W = 160, H = 90;
-    auto cam = testing_cull::makeCamera(float(W) / H);
-    auto depth = testing_cull::makeWallDepth(W, H, cam, {{40, 20, 120, 70, 10.0f}});
-    auto pyramid = sieve::hizReference({W, H}, depth);
-    auto p = testing_cull::makeParams(cam, {W, H}, 1);
+    WallScene wall;
+    auto& p = wall.params;
+    const auto& pyramid = wall.pyramid;
     ASSERT_TRUE(p) << p.error().message;
     EXPECT_TRUE(sieve::occludedReference(vec4(0, 0, -30, 1), *p, pyramid));        // behind, centre
     EXPECT_FALSE(sieve::occludedReference(vec4(0, 0, -5, 1), *p, pyramid));        // in front
@@ -54,6 +65,28 @@ TEST(CullOcclusion, WallHidesWhatIsBehindIt) {
     EXPECT_FALSE(sieve::occludedReference(vec4(0, 0, -0.7f, 0.5f), *p, pyramid));  // crosses the near plane
     EXPECT_FALSE(sieve::occludedReference(vec4(NAN, 0, -30, 1), *p, pyramid));
     EXPECT_FALSE(sieve::occludedReference(vec4(0, 0, 30, 1), *p, pyramid));  // behind the camera
+}
+
+// The false-culling check's reference: a sphere wholly behind the wall shows no pixel; one whose
+// rectangle reaches past the wall's edge does; so does one the shrunken-radius knob lets the occlusion
+// test cull although it peeks out.
+TEST(CullFalseCulling, PixelsFartherThanTheSphereMeanItWasVisible) {
+    WallScene wall;
+    auto& p = wall.params;
+    const auto& pyramid = wall.pyramid;
+    const auto& depth = wall.depth;
+    const uint32_t W = WallScene::W, H = WallScene::H;
+    ASSERT_TRUE(p) << p.error().message;
+    EXPECT_FALSE(sieve::falselyCulledReference(vec4(0, 0, -30, 1), *p, {W, H}, depth));
+    EXPECT_TRUE(sieve::falselyCulledReference(vec4(30, 0, -30, 1), *p, {W, H}, depth));  // beside the wall
+    EXPECT_TRUE(sieve::falselyCulledReference(vec4(0, 0, -5, 1), *p, {W, H}, depth));    // in front of it
+    EXPECT_FALSE(sieve::falselyCulledReference(vec4(0, 0, 30, 1), *p, {W, H}, depth));   // behind the eye
+    const vec4 edge(9.9f, 0, -20, 1);  // partly behind the wall's right edge
+    EXPECT_FALSE(sieve::occludedReference(edge, *p, pyramid));
+    EXPECT_TRUE(sieve::falselyCulledReference(edge, *p, {W, H}, depth));
+    CullParams shrunk = *p;
+    shrunk.debugRadiusShrink = 0.9f;
+    EXPECT_TRUE(sieve::occludedReference(edge, shrunk, pyramid)) << "the planted error culls it";
 }
 
 TEST(CullLod, CoarserWithDistanceBiasAndToggle) {

@@ -1,10 +1,12 @@
 // SPIR-V reflection on the embedded shaders (what the GLSL declares) and on malformed modules.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <vector>
 
 #include "core/spirv_reflect.h"
 #include "hiz/hiz_shared.h"
+#include "shared/cull.h"
 #include "shared/draw_push.h"
 #include "shared/geometry_push.h"
 #include "shared/material.h"
@@ -47,14 +49,15 @@ std::array<uint32_t, 3> literalSize(const ShaderInfo& s) {
     return s.resolveLocalSize({});
 }
 
-TEST(SpirvReflect, FlagShadersBindUniformStorageAndPyramid) {
+TEST(SpirvReflect, FlagShadersBindStorageAndPyramid) {
     const ShaderInfo early = reflectEmbedded("cull/flag_early.comp");
     EXPECT_EQ(early.stage, VK_SHADER_STAGE_COMPUTE_BIT);
-    EXPECT_EQ(types(early), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS}));
+    EXPECT_EQ(types(early), (std::vector{kS, kS, kS, kS, kS, kS, kS, kS, kS}));
     EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{64, 1, 1}));
-    EXPECT_EQ(early.pushConstantBytes, 0u);
+    EXPECT_EQ(early.pushConstantBytes, sizeof(sieve::gpu::CullFlagPush));
     const ShaderInfo late = reflectEmbedded("cull/flag_late.comp");
-    EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS}));  // ..., pyramid, state
+    EXPECT_EQ(types(late), (std::vector{kS, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS}));
+    EXPECT_EQ(types(reflectEmbedded("cull/check.comp")), (std::vector{kS, kS, kS, kCis, kS}));
     EXPECT_EQ(late.bindings[0].stages, VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT));
 }
 
@@ -110,6 +113,7 @@ TEST(SpirvReflect, PushBlocksMatchTheirSharedStructs) {
         {"prim/compact_finish.comp", sizeof(sieve::gpu::CompactFinishPush)},
         {"draw/expand.comp", sizeof(sieve::gpu::DrawExpandPush)},
         {"draw/finish_atomic.comp", sizeof(sieve::gpu::DrawFinishPush)},
+        {"cull/check.comp", sizeof(sieve::gpu::CullCheckPush)},
         {"test/fill.comp", sizeof(sieve::gpu::FillPush)},
         {"test/add.comp", sizeof(sieve::gpu::AddPush)},
         {"ui/imgui.vert", sizeof(sieve::gpu::ImGuiPush)},
@@ -128,12 +132,16 @@ TEST(SpirvReflect, GraphicsStagesAndMergedBindings) {
     EXPECT_EQ(vs.stage, VK_SHADER_STAGE_VERTEX_BIT);
     EXPECT_EQ(fs.stage, VK_SHADER_STAGE_FRAGMENT_BIT);
     EXPECT_EQ(types(vs), (std::vector{kS, kS}));
-    EXPECT_TRUE(fs.bindings.empty());
+    // Binding 2: the shadow cascades (geometry/shadow.glsl).
+    ASSERT_EQ(fs.bindings.size(), 1u);
+    EXPECT_EQ(fs.bindings[0].binding, 2u);
+    EXPECT_EQ(fs.bindings[0].type, kS);
     const ShaderInfo* both[] = {&vs, &fs};
     auto merged = sieve::spirv::mergeBindings(both);
     ASSERT_TRUE(merged) << merged.error().message;
-    ASSERT_EQ(merged->size(), 2u);
+    ASSERT_EQ(merged->size(), 3u);
     EXPECT_EQ((*merged)[1].stages, VkShaderStageFlags(VK_SHADER_STAGE_VERTEX_BIT));
+    EXPECT_EQ((*merged)[2].stages, VkShaderStageFlags(VK_SHADER_STAGE_FRAGMENT_BIT));
 
     // The same binding with two types in two stages is refused.
     ShaderInfo a = vs, b = fs;
@@ -240,13 +248,19 @@ TEST(SpirvReflect, MaterialShadersTextureSetMatchesTheHandMadeLayout) {
     const ShaderInfo vs = reflectEmbedded("geometry/material.vert");
     const ShaderInfo fs = reflectEmbedded("geometry/material.frag");
     EXPECT_EQ(types(vs), (std::vector{kS, kS, kS, kS}));
-    ASSERT_EQ(fs.bindings.size(), 2u);
-    EXPECT_EQ(fs.bindings[0].set, 1u);
-    EXPECT_EQ(fs.bindings[0].type, VK_DESCRIPTOR_TYPE_SAMPLER);
-    EXPECT_EQ(fs.bindings[1].set, 1u);
-    EXPECT_EQ(fs.bindings[1].binding, 1u);
-    EXPECT_EQ(fs.bindings[1].type, kSampled);
-    EXPECT_EQ(fs.bindings[1].count, sieve::gpu::SIEVE_MAX_TEXTURES);
+    // Set 0: the cascaded shadows (geometry/shadow.glsl at binding 4, after the vertex stage's four).
+    std::vector<sieve::spirv::DescriptorBinding> set1;
+    for (const auto& b : fs.bindings) {
+        if (b.set == 1) set1.push_back(b);
+        else EXPECT_TRUE(b.set == 0 && b.binding == 4 && b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+    }
+    ASSERT_EQ(fs.bindings.size(), 3u);
+    ASSERT_EQ(set1.size(), 2u);
+    std::sort(set1.begin(), set1.end(), [](const auto& a, const auto& b) { return a.binding < b.binding; });
+    EXPECT_EQ(set1[0].type, VK_DESCRIPTOR_TYPE_SAMPLER);
+    EXPECT_EQ(set1[1].binding, 1u);
+    EXPECT_EQ(set1[1].type, kSampled);
+    EXPECT_EQ(set1[1].count, sieve::gpu::SIEVE_MAX_TEXTURES);
     // Set 1 is not pushed: setLayoutBindings refuses it, so pipelines must give its layout.
     EXPECT_FALSE(sieve::spirv::setLayoutBindings(fs.bindings, "geometry/material.frag"));
 }

@@ -1,19 +1,25 @@
 #pragma once
-// Culling flags: frustum + Hi-Z occlusion visibility, LOD selection and per-instance draw counts, in
-// two phases (shaders/cull/flag.glsl), with CPU references that are their exact specification.
+// Culling flags: frustum + Hi-Z occlusion visibility, instance masks, LOD selection and per-(view, bin)
+// draw counts for every view of a frame in one pass per phase (shaders/cull/flag.glsl), with CPU
+// references that are their exact specification.
 //
-// Layouts (shaders/shared/cull.h, shared/scene.h; std430 buffers, u32 = one uint per instance):
-//   params       uniform buffer, gpu::CullParams (std140, 240 bytes), from makeCullParams
-//   instances    gpu::Instance[instanceCount]   meshes gpu::Mesh[]   primitives gpu::MeshPrimitive[]
-//   visibleLast  u32[instanceCount], persistent across frames (0/1): early reads, late writes
-//   flags        u32[instanceCount] out (0/1): this phase's "draw it" flags
-//   drawCounts   u32[instanceCount] out: flags[i] ? meshes[instances[i].mesh].primitiveCount : 0
-//   lods         u32[instanceCount] out: LOD of each flagged instance, 0 for the others
-//   counters     gpu::CullCounters (16 bytes), atomically incremented: zero it once per frame
-//   late only: flagsEarly u32[instanceCount] (the early phase's flags; ignored when two-phase is off),
-//              state u32[instanceCount] out (shared/cull_state.h: the decision, for debug views)
-//              and the Hi-Z pyramid (sieve/hiz.h) sampled with texelFetch: the min channel is the
-//              farthest depth for reverse Z, the max channel for standard Z.
+// Layouts (shaders/shared/cull.h, shared/scene.h; std430 buffers; V views, B bins, N instances; a
+// per-(view, instance) array holds V * N uints indexed v * N + i):
+//   params       gpu::CullParams[V] (storage buffer, 240 bytes each), from makeCullParams
+//   instances    gpu::Instance[N]   meshes gpu::Mesh[]   primitives gpu::MeshPrimitive[]
+//   visibleLast  u32[V * N], persistent across frames (0/1): early reads, late writes
+//   flags        u32[V * N] out (0/1): this phase's "draw it" flags
+//   drawCounts   u32[V * B * N] out, key (v * B + b) * N + i: the flagged instance's primitives in bin b
+//                (bins >= B count as bin B - 1), 0 when not flagged
+//   lods         u32[V * N] out: LOD of each flagged instance, 0 for the others
+//   counters     gpu::CullCounters[V], atomically incremented: zero them once per frame
+//   late only:   flagsEarly, lodsEarly u32[V * N] (the early phase's; read only for two-phase views),
+//                state u32[N] out (view 0's decision, shared/cull_state.h), and view 0's Hi-Z pyramid
+//                (sieve/hiz.h) sampled with texelFetch: the min channel is the farthest depth for
+//                reverse Z, the max channel for standard Z.
+// Two-phase views (CullParams::toggles has SIEVE_CULL_TWO_PHASE) split their visible set between the
+// phases; SIEVE_CULL_EARLY views are culled completely by the early shader (give the late one only the
+// views before them); every other view completely by the late shader (the early one flags nothing).
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -21,6 +27,7 @@
 #include <vector>
 
 #include "shared/cull.h"
+#include "shared/draw.h"
 #include "shared/scene.h"
 #include "sieve/gpu.h"
 #include "sieve/hiz.h"
@@ -42,19 +49,35 @@ struct CullPhaseBuffers {
     BufferRange counters;
 };
 
+// The late phase's extra inputs and output.
+struct CullLateBuffers {
+    BufferRange flagsEarly;
+    BufferRange lodsEarly;
+    BufferRange state;
+    VkImageView pyramid = VK_NULL_HANDLE;
+    VkImageLayout pyramidLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+};
+
+// The shape of a dispatch: instanceCount must equal every view's params.instanceCount (the dispatch
+// size; nothing is recorded for 0).
+struct CullLayout {
+    uint32_t instanceCount = 0;
+    uint32_t viewCount = 1;
+    uint32_t binCount = 1;
+};
+
 // Early phase: reads params, instances, meshes, primitives, visibleLast; writes flags, drawCounts, lods;
-// atomics on counters. Late phase: the same plus reads flagsEarly and the pyramid (sampled, compute
-// stage, in `pyramidLayout`), and writes visibleLast and state. Both: compute shader stage, one dispatch, no
-// barriers of their own. The pyramid is bound even when occlusion is toggled off.
+// atomics on counters. Late phase: the same plus reads CullLateBuffers (the pyramid sampled in the
+// compute stage, in `pyramidLayout`) and writes visibleLast and state. Both: compute shader stage, one
+// dispatch, no barriers of their own. The pyramid is bound even when occlusion is toggled off.
 class CullFlagPass {
 public:
     CullFlagPass() = default;
     static Result<CullFlagPass> create(const DeviceInfo& dev);
 
-    // instanceCount must equal params.instanceCount (the dispatch size; nothing is recorded for 0).
-    void recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, uint32_t instanceCount) const;
-    void recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, BufferRange flagsEarly, BufferRange state,
-                    VkImageView pyramid, VkImageLayout pyramidLayout, uint32_t instanceCount) const;
+    void recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, const CullLayout& layout) const;
+    void recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, const CullLateBuffers& late,
+                    const CullLayout& layout) const;
 
 private:
     NearestSampler sampler_;  // for the pyramid descriptor (reads use texelFetch)
@@ -94,8 +117,8 @@ struct CullScene {
 };
 
 struct CullPhaseOutput {
-    std::vector<uint32_t> flags, drawCounts, lods;
-    std::vector<uint32_t> state;  // late phase only: shared/cull_state.h, per instance
+    std::vector<uint32_t> flags, drawCounts, lods;  // sizes as the GPU's (see the layouts above)
+    std::vector<uint32_t> state;                    // late only: u32[N]
 };
 
 // Occlusion test of one world-space sphere against a CPU pyramid whose extent and mip count match
@@ -103,12 +126,43 @@ struct CullPhaseOutput {
 bool occludedReference(const gpu::vec4& sphere, const gpu::CullParams& params, const HiZPyramidCpu& pyramid);
 uint32_t lodReference(const gpu::Instance& instance, const gpu::CullParams& params, const CullScene& scene);
 
-// Phases over params.instanceCount instances; counters are incremented like the GPU's.
-CullPhaseOutput cullEarlyReference(const gpu::CullParams& params, const CullScene& scene,
-                                   std::span<const uint32_t> visibleLast, gpu::CullCounters& counters);
-// `visibleLast` is updated in place. `pyramid` may be null only when occlusion is toggled off.
-CullPhaseOutput cullLateReference(const gpu::CullParams& params, const CullScene& scene,
-                                  std::span<const uint32_t> flagsEarly, const HiZPyramidCpu* pyramid,
-                                  std::vector<uint32_t>& visibleLast, gpu::CullCounters& counters);
+// Phases over views[v].instanceCount instances (the same for every view) and binCount bins; counters
+// (one per view) are incremented like the GPU's.
+CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
+                                   std::span<const uint32_t> visibleLast, std::span<gpu::CullCounters> counters);
+// `visibleLast` (V * N) is updated in place. `pyramid` may be null only when occlusion is toggled off.
+CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
+                                  std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
+                                  const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
+                                  std::span<gpu::CullCounters> counters);
+
+// One view, one bin.
+inline CullPhaseOutput cullEarlyReference(const gpu::CullParams& params, const CullScene& scene,
+                                          std::span<const uint32_t> visibleLast, gpu::CullCounters& counters) {
+    return cullEarlyReference({&params, 1}, 1, scene, visibleLast, {&counters, 1});
+}
+inline CullPhaseOutput cullLateReference(const gpu::CullParams& params, const CullScene& scene,
+                                         std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
+                                         const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
+                                         gpu::CullCounters& counters) {
+    return cullLateReference({&params, 1}, 1, scene, flagsEarly, lodsEarly, pyramid, visibleLast, {&counters, 1});
+}
+
+// The draw streams one phase's output gives (sieve/draw_list.h): stream s = view * binCount + bin holds,
+// in instance order then primitive order, the flagged instances' primitives of bin b at the view's LOD
+// (clamped to each primitive's chain), the first capacities[s] of them; counts as the GPU writes them.
+struct DrawStreamReference {
+    std::vector<gpu::DrawCommand> draws;
+    gpu::DrawCounts counts{};
+};
+std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, const CullPhaseOutput& phase,
+                                                      uint32_t viewCount, uint32_t binCount,
+                                                      std::span<const uint32_t> capacities);
+
+// The false-culling check (shaders/cull/check.comp) of one instance: whether a sphere the main view
+// culled by occlusion has a pixel of `depth` (the frame's final depth, width x height, row-major) that
+// alone would not hide it.
+bool falselyCulledReference(const gpu::vec4& sphere, const gpu::CullParams& params, VkExtent2D extent,
+                            std::span<const float> depth);
 
 }  // namespace sieve

@@ -8,8 +8,16 @@
 //   cull.late.flag     vis = inFrustum && !occluded; flagL = vis && !flagE; visibleLast = vis
 //   cull.late.compact  scan(drawCountsL) -> draws.late, counts.late
 //   [host draw.late]
+//   cull.check         debug (toggles().checkCulling): occlusion-culled instances vs the final depth
 //   cull.stats         counters -> readback ring (read framesInFlight frames later, never waiting)
-// Views: the host's camera as it draws it (sieve/view.h: any projection, any depth convention).
+// Views: up to maxViews per frame (setViews), each as the host draws it (sieve/view.h: any projection,
+// any depth convention), with its own tests and instance mask. View 0 is the main view: the only one
+// with two-phase occlusion (against the pyramid of the host's depth); the others are culled by frustum
+// (and LOD) in the late flag pass. Every flag pass reads each instance once for all views.
+// Streams: every (view, bin) pair has its own draw list in draws.early / draws.late (the same layout in
+// both, stream() gives its offsets) and its own DrawCounts in counts.early / counts.late, in instance
+// order then primitive order, with its own capacity and overflow; all come from one scan over
+// (view, bin, instance) keys. Bins are MeshPrimitive::bin (bins >= binCount count as the last bin).
 // Run-time switches (no pipeline rebuild): frustum, occlusion, two-phase, LOD, stable/atomic order,
 // freeze. Two-phase off = single phase: the early slot runs the full test against the previous frame's
 // pyramid and the late slot draws nothing. Freeze: the culling camera and the pyramid stay as they were
@@ -17,9 +25,12 @@
 #include <vulkan/vulkan.h>
 
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "shared/cull_tests.h"
 #include "shared/draw.h"
 #include "sieve/device.h"
 #include "sieve/plugin.h"
@@ -28,10 +39,18 @@
 
 namespace sieve {
 
+inline constexpr uint32_t kMaxCullViews = 64;
+inline constexpr uint32_t kMaxCullBins = 64;
+
 struct CullingConfig {
     uint32_t maxInstances = 0;         // size of the instance table
     uint32_t maxDrawsPerInstance = 1;  // largest Mesh::primitiveCount
-    uint32_t drawCapacity = 0;         // records per draw list; 0: maxInstances * maxDrawsPerInstance
+    uint32_t maxViews = 1;             // views per frame, 1..kMaxCullViews
+    uint32_t binCount = 1;             // draw bins per view, 1..kMaxCullBins
+    uint32_t drawCapacity = 0;         // records per stream; 0: maxInstances * maxDrawsPerInstance
+    // Empty, or one capacity per stream (index view * binCount + bin, maxViews * binCount entries),
+    // replacing drawCapacity; 0 is allowed (a stream that never draws).
+    std::vector<uint32_t> streamCapacities;
     uint32_t framesInFlight = 2;
     VkExtent2D viewport{0, 0};  // extent of the host's depth attachment
     prim::PrimOptions scan;     // scan tier for the draw lists
@@ -45,8 +64,51 @@ struct CullingToggles {
     bool stable = true;             // false: atomic-append order (comparison only)
     bool freeze = false;            // keep the culling camera and the pyramid
     bool singleDispatchHiZ = true;  // false: one dispatch per mip
+    bool checkCulling = false;      // the false-culling check (stats().falselyCulled); not while frozen
     int lodBias = 0;
     float lodThreshold = 1.0f;  // pixels
+    // Test only: the occlusion test shrinks every radius by this fraction (0..1), planting false culls
+    // for the check to find. 0 in every real use.
+    float debugRadiusShrink = 0.0f;
+};
+
+enum class ViewKind : uint32_t { Camera, Shadow, Light, Other };
+const char* viewKindName(ViewKind kind);  // "camera", "shadow", "light", "other"
+
+// One view of a frame.
+struct CullView {
+    ViewDesc desc;
+    // SIEVE_CULL_FRUSTUM / OCCLUSION / LOD (shared/cull.h); the run-time toggles switch them off for
+    // every view. OCCLUSION only for view 0.
+    uint32_t tests = gpu::SIEVE_CULL_FRUSTUM | gpu::SIEVE_CULL_OCCLUSION | gpu::SIEVE_CULL_LOD;
+    // The view culls an instance only when (Instance::flags & instanceMask) == instanceMask (0: all),
+    // e.g. SIEVE_INSTANCE_CASTS_SHADOW for a shadow view; the others it never draws.
+    uint32_t instanceMask = 0;
+    std::string name;  // for stats; empty: "view N"
+    ViewKind kind = ViewKind::Camera;
+};
+
+// Where a stream lives (drawOffset a multiple of minStorageBufferOffsetAlignment, so the records may be
+// bound on their own): records [drawOffset, drawOffset + maxDraws * 32) of draws.early / draws.late and
+// its DrawCounts at countOffset of counts.early / counts.late, so that the host draws it with
+// vkCmdDrawIndexedIndirectCount(draws, drawOffset, counts, countOffset, maxDraws, SIEVE_DRAW_STRIDE).
+struct StreamRange {
+    VkDeviceSize drawOffset = 0;
+    VkDeviceSize countOffset = 0;
+    uint32_t maxDraws = 0;  // the stream's capacity (0: it never draws; skip it)
+};
+
+// Counts of one view of a frame.
+struct CullingViewStats {
+    std::string name;
+    ViewKind kind = ViewKind::Camera;
+    uint32_t frustumVisible = 0;  // kept by the instance mask and in the frustum
+    uint32_t earlyDrawn = 0;
+    uint32_t lateVisible = 0;  // ... and not occluded
+    uint32_t lateDrawn = 0;
+    std::vector<gpu::DrawCounts> early, late;  // per bin
+    uint32_t drawn() const { return earlyDrawn + lateDrawn; }
+    uint32_t draws(uint32_t bin) const { return early[bin].count + late[bin].count; }
 };
 
 // Counts of one frame, read back framesInFlight frames later. valid: the plugin wrote this record
@@ -59,10 +121,16 @@ struct CullingStats {
     uint32_t earlyDrawn = 0;   // instances drawn by the early phase
     uint32_t lateVisible = 0;  // instances visible after the late test
     uint32_t lateDrawn = 0;    // instances drawn by the late phase
-    gpu::DrawCounts early{};   // draw records of the early list
+    gpu::DrawCounts early{};   // draw records of the early lists (of every bin)
     gpu::DrawCounts late{};
     uint32_t draws() const { return early.count + late.count; }
     uint32_t overflow() const { return early.overflow + late.overflow; }
+    // The fields above are view 0's; every view of the frame, view 0 first:
+    std::vector<CullingViewStats> views;
+    // The false-culling check (toggles().checkCulling): instances view 0 culled by occlusion that show
+    // at least one pixel of the final depth. valid only for frames the check ran in.
+    bool falselyCulledValid = false;
+    uint32_t falselyCulled = 0;
 };
 
 class CullingPlugin final : public Plugin {
@@ -77,12 +145,13 @@ public:
     static constexpr const char* kDrawsLate = "draws.late";
     static constexpr const char* kCountsLate = "counts.late";
     static constexpr const char* kPyramid = "hiz.pyramid";  // persistent, for debug views
-    // Persistent, for debug views: u32 per instance, what the main view's test decided this frame
-    // (shared/cull_state.h), written by cull.late.flag (cull.early.flag in single phase).
+    // Exported: u32 per instance, view 0's decision (shared/cull_state.h), written by the late flag
+    // pass (the early one in a single-phase frame).
     static constexpr const char* kInstanceState = "cull.state";
-    // Pass indices (passes() order). Hosts put draw.early after kEarlyCompact and draw.late after
-    // kLateCompact.
-    enum PassIndex : uint32_t { kEarlyFlag, kEarlyCompact, kHiZ, kLateFlag, kLateCompact, kStats, kPassCount };
+    // Pass indices (passes() order). Hosts put draw.early after kEarlyCompact and draw.late (the late
+    // streams of every view) after kLateCompact; kCheck reads the final depth, so nothing may draw into
+    // it after kCheck.
+    enum PassIndex : uint32_t { kEarlyFlag, kEarlyCompact, kHiZ, kLateFlag, kLateCompact, kCheck, kStats, kPassCount };
 
     // Refuses a device without what culling needs (kCullingNeeds), naming each missing extension/feature.
     static Result<std::unique_ptr<CullingPlugin>> create(const DeviceInfo& dev, const CullingConfig& config);
@@ -90,13 +159,22 @@ public:
 
     // The number of instances to cull this frame (at most maxInstances).
     Result<void> setInstanceCount(uint32_t n);
-    // The camera to cull for, exactly as the host draws it. A projection or viewport the culling cannot
-    // serve is refused here (and the previous view stays).
+    // The camera to cull for, exactly as the host draws it: one view with every test. A projection or
+    // viewport the culling cannot serve is refused here (and the previous views stay).
     Result<void> setView(const ViewDesc& view);
+    // The views of the next frames (1..maxViews), view 0 the main one. Refused, naming the view: a
+    // projection or viewport it cannot serve (view 0's must cover the host's depth attachment; the
+    // others cover their own), occlusion on a view other than 0, unknown test bits. The previous views
+    // stay on error.
+    Result<void> setViews(std::span<const CullView> views);
+    uint32_t viewCount() const;
+    // The stream of (view, bin) (view < maxViews, bin < binCount; otherwise maxDraws = 0). Streams of
+    // views past viewCount() have count 0.
+    StreamRange stream(uint32_t view, uint32_t bin) const;
     CullingToggles& toggles();
     const CullingStats& stats() const;
     SlotId slot(std::string_view name) const;
-    uint32_t drawCapacity() const;
+    uint32_t drawCapacity() const;  // stream (0, 0)'s capacity (with one view and one bin: the list's)
     const CullingConfig& config() const;
     // The host's viewport changed: slot extents change, the host rebuilds its graph (and re-creates the
     // persistent slots, which the plugin initialises again on first use).

@@ -1,9 +1,12 @@
 #pragma once
-// Builds a draw list from per-instance draw counts: the exclusive scan of the counts gives each visible
-// instance its first slot, then every visible instance writes its mesh's primitives (at the LOD chosen
-// by the flag pass) there, in instance order (shared/draw.h DrawCommand records). Capacity-bounded:
-// nothing is written past `capacity` records; the count is clamped and the overflow recorded in
-// DrawCounts. The atomic-append mode is the unordered peer kept for comparison only.
+// Builds draw streams from per-(view, bin, instance) draw counts: one exclusive scan over all keys
+// k = (view * binCount + bin) * N + i gives each visible (instance, bin) of each view its first slot in
+// its stream, then every such key writes the instance's primitives of that bin (at the view's LOD
+// chosen by the flag pass) there: every stream is in instance order, then primitive order (shared/
+// draw.h DrawCommand records). Stream s = view * binCount + bin lives at records [base, base + capacity)
+// of `draws` (shared/draw.h DrawStream) and has DrawCounts entry s of `counts`. Capacity-bounded:
+// nothing is written past a stream's capacity; its count is clamped and the overflow recorded. The
+// atomic-append mode is the unordered peer kept for comparison only.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -19,12 +22,23 @@ struct DrawListBuffers {
     BufferRange instances;   // gpu::Instance[n]
     BufferRange meshes;      // gpu::Mesh[]
     BufferRange primitives;  // gpu::MeshPrimitive[]
-    BufferRange drawCounts;  // u32[n]: draws wanted per instance (0 = not visible)
-    BufferRange lods;        // u32[n]: LOD per instance
-    BufferRange offsets;     // u32[n]: written (exclusive scan of drawCounts); unused by the atomic mode
-    BufferRange scratch;     // scratchBytes(m) for some m >= n; unused by the atomic mode
-    BufferRange draws;       // DrawCommand[capacity]
-    BufferRange counts;      // gpu::DrawCounts (16 bytes)
+    BufferRange drawCounts;  // u32[keys]: draws wanted per key (0 = not visible)
+    BufferRange lods;        // u32[views * n]: LOD per (view, instance)
+    BufferRange offsets;     // u32[keys]: written (exclusive scan of drawCounts); unused by the atomic mode
+    BufferRange scratch;     // scratchBytes(m) for some m >= keys; unused by the atomic mode
+    BufferRange draws;       // DrawCommand records, every stream's range inside
+    BufferRange counts;      // gpu::DrawCounts[streams] (16 bytes each)
+    BufferRange streams;     // gpu::DrawStream[streams]: base and capacity of each stream
+};
+
+// keys = viewCount * binCount * instanceCount (at most 2^31); maxDrawsPerInstance bounds the draws of
+// one instance in one view (over all bins).
+struct DrawListShape {
+    uint32_t instanceCount = 0;
+    uint32_t viewCount = 1;
+    uint32_t binCount = 1;
+    uint32_t maxDrawsPerInstance = 1;
+    uint64_t keys() const { return uint64_t(instanceCount) * viewCount * binCount; }
 };
 
 enum class DrawOrder : uint32_t { Stable = 0, AtomicAppend = 1 };
@@ -36,11 +50,12 @@ public:
     VkDeviceSize scratchBytes(uint64_t n) const { return scan_.scratchBytes(n); }
     const prim::Scan& scan() const { return scan_; }
 
-    // Records the draw list of n instances, with the barriers between its own dispatches. Inputs are
-    // read by compute shaders; `draws` and `counts` are written by compute shaders (and, in the atomic
-    // mode, `counts` is first cleared by a transfer). maxDrawsPerInstance bounds the scanned sum.
-    Result<void> record(VkCommandBuffer cmd, const DrawListBuffers& b, uint32_t n, uint32_t capacity,
-                        uint32_t maxDrawsPerInstance, DrawOrder order) const;
+    // Records the streams, with the barriers between its own dispatches. Inputs are read by compute
+    // shaders; `draws` and `counts` are written by compute shaders (and, in the atomic mode, `counts` is
+    // first cleared by a transfer). Refuses an empty shape (no views or bins) and more keys than a scan
+    // takes.
+    Result<void> record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
+                        DrawOrder order) const;
 
     DrawListBuilder() = default;  // empty until create()
 

@@ -42,6 +42,10 @@ struct GeometryInputs {
     // colours by DrawCommand::lod instead.
     float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     bool tintByLod = false;
+    // Cascaded shadows (shared/shadow.h, read by the fragment shader, plain and material mode): the buffer and its
+    // cascade count; 0: no shadows (the buffer is not read and may be empty).
+    BufferRange shadow;
+    uint32_t shadowCascades = 0;
 };
 
 // The host's conventions for the default pass: depth direction (the test, and the clear value of the

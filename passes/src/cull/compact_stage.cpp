@@ -1,6 +1,9 @@
-// The draw list of one phase: exclusive scan of the per-instance draw counts and stable compaction into
-// DrawCommand records (or atomic append, for comparison), with the count and overflow.
+// The draw streams of one phase: one exclusive scan of the per-(view, bin, instance) draw counts and
+// stable compaction into every stream's DrawCommand records (or atomic append, for comparison), with
+// each stream's count and overflow.
+#include "core/vk.h"
 #include "cull/stage.h"
+#include "sieve/barriers.h"
 #include "sieve/draw_list.h"
 
 namespace sieve::cull {
@@ -18,25 +21,28 @@ public:
         auto list = kit.shared<DrawListBuilder>([&] { return DrawListBuilder::create(kit.dev(), kit.config().scan); });
         if (!list) return list.error();
         list_ = list.value();
-        capacity_ = uint32_t(kit.drawCapacity());  // checked against the device by CullingPlugin::create
-        maxDrawsPerInstance_ = kit.config().maxDrawsPerInstance;
+        kit_ = &kit;
         return {};
     }
 
     void declare(SlotTable& slots, const StageKit& kit) override {
-        const uint64_t n = kit.config().maxInstances;
+        const uint64_t keys = uint64_t(std::max(kit.config().maxInstances, 1u)) * kit.streamCount();
         if (phase_ == Phase::Early)
-            slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(n), 16), kStorage);
-        slots.buffer(phaseSlot("offsets", phase_), Lifetime::Transient, std::max<uint64_t>(n, 1) * 4, kStorage);
+            slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(keys), 16),
+                         kStorage);
+        slots.buffer(phaseSlot("offsets", phase_), Lifetime::Transient, keys * 4, kStorage);
         const VkBufferUsageFlags drawUsage =
             kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
         slots.buffer(phase_ == Phase::Early ? CullingPlugin::kDrawsEarly : CullingPlugin::kDrawsLate,
-                     Lifetime::Transient, VkDeviceSize(capacity_) * sizeof(gpu::DrawCommand), drawUsage);
+                     Lifetime::Transient, std::max<VkDeviceSize>(kit.drawRecords(), 1) * sizeof(gpu::DrawCommand),
+                     drawUsage);
         slots.buffer(phase_ == Phase::Early ? CullingPlugin::kCountsEarly : CullingPlugin::kCountsLate,
-                     Lifetime::Transient, sizeof(gpu::DrawCounts), drawUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+                     Lifetime::Transient, VkDeviceSize(kit.streamCount()) * sizeof(gpu::DrawCounts),
+                     drawUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     }
 
     PassDesc describe(SlotTable& slots) override {
+        params_ = slots.require(kParams);
         instances_ = slots.require(CullingPlugin::kInstances);
         meshes_ = slots.require(CullingPlugin::kMeshes);
         primitives_ = slots.require(CullingPlugin::kPrimitives);
@@ -50,30 +56,47 @@ public:
         using namespace use;
         PassDesc d;
         d.name = std::string("cull.") + phaseName(phase_) + ".compact";
-        d.uses = {storageRead(instances_),    storageRead(meshes_), storageRead(primitives_),
-                  storageRead(drawCounts_),   storageRead(lods_),   storageReadWrite(offsets_),
-                  storageReadWrite(scratch_), storageWrite(draws_), transferWrite(counts_),
-                  storageReadWrite(counts_)};
+        d.uses = {storageRead(params_),       storageRead(instances_),    storageRead(meshes_),
+                  storageRead(primitives_),   storageRead(drawCounts_),   storageRead(lods_),
+                  storageReadWrite(offsets_), storageReadWrite(scratch_), storageWrite(draws_),
+                  transferWrite(counts_),     storageReadWrite(counts_)};
         return d;
     }
 
     Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& f) override {
-        // In single phase the late slot has no flags this frame: an empty list.
+        // In single phase the late slot has no flags this frame: empty streams.
         const uint32_t n = (phase_ == Phase::Late && f.singlePhase) ? 0 : f.instanceCount;
+        const CullingConfig& c = kit_->config();
+        // The late slot's streams of the views it does not cull (the EARLY views; all of them in a
+        // single-phase frame), and those of views past this frame's count, hold nothing.
+        const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
+        const uint32_t active = views * c.binCount;
         const SlotTable& s = *slots_;
-        DrawListBuffers buffers{range(b, s, instances_),  range(b, s, meshes_), range(b, s, primitives_),
-                                range(b, s, drawCounts_), range(b, s, lods_),   range(b, s, offsets_),
-                                range(b, s, scratch_),    range(b, s, draws_),  range(b, s, counts_)};
-        return list_->record(cmd, buffers, n, capacity_, maxDrawsPerInstance_,
-                             f.stable ? DrawOrder::Stable : DrawOrder::AtomicAppend);
+        if (active < kit_->streamCount()) {
+            vkCmdFillBuffer(cmd, b[counts_].buffer, b[counts_].offset + VkDeviceSize(active) * sizeof(gpu::DrawCounts),
+                            VkDeviceSize(kit_->streamCount() - active) * sizeof(gpu::DrawCounts), 0);
+            transferToComputeBarrier(cmd);
+        }
+        const BufferRange streams{
+            b[params_].buffer, b[params_].offset + kit_->paramsStride() * f.info.frameSlot + kit_->streamTableOffset(),
+            VkDeviceSize(active) * sizeof(gpu::DrawStream)};
+        DrawListBuffers buffers{range(b, s, instances_),  range(b, s, meshes_),
+                                range(b, s, primitives_), range(b, s, drawCounts_),
+                                range(b, s, lods_),       range(b, s, offsets_),
+                                range(b, s, scratch_),    range(b, s, draws_),
+                                range(b, s, counts_),     streams};
+        if (views == 0) return {};
+        const DrawListShape shape{n, views, c.binCount, c.maxDrawsPerInstance};
+        return list_->record(cmd, buffers, shape, f.stable ? DrawOrder::Stable : DrawOrder::AtomicAppend);
     }
 
 private:
     Phase phase_;
     const DrawListBuilder* list_ = nullptr;
+    const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
-    uint32_t capacity_ = 0, maxDrawsPerInstance_ = 1;
-    SlotId instances_{}, meshes_{}, primitives_{}, drawCounts_{}, lods_{}, offsets_{}, scratch_{}, draws_{}, counts_{};
+    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, drawCounts_{}, lods_{}, offsets_{}, scratch_{}, draws_{},
+        counts_{};
 };
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The two flag dispatches (early and late phase) of the culling plugin.
+// The two flag dispatches (early and late phase) of the culling plugin, every view in one dispatch.
 #include "sieve/cull_flags.h"
 
 namespace sieve {
@@ -10,36 +10,43 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     auto sampler = NearestSampler::create(dev, "cull pyramid nearest");
     if (!sampler) return sampler.error();
     p.sampler_ = std::move(sampler).value();
-    auto early = ComputePipeline::create(dev, {"cull/flag_early.comp"});
+    auto early = ComputePipeline::create(dev, {"cull/flag_early.comp", sizeof(gpu::CullFlagPush)});
     if (!early) return early.error();
     p.early_ = std::move(early).value();
-    auto late = ComputePipeline::create(dev, {"cull/flag_late.comp"});
+    auto late = ComputePipeline::create(dev, {"cull/flag_late.comp", sizeof(gpu::CullFlagPush)});
     if (!late) return late.error();
     p.late_ = std::move(late).value();
     return p;
 }
 
-void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, uint32_t instanceCount) const {
-    if (!instanceCount) return;
+namespace {
+gpu::CullFlagPush push(const CullLayout& l) {
+    return {l.instanceCount, l.viewCount, l.binCount, 0u};
+}
+}  // namespace
+
+void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, const CullLayout& layout) const {
+    if (!layout.instanceCount || !layout.viewCount) return;
     ScopedLabel label(cmd, "cull flags early");
     early_.dispatchLinear(cmd,
-                          {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
+                          {Binding::storage(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
                            Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
                            Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters)},
-                          nullptr, 0, early_.groupsFor(instanceCount));
+                          push(layout), early_.groupsFor(layout.instanceCount));
 }
 
-void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, BufferRange flagsEarly, BufferRange state,
-                              VkImageView pyramid, VkImageLayout pyramidLayout, uint32_t instanceCount) const {
-    if (!instanceCount) return;
+void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, const CullLateBuffers& late,
+                              const CullLayout& layout) const {
+    if (!layout.instanceCount || !layout.viewCount) return;
     ScopedLabel label(cmd, "cull flags late");
-    late_.dispatchLinear(cmd,
-                         {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
-                          Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
-                          Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
-                          Binding::storage(flagsEarly), Binding::sampled(pyramid, sampler_.handle(), pyramidLayout),
-                          Binding::storage(state)},
-                         nullptr, 0, late_.groupsFor(instanceCount));
+    late_.dispatchLinear(
+        cmd,
+        {Binding::storage(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
+         Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
+         Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
+         Binding::storage(late.flagsEarly), Binding::sampled(late.pyramid, sampler_.handle(), late.pyramidLayout),
+         Binding::storage(late.lodsEarly), Binding::storage(late.state)},
+        push(layout), late_.groupsFor(layout.instanceCount));
 }
 
 }  // namespace sieve

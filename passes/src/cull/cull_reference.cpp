@@ -38,65 +38,164 @@ uint32_t lodReference(const gpu::Instance& inst, const gpu::CullParams& params, 
 }
 
 namespace {
-CullPhaseOutput sized(uint32_t n) {
+
+// Sizes as the GPU's: V * N flags and LODs, V * B * N draw counts.
+CullPhaseOutput sized(size_t views, uint32_t bins, uint32_t n) {
     CullPhaseOutput out;
-    out.flags.assign(n, 0);
-    out.drawCounts.assign(n, 0);
-    out.lods.assign(n, 0);
+    out.flags.assign(views * n, 0);
+    out.lods.assign(views * n, 0);
+    out.drawCounts.assign(views * bins * n, 0);
     return out;
 }
-uint32_t drawCount(const CullScene& scene, const gpu::Instance& inst) {
-    return inst.mesh < scene.meshes.size() ? scene.meshes[inst.mesh].primitiveCount : 0;
+
+// The instance's primitives per bin (bins >= binCount count as the last), written for a flagged instance.
+void writeDrawCounts(const CullScene& scene, const gpu::Instance& inst, size_t view, uint32_t binCount, uint32_t n,
+                     uint32_t i, CullPhaseOutput& out) {
+    if (inst.mesh >= scene.meshes.size()) return;
+    const gpu::Mesh& mesh = scene.meshes[inst.mesh];
+    for (uint32_t k = 0; k < mesh.primitiveCount; ++k) {
+        uint32_t bin = 0;
+        if (binCount > 1) {
+            const uint64_t pi = uint64_t(mesh.firstPrimitive) + k;
+            if (pi >= scene.primitives.size()) continue;
+            bin = std::min(scene.primitives[pi].bin, binCount - 1);
+        }
+        ++out.drawCounts[(view * binCount + bin) * n + i];
+    }
 }
+
+bool kept(const gpu::Instance& inst, const gpu::CullParams& p) {
+    return (inst.flags & p.instanceMask) == p.instanceMask;
+}
+
 }  // namespace
 
-CullPhaseOutput cullEarlyReference(const gpu::CullParams& params, const CullScene& scene,
-                                   std::span<const uint32_t> visibleLast, gpu::CullCounters& counters) {
-    const uint32_t n = params.instanceCount;
-    CullPhaseOutput out = sized(n);
-    const bool frustumOn = params.toggles & gpu::SIEVE_CULL_FRUSTUM;
-    const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
-    for (uint32_t i = 0; i < n; ++i) {
-        const gpu::Instance& inst = scene.instances[i];
-        const bool flag = twoPhase && visibleLast[i] != 0 && (!frustumOn || gpu::sieveInFrustum(inst.sphere, params));
-        out.flags[i] = flag;
-        out.drawCounts[i] = flag ? drawCount(scene, inst) : 0;
-        out.lods[i] = flag ? lodReference(inst, params, scene) : 0;
-        counters.earlyDrawn += flag;
+CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
+                                   std::span<const uint32_t> visibleLast, std::span<gpu::CullCounters> counters) {
+    const uint32_t n = views.empty() ? 0 : views[0].instanceCount;
+    CullPhaseOutput out = sized(views.size(), binCount, n);
+    for (size_t v = 0; v < views.size(); ++v) {
+        const gpu::CullParams& params = views[v];
+        const bool frustumOn = params.toggles & gpu::SIEVE_CULL_FRUSTUM;
+        const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
+        for (uint32_t i = 0; i < n; ++i) {
+            const gpu::Instance& inst = scene.instances[i];
+            const size_t vi = v * n + i;
+            const bool inFrustum = kept(inst, params) && (!frustumOn || gpu::sieveInFrustum(inst.sphere, params));
+            const bool earlyView = params.toggles & gpu::SIEVE_CULL_EARLY;
+            const bool flag = earlyView ? inFrustum : twoPhase && inFrustum && visibleLast[vi] != 0;
+            out.flags[vi] = flag;
+            if (flag) {
+                out.lods[vi] = lodReference(inst, params, scene);
+                writeDrawCounts(scene, inst, v, binCount, n, i, out);
+            }
+            counters[v].earlyDrawn += flag;
+            counters[v].frustumVisible += earlyView && inFrustum;
+            counters[v].lateVisible += earlyView && inFrustum;
+        }
     }
     return out;
 }
 
-CullPhaseOutput cullLateReference(const gpu::CullParams& params, const CullScene& scene,
-                                  std::span<const uint32_t> flagsEarly, const HiZPyramidCpu* pyramid,
-                                  std::vector<uint32_t>& visibleLast, gpu::CullCounters& counters) {
-    const uint32_t n = params.instanceCount;
-    CullPhaseOutput out = sized(n);
+CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
+                                  std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
+                                  const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
+                                  std::span<gpu::CullCounters> counters) {
+    const uint32_t n = views.empty() ? 0 : views[0].instanceCount;
+    CullPhaseOutput out = sized(views.size(), binCount, n);
     out.state.assign(n, 0);
-    visibleLast.resize(std::max<size_t>(visibleLast.size(), n), 0);
-    const bool frustumOn = params.toggles & gpu::SIEVE_CULL_FRUSTUM;
-    const bool occlusionOn = (params.toggles & gpu::SIEVE_CULL_OCCLUSION) && pyramid;
-    const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
-    for (uint32_t i = 0; i < n; ++i) {
-        const gpu::Instance& inst = scene.instances[i];
-        const bool inFrustum = !frustumOn || gpu::sieveInFrustum(inst.sphere, params);
-        const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, params, *pyramid));
-        const bool flag = vis && !(twoPhase && flagsEarly[i] != 0);
-        visibleLast[i] = vis;
-        out.flags[i] = flag;
-        out.drawCounts[i] = flag ? drawCount(scene, inst) : 0;
-        const uint32_t lod = vis ? lodReference(inst, params, scene) : 0;
-        out.lods[i] = flag ? lod : 0;
-        const uint32_t kind = !inFrustum ? gpu::SIEVE_STATE_FRUSTUM_CULLED
-                              : !vis     ? gpu::SIEVE_STATE_OCCLUSION_CULLED
-                              : flag     ? gpu::SIEVE_STATE_DRAWN_LATE
-                                         : gpu::SIEVE_STATE_DRAWN_EARLY;
-        out.state[i] = kind | (lod << gpu::SIEVE_STATE_LOD_SHIFT);
-        counters.frustumVisible += inFrustum;
-        counters.lateVisible += vis;
-        counters.lateDrawn += flag;
+    visibleLast.resize(std::max<size_t>(visibleLast.size(), views.size() * n), 0);
+    for (size_t v = 0; v < views.size(); ++v) {
+        const gpu::CullParams& params = views[v];
+        const bool frustumOn = params.toggles & gpu::SIEVE_CULL_FRUSTUM;
+        const bool occlusionOn = (params.toggles & gpu::SIEVE_CULL_OCCLUSION) && pyramid;
+        const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
+        for (uint32_t i = 0; i < n; ++i) {
+            const gpu::Instance& inst = scene.instances[i];
+            const size_t vi = v * n + i;
+            const bool isKept = kept(inst, params);
+            const bool inFrustum = isKept && (!frustumOn || gpu::sieveInFrustum(inst.sphere, params));
+            const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, params, *pyramid));
+            const bool drawnEarly = twoPhase && flagsEarly[vi] != 0;
+            const bool flag = vis && !drawnEarly;
+            visibleLast[vi] = vis;
+            out.flags[vi] = flag;
+            if (flag) {
+                out.lods[vi] = lodReference(inst, params, scene);
+                writeDrawCounts(scene, inst, v, binCount, n, i, out);
+            }
+            counters[v].frustumVisible += inFrustum;
+            counters[v].lateVisible += vis;
+            counters[v].lateDrawn += flag;
+            if (v != 0) continue;
+            uint32_t state = gpu::SIEVE_STATE_DRAWN_LATE | out.lods[vi] << gpu::SIEVE_STATE_LOD_SHIFT;
+            if (drawnEarly)
+                state = gpu::SIEVE_STATE_DRAWN_EARLY | lodsEarly[vi] << gpu::SIEVE_STATE_LOD_SHIFT;
+            else if (!isKept)
+                state = gpu::SIEVE_STATE_MASKED;
+            else if (!inFrustum)
+                state = gpu::SIEVE_STATE_FRUSTUM_CULLED;
+            else if (!vis)
+                state = gpu::SIEVE_STATE_OCCLUSION_CULLED;
+            out.state[i] = state;
+        }
     }
     return out;
+}
+
+std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, const CullPhaseOutput& phase,
+                                                      uint32_t viewCount, uint32_t binCount,
+                                                      std::span<const uint32_t> capacities) {
+    const size_t n = viewCount ? phase.flags.size() / viewCount : 0;
+    std::vector<DrawStreamReference> out(size_t(viewCount) * binCount);
+    for (uint32_t v = 0; v < viewCount; ++v)
+        for (uint32_t b = 0; b < binCount; ++b) {
+            const size_t s = size_t(v) * binCount + b;
+            DrawStreamReference& ref = out[s];
+            for (size_t i = 0; i < n; ++i) {
+                const uint32_t wanted = phase.drawCounts[s * n + i];
+                if (!wanted) continue;
+                ref.counts.total += wanted;
+                const gpu::Mesh& mesh = scene.meshes[scene.instances[i].mesh];
+                for (uint32_t p = 0; p < mesh.primitiveCount; ++p) {
+                    const uint32_t primIndex = mesh.firstPrimitive + p;
+                    const gpu::MeshPrimitive& prim = scene.primitives[primIndex];
+                    if (binCount > 1 && std::min(prim.bin, binCount - 1) != b) continue;
+                    if (ref.draws.size() >= capacities[s]) break;
+                    const uint32_t l = std::min(phase.lods[v * n + i], prim.lodCount - 1);
+                    gpu::DrawCommand d{};
+                    d.indexCount = prim.lods[l].indexCount;
+                    d.instanceCount = 1;
+                    d.firstIndex = prim.lods[l].firstIndex;
+                    d.vertexOffset = prim.vertexOffset;
+                    d.firstInstance = uint32_t(i);
+                    d.primitive = primIndex;
+                    d.material = prim.material;
+                    d.lod = l;
+                    ref.draws.push_back(d);
+                }
+            }
+            ref.counts.count = std::min(ref.counts.total, capacities[s]);
+            ref.counts.overflow = ref.counts.total - ref.counts.count;
+        }
+    return out;
+}
+
+bool falselyCulledReference(const gpu::vec4& sphere, const gpu::CullParams& params, VkExtent2D extent,
+                            std::span<const float> depth) {
+    gpu::CullScreenRect rect;
+    if (extent.width == 0 || extent.height == 0 || !gpu::sieveScreenRect(sphere, params, rect)) return false;
+    gpu::CullOcclusionQuery q{};
+    uint32_t x0, x1, y0, y1;
+    gpu::sieveTexelRange(rect.u0, rect.u1, extent.width, x0, x1);
+    gpu::sieveTexelRange(rect.v0, rect.v1, extent.height, y0, y1);
+    q.depth = rect.depth;
+    for (uint32_t y = y0; y <= y1; ++y)
+        for (uint32_t x = x0; x <= x1; ++x) {
+            const float d = depth[size_t(y) * extent.width + x];
+            if (!gpu::sieveOccludedByTexel(q, gpu::vec2(d, d), params)) return true;
+        }
+    return false;
 }
 
 }  // namespace sieve

@@ -1,18 +1,21 @@
 // The culling plugin: the ordered list of its stages (cull/stage.h), the frame's decisions in prepare(),
 // and the checks that make a host's mistake an error instead of a wrong picture.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "cull/stage.h"
 #include "sieve/cull_flags.h"
 #include "sieve/hiz.h"
+#include "sieve/prim/scan.h"
 
 namespace sieve {
 
 using namespace cull;
 
 struct CullingPlugin::Impl {
-    explicit Impl(const DeviceInfo& dev, const CullingConfig& config) : kit(dev, config), config(config) {}
+    Impl(const DeviceInfo& dev, const CullingConfig& config, std::vector<gpu::DrawStream> streams)
+        : kit(dev, config, std::move(streams)), config(config) {}
     StageKit kit;
     CullingConfig config;
     SlotTable slots;
@@ -21,7 +24,7 @@ struct CullingPlugin::Impl {
     SlotId pyramid = kNoSlot;
     uint32_t instanceCount = 0;
     CullingToggles toggles;
-    ViewDesc view, cullView;  // the host's view; what the culling uses (frozen or not)
+    std::vector<CullView> views, cullViews;  // the host's views; what the culling uses (frozen or not)
     FrameState frame;
     bool prepared = false;
     bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
@@ -34,11 +37,14 @@ struct CullingPlugin::Impl {
         stages.push_back(makeHiZStage());
         stages.push_back(makeFlagStage(Phase::Late));
         stages.push_back(makeCompactStage(Phase::Late));
+        stages.push_back(makeCheckStage());
         stages.push_back(makeStatsStage());
     }
 
     Result<void> describe();
-    Result<gpu::CullParams> params(const ViewDesc& v, uint32_t toggleBits) const;
+    // View `index`'s parameters: view 0 against the plugin's pyramid, the others against their own extent.
+    Result<gpu::CullParams> params(const CullView& v, uint32_t index, uint32_t toggleBits) const;
+    Result<void> check(std::span<const CullView> v) const;
     Result<void> checkBindings(uint32_t pass, const Bindings& b) const;
 };
 
@@ -54,6 +60,40 @@ ViewDesc defaultView(VkExtent2D extent) {
         perspectiveReverseZ(1.0f, float(std::max(extent.width, 1u)) / float(std::max(extent.height, 1u)), 0.1f);
     v.viewport = {0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
     return v;
+}
+
+std::string viewName(const CullView& v, size_t index) {
+    return v.name.empty() ? "view " + std::to_string(index) : v.name;
+}
+
+// Every stream's records: capacities from the configuration, bases in stream order.
+Result<std::vector<gpu::DrawStream>> layoutStreams(const DeviceInfo& dev, const CullingConfig& c) {
+    const uint32_t count = c.maxViews * c.binCount;
+    if (!c.streamCapacities.empty() && c.streamCapacities.size() != count)
+        return error(std::to_string(c.streamCapacities.size()) + " stream capacities for " + std::to_string(count) +
+                     " streams (maxViews x binCount)");
+    const uint64_t fallback = c.drawCapacity ? c.drawCapacity : uint64_t(c.maxInstances) * c.maxDrawsPerInstance;
+    const uint64_t maxByRange = dev.limits.maxStorageBufferRange / sizeof(gpu::DrawCommand);
+    const uint64_t maxByDraw = dev.limits.maxDrawIndirectCount;
+    // Every stream starts at a storage-buffer offset the device accepts, so that a host may bind each
+    // stream's records on their own (as the default geometry pass does).
+    const uint64_t align = std::max<uint64_t>(dev.limits.minStorageBufferOffsetAlignment, sizeof(gpu::DrawCommand));
+    const uint64_t alignRecords = (align + sizeof(gpu::DrawCommand) - 1) / sizeof(gpu::DrawCommand);
+    std::vector<gpu::DrawStream> streams(count);
+    uint64_t base = 0;
+    for (uint32_t s = 0; s < count; ++s) {
+        base = (base + alignRecords - 1) / alignRecords * alignRecords;
+        const uint64_t capacity = c.streamCapacities.empty() ? fallback : c.streamCapacities[s];
+        if (capacity > maxByDraw || base + capacity > maxByRange)
+            return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                             "CullingPlugin: the draw lists need " + std::to_string(base + capacity) +
+                                 "+ records by stream " + std::to_string(s) + " (maxStorageBufferRange allows " +
+                                 std::to_string(maxByRange) + ", maxDrawIndirectCount " + std::to_string(maxByDraw) +
+                                 " per stream); lower drawCapacity or streamCapacities");
+        streams[s] = {uint32_t(base), uint32_t(capacity)};
+        base += capacity;
+    }
+    return streams;
 }
 
 }  // namespace
@@ -78,13 +118,42 @@ Result<void> CullingPlugin::Impl::describe() {
     return {};
 }
 
-Result<gpu::CullParams> CullingPlugin::Impl::params(const ViewDesc& v, uint32_t toggleBits) const {
+Result<gpu::CullParams> CullingPlugin::Impl::params(const CullView& v, uint32_t index, uint32_t toggleBits) const {
     CullSettings settings;
     settings.toggles = toggleBits;
     settings.lodThreshold = toggles.lodThreshold;
     settings.lodBias = toggles.lodBias;
-    const SlotDesc& p = slots[pyramid];
-    return makeCullParams(v, p.extent, p.mipLevels, instanceCount, settings);
+    VkExtent2D extent = slots[pyramid].extent;
+    uint32_t mips = slots[pyramid].mipLevels;
+    if (index > 0) {
+        // The view's own extent: no pyramid is read for it, but the viewport must still be whole.
+        const VkViewport& vp = v.desc.viewport;
+        const VkExtent2D own{uint32_t(std::max(vp.width, 1.0f)), uint32_t(std::max(std::abs(vp.height), 1.0f))};
+        extent = HiZBuilder::pyramidExtent(own);
+        mips = HiZBuilder::mipCount(extent);
+    }
+    auto p = makeCullParams(v.desc, extent, mips, instanceCount, settings);
+    if (!p) return p.error();
+    p->instanceMask = v.instanceMask;
+    p->debugRadiusShrink = index == 0 ? toggles.debugRadiusShrink : 0.0f;
+    return p;
+}
+
+Result<void> CullingPlugin::Impl::check(std::span<const CullView> v) const {
+    if (v.empty() || v.size() > config.maxViews)
+        return error(std::to_string(v.size()) + " views: 1.." + std::to_string(config.maxViews) +
+                     " (CullingConfig::maxViews)");
+    constexpr uint32_t kTests = gpu::SIEVE_CULL_FRUSTUM | gpu::SIEVE_CULL_OCCLUSION | gpu::SIEVE_CULL_LOD;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const std::string who = "view " + std::to_string(i) + " (" + viewName(v[i], i) + "): ";
+        if (v[i].tests & ~kTests) return error(who + "unknown test bits (SIEVE_CULL_FRUSTUM, OCCLUSION, LOD only)");
+        if (i > 0 && (v[i].tests & gpu::SIEVE_CULL_OCCLUSION))
+            return error(who +
+                         "occlusion culling is only available for view 0, the main view (its pyramid is built "
+                         "from the host's depth); use SIEVE_CULL_FRUSTUM | SIEVE_CULL_LOD");
+        if (auto p = params(v[i], uint32_t(i), kTests); !p) return error(who + p.error().message);
+    }
+    return {};
 }
 
 Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b) const {
@@ -122,27 +191,35 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
     if (config.maxInstances == 0) return error("maxInstances is 0");
     if (config.framesInFlight == 0 || config.maxDrawsPerInstance == 0)
         return error("framesInFlight and maxDrawsPerInstance must be > 0");
-    auto impl = std::make_unique<Impl>(dev, config);
-    const uint64_t wanted = impl->kit.drawCapacity();
-    const uint64_t maxByRange = dev.limits.maxStorageBufferRange / sizeof(gpu::DrawCommand);
-    const uint64_t maxByDraw = dev.limits.maxDrawIndirectCount;
-    if (wanted > maxByRange || wanted > maxByDraw)
-        return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
-                         "CullingPlugin: a draw list of " + std::to_string(wanted) +
-                             " records exceeds the device (maxStorageBufferRange allows " + std::to_string(maxByRange) +
-                             ", maxDrawIndirectCount " + std::to_string(maxByDraw) + "); lower drawCapacity");
+    if (config.maxViews == 0 || config.maxViews > kMaxCullViews || config.binCount == 0 ||
+        config.binCount > kMaxCullBins)
+        return error("maxViews " + std::to_string(config.maxViews) + " and binCount " +
+                     std::to_string(config.binCount) + " must be in 1.." + std::to_string(kMaxCullViews) + " and 1.." +
+                     std::to_string(kMaxCullBins));
+    auto streams = layoutStreams(dev, config);
+    if (!streams) return streams.error();
     if (uint64_t(config.maxInstances) * sizeof(gpu::Instance) > dev.limits.maxStorageBufferRange)
         return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
                          "CullingPlugin: at most " +
                              std::to_string(dev.limits.maxStorageBufferRange / sizeof(gpu::Instance)) +
                              " instances fit in one storage buffer binding on this device");
+    // Per-(view, bin, instance) keys: the draw counts and offsets of one phase.
+    const uint64_t keyBytes = uint64_t(config.maxInstances) * streams->size() * 4;
+    if (keyBytes > dev.limits.maxStorageBufferRange || keyBytes / 4 > prim::kMaxScanElements)
+        return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                         "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
+                             std::to_string(streams->size()) +
+                             " streams of draw counts exceed one storage buffer binding; lower maxViews or binCount");
+    auto impl = std::make_unique<Impl>(dev, config, std::move(streams).value());
     impl->instanceCount = config.maxInstances;
     impl->makeStages();
     for (auto& s : impl->stages)
         if (auto r = s->create(impl->kit); !r) return r.error();
-    impl->frame.paramsStride = paramsStride(dev);
     if (auto r = impl->describe(); !r) return r.error();
-    impl->view = impl->cullView = defaultView(impl->slots[impl->slots.find(kDepth)].extent);
+    CullView main;
+    main.desc = defaultView(impl->slots[impl->slots.find(kDepth)].extent);
+    main.name = "camera";
+    impl->views = impl->cullViews = {main};
     return std::unique_ptr<CullingPlugin>(new CullingPlugin(std::move(impl)));
 }
 
@@ -160,9 +237,38 @@ Result<void> CullingPlugin::setInstanceCount(uint32_t n) {
 }
 
 Result<void> CullingPlugin::setView(const ViewDesc& view) {
-    if (auto p = impl_->params(view, gpu::SIEVE_CULL_ALL); !p) return p.error();
-    impl_->view = view;
+    CullView main;
+    main.desc = view;
+    main.name = "camera";
+    return setViews({&main, 1});
+}
+
+Result<void> CullingPlugin::setViews(std::span<const CullView> views) {
+    if (auto r = impl_->check(views); !r) return r;
+    impl_->views.assign(views.begin(), views.end());
     return {};
+}
+
+uint32_t CullingPlugin::viewCount() const {
+    return uint32_t(impl_->views.size());
+}
+
+StreamRange CullingPlugin::stream(uint32_t view, uint32_t bin) const {
+    const CullingConfig& c = impl_->config;
+    if (view >= c.maxViews || bin >= c.binCount) return {};
+    const uint32_t s = view * c.binCount + bin;
+    const gpu::DrawStream& d = impl_->kit.streams()[s];
+    return {VkDeviceSize(d.base) * sizeof(gpu::DrawCommand), VkDeviceSize(s) * sizeof(gpu::DrawCounts), d.capacity};
+}
+
+const char* viewKindName(ViewKind kind) {
+    switch (kind) {
+        case ViewKind::Camera: return "camera";
+        case ViewKind::Shadow: return "shadow";
+        case ViewKind::Light: return "light";
+        case ViewKind::Other: break;
+    }
+    return "other";
 }
 
 CullingToggles& CullingPlugin::toggles() {
@@ -172,7 +278,7 @@ const CullingStats& CullingPlugin::stats() const {
     return impl_->kit.stats();
 }
 uint32_t CullingPlugin::drawCapacity() const {
-    return uint32_t(impl_->kit.drawCapacity());
+    return impl_->kit.streams()[0].capacity;
 }
 const CullingConfig& CullingPlugin::config() const {
     return impl_->config;
@@ -214,24 +320,43 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.stable = t.stable;
     f.singleDispatchHiZ = t.singleDispatchHiZ;
     f.initPersistent = m.persistentFresh;
-    if (!f.frozen) m.cullView = m.view;
-    uint32_t bits = (t.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) | (t.lod ? gpu::SIEVE_CULL_LOD : 0u) |
-                    (t.twoPhase ? gpu::SIEVE_CULL_TWO_PHASE : 0u) | (t.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u);
-    auto params = m.params(m.cullView, bits);
-    if (!params) {
-        // The frame still draws every instance (nothing culled), so the picture stays whole.
-        if (result) result = fail(params.error());
-        params = m.params(defaultView(m.slots[m.slots.find(kDepth)].extent), 0u);
-        if (!params) return fail(params.error());
+    if (!f.frozen) m.cullViews = m.views;
+    f.check = t.checkCulling && !f.frozen;
+    const uint32_t on = (t.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) | (t.lod ? gpu::SIEVE_CULL_LOD : 0u) |
+                        (t.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u);
+    f.views.clear();
+    f.viewInfo.clear();
+    for (size_t v = 0; v < m.cullViews.size(); ++v) {
+        const CullView& view = m.cullViews[v];
+        uint32_t bits = view.tests & on;
+        // Only the main view splits its set between the phases (two-phase occlusion).
+        if (v == 0 && t.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
+        // The others are done in the early pass: their streams are ready before the host's first draw.
+        if (v > 0) bits |= gpu::SIEVE_CULL_EARLY;
+        auto params = m.params(view, uint32_t(v), bits);
+        if (!params) {
+            // The view still draws every instance of its kinds (nothing culled), so the picture stays whole.
+            if (result) result = fail(params.error());
+            CullView fallback = view;
+            fallback.desc = defaultView(m.slots[m.slots.find(kDepth)].extent);
+            params = m.params(fallback, 0, 0u);
+            if (!params) return fail(params.error());
+            params->debugRadiusShrink = 0.0f;
+        }
+        f.views.push_back(params.value());
+        CullingViewStats info;
+        info.name = viewName(view, v);
+        info.kind = view.kind;
+        f.viewInfo.push_back(std::move(info));
     }
-    f.params = params.value();
     // The single-phase test and a frozen view read an earlier frame's pyramid: only one this plugin built
     // from its own frames, under the same depth convention, means anything (host memory starts as
     // anything, and a zero max channel would read as "nearest" under standard Z).
     const bool pyramidThisFrame = !f.frozen;
     const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
-    const int convention = int(f.params.reverseZ);
-    if (readsOldPyramid && m.pyramidConvention != convention) f.params.toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
+    f.lateViews = f.singlePhase ? 0u : 1u;
+    const int convention = int(f.views[0].reverseZ);
+    if (readsOldPyramid && m.pyramidConvention != convention) f.views[0].toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
     m.persistentFresh = false;
     if (pyramidThisFrame) m.pyramidConvention = convention;
     m.prepared = true;

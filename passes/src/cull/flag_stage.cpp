@@ -1,6 +1,7 @@
-// The visibility test of one phase (shaders/cull/flag_*.comp): frustum, occlusion against the Hi-Z
-// pyramid, LOD; writes per-instance flags, draw counts and LODs. The early stage also owns the
-// per-frame parameters, the persistent visibility and the counters, and starts the frame with them.
+// The visibility test of one phase for every view (shaders/cull/flag_*.comp): frustum, instance mask,
+// occlusion against the Hi-Z pyramid (view 0), LOD; writes per-(view, instance) flags and LODs and
+// per-(view, bin, instance) draw counts. The early stage also owns the per-frame parameters (views and
+// the stream table), the persistent visibility and the counters, and starts the frame with them.
 #include <cstring>
 
 #include "core/vk.h"
@@ -16,6 +17,13 @@ namespace {
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 constexpr VkBufferUsageFlags kTransferDst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 
+VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) {
+    return (v + a - 1) / a * a;
+}
+VkDeviceSize storageAlignment(const DeviceInfo& dev) {
+    return std::max<VkDeviceSize>(dev.limits.minStorageBufferOffsetAlignment, 16);
+}
+
 class FlagStage final : public Stage {
 public:
     explicit FlagStage(Phase phase) : phase_(phase) {}
@@ -24,28 +32,32 @@ public:
         auto flags = kit.shared<CullFlagPass>([&] { return CullFlagPass::create(kit.dev()); });
         if (!flags) return flags.error();
         flags_ = flags.value();
+        kit_ = &kit;
         return {};
     }
 
     void declare(SlotTable& slots, const StageKit& kit) override {
-        const VkDeviceSize perInstance = VkDeviceSize(std::max(kit.config().maxInstances, 1u)) * 4;
+        const CullingConfig& c = kit.config();
+        const VkDeviceSize n = std::max(c.maxInstances, 1u);
+        const VkDeviceSize perView = n * c.maxViews * 4;
         if (phase_ == Phase::Early) {
-            slots.buffer(kParams, Lifetime::Persistent, paramsStride(kit.dev()) * kit.config().framesInFlight,
-                         VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
-            slots.buffer(kVisibility, Lifetime::Persistent, perInstance, kStorage | kTransferDst);
-            slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters),
+            slots.buffer(kParams, Lifetime::Persistent, kit.paramsStride() * c.framesInFlight, kStorage,
+                         Memory::Upload);
+            slots.buffer(kVisibility, Lifetime::Persistent, perView, kStorage | kTransferDst);
+            slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters) * c.maxViews,
                          kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+            // Exported for debug views (and read back by tests).
+            slots.buffer(CullingPlugin::kInstanceState, Lifetime::Transient, n * 4,
+                         kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         }
         // The late flags are bound (not read) by the single-phase early pass before the late pass writes
-        // them: a graph may not read a transient before it is written, so they persist.
+        // them: a graph may not read a transient before it is written, so they persist. The late pass
+        // reads the early LODs for the state of instances drawn early.
         slots.buffer(phaseSlot("flags", phase_), phase_ == Phase::Late ? Lifetime::Persistent : Lifetime::Transient,
-                     perInstance, kStorage);
-        for (const char* base : {"drawcounts", "lods"})
-            slots.buffer(phaseSlot(base, phase_), Lifetime::Transient, perInstance, kStorage);
-        // Exported for debug views (shared/cull_state.h). Written by whichever slot runs the late test
-        // (the early one in single phase), so it is declared once and persists like the late flags.
-        if (phase_ == Phase::Late)
-            slots.buffer(CullingPlugin::kInstanceState, Lifetime::Persistent, perInstance, kStorage);
+                     perView, kStorage);
+        slots.buffer(phaseSlot("lods", phase_), phase_ == Phase::Late ? Lifetime::Persistent : Lifetime::Transient,
+                     perView, kStorage);
+        slots.buffer(phaseSlot("drawcounts", phase_), Lifetime::Transient, n * kit.streamCount() * 4, kStorage);
     }
 
     PassDesc describe(SlotTable& slots) override {
@@ -56,21 +68,24 @@ public:
         visibility_ = slots.require(kVisibility);
         pyramid_ = slots.require(CullingPlugin::kPyramid);
         counters_ = slots.require(kCounters);
+        state_ = slots.require(CullingPlugin::kInstanceState);
         flags_out_ = slots.require(phaseSlot("flags", phase_));
         drawCounts_ = slots.require(phaseSlot("drawcounts", phase_));
         lods_ = slots.require(phaseSlot("lods", phase_));
-        // The late test reads the early flags; the single-phase early pass binds the late flags there.
+        // The late test reads the early flags and LODs; the single-phase early pass binds the late ones.
         slots_ = &slots;
-        otherFlags_ = slots.require(phaseSlot("flags", phase_ == Phase::Early ? Phase::Late : Phase::Early));
-        state_ = slots.require(CullingPlugin::kInstanceState);
+        const Phase other = phase_ == Phase::Early ? Phase::Late : Phase::Early;
+        otherFlags_ = slots.require(phaseSlot("flags", other));
+        otherLods_ = slots.require(phaseSlot("lods", other));
 
         using namespace use;
         PassDesc d;
         d.name = std::string("cull.") + phaseName(phase_) + ".flag";
-        d.uses = {uniformRead(params_),     storageRead(instances_),       storageRead(meshes_),
-                  storageRead(primitives_), storageReadWrite(visibility_), sampledImage(pyramid_),
-                  storageRead(otherFlags_), storageWrite(flags_out_),      storageWrite(drawCounts_),
-                  storageWrite(lods_),      storageReadWrite(counters_),   storageWrite(state_)};
+        d.uses = {storageRead(params_),      storageRead(instances_),       storageRead(meshes_),
+                  storageRead(primitives_),  storageReadWrite(visibility_), sampledImage(pyramid_),
+                  storageRead(otherFlags_),  storageRead(otherLods_),       storageWrite(flags_out_),
+                  storageWrite(drawCounts_), storageWrite(lods_),           storageReadWrite(counters_),
+                  storageWrite(state_)};
         // Both slots may run either shader (single phase runs the full test early): the union above.
         if (phase_ == Phase::Early) {
             d.uses.push_back(transferWrite(counters_));
@@ -80,29 +95,34 @@ public:
     }
 
     Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& f) override {
+        const VkDeviceSize frameBase = b[params_].offset + kit_->paramsStride() * f.info.frameSlot;
         if (phase_ == Phase::Early) {
             auto* dst = static_cast<char*>(b[params_].mapped);
             if (!dst) return makeError(VK_ERROR_MEMORY_MAP_FAILED, "cull.early.flag: cull.params is not mapped");
-            std::memcpy(dst + f.paramsStride * f.info.frameSlot, &f.params, sizeof(f.params));
-            vkCmdFillBuffer(cmd, b[counters_].buffer, b[counters_].offset, sizeof(gpu::CullCounters), 0);
+            char* frame = dst + kit_->paramsStride() * f.info.frameSlot;
+            std::memcpy(frame, f.views.data(), f.views.size() * sizeof(gpu::CullParams));
+            std::memcpy(frame + kit_->streamTableOffset(), kit_->streams().data(), kit_->streams().size_bytes());
+            vkCmdFillBuffer(cmd, b[counters_].buffer, b[counters_].offset,
+                            sizeof(gpu::CullCounters) * kit_->config().maxViews, 0);
             // Last frame's visibility of memory the host just created means nothing: start from none.
             if (f.initPersistent) vkCmdFillBuffer(cmd, b[visibility_].buffer, b[visibility_].offset, VK_WHOLE_SIZE, 0);
             transferToComputeBarrier(cmd);
         }
-        const BufferRange params{b[params_].buffer, b[params_].offset + f.paramsStride * f.info.frameSlot,
-                                 sizeof(gpu::CullParams)};
+        const BufferRange params{b[params_].buffer, frameBase, f.views.size() * sizeof(gpu::CullParams)};
         auto r = [&](SlotId s) { return range(b, *slots_, s); };
         CullPhaseBuffers buffers{params,        r(instances_),  r(meshes_), r(primitives_), r(visibility_),
                                  r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
-        const VkImageView pyramid = b[pyramid_].view;
-        const VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        const CullLateBuffers late{r(otherFlags_), r(otherLods_), r(state_), b[pyramid_].view,
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
+        const CullLayout layout{f.instanceCount, views, kit_->config().binCount};
         if (phase_ == Phase::Early) {
             if (f.singlePhase)
-                flags_->recordLate(cmd, buffers, r(otherFlags_), r(state_), pyramid, layout, f.instanceCount);
+                flags_->recordLate(cmd, buffers, late, layout);
             else
-                flags_->recordEarly(cmd, buffers, f.instanceCount);
+                flags_->recordEarly(cmd, buffers, layout);
         } else if (!f.singlePhase) {
-            flags_->recordLate(cmd, buffers, r(otherFlags_), r(state_), pyramid, layout, f.instanceCount);
+            flags_->recordLate(cmd, buffers, late, layout);
         }
         return {};
     }
@@ -110,9 +130,10 @@ public:
 private:
     Phase phase_;
     const CullFlagPass* flags_ = nullptr;
+    const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
-    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, visibility_{}, pyramid_{}, counters_{}, flags_out_{},
-        drawCounts_{}, lods_{}, otherFlags_{}, state_{};
+    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, visibility_{}, pyramid_{}, counters_{}, state_{},
+        flags_out_{}, drawCounts_{}, lods_{}, otherFlags_{}, otherLods_{};
 };
 
 }  // namespace
@@ -121,9 +142,13 @@ std::unique_ptr<Stage> makeFlagStage(Phase phase) {
     return std::make_unique<FlagStage>(phase);
 }
 
-VkDeviceSize paramsStride(const DeviceInfo& dev) {
-    const VkDeviceSize a = std::max<VkDeviceSize>(dev.limits.minUniformBufferOffsetAlignment, 1);
-    return (sizeof(gpu::CullParams) + a - 1) / a * a;
+VkDeviceSize StageKit::streamTableOffset() const {
+    return alignUp(VkDeviceSize(config_.maxViews) * sizeof(gpu::CullParams), storageAlignment(dev_));
+}
+
+VkDeviceSize StageKit::paramsStride() const {
+    return alignUp(streamTableOffset() + VkDeviceSize(streams_.size()) * sizeof(gpu::DrawStream),
+                   storageAlignment(dev_));
 }
 
 }  // namespace sieve::cull

@@ -3,6 +3,7 @@
 // the slots it owns (SlotTable), then its pass (name, uses) beside its record(), so that adding a stage
 // touches its own file and one line of the plugin's list (culling_plugin.cpp).
 #include <memory>
+#include <span>
 #include <string>
 #include <typeindex>
 #include <unordered_map>
@@ -46,12 +47,16 @@ private:
 // What the plugin decided for this frame in prepare(); every stage reads the same.
 struct FrameState {
     FrameInfo info;
-    gpu::CullParams params{};
-    VkDeviceSize paramsStride = 0;
+    std::vector<gpu::CullParams> views;      // this frame's views, view 0 first (viewCount = views.size())
+    std::vector<CullingViewStats> viewInfo;  // their names and kinds (counts empty)
     uint32_t instanceCount = 0;
+    bool check = false;        // the false-culling check runs this frame
     bool singlePhase = false;  // two-phase off: the early slot runs the full test, the late one nothing
-    bool frozen = false;       // culling camera and pyramid kept
-    bool stable = true;        // draw order by instance (false: atomic append)
+    // Views the late slot culls (a prefix of `views`): none in a single-phase frame (the early slot runs
+    // the full test of every view), else the main view alone: the others are SIEVE_CULL_EARLY views.
+    uint32_t lateViews = 0;
+    bool frozen = false;  // culling camera and pyramid kept
+    bool stable = true;   // draw order by instance (false: atomic append)
     bool singleDispatchHiZ = true;
     // Persistent slots were (re)created and hold whatever memory the host gave: the first stage that
     // uses each clears it this frame.
@@ -61,15 +66,22 @@ struct FrameState {
 // Pipelines and helpers several stages share, created once per plugin on first request.
 class StageKit {
 public:
-    explicit StageKit(const DeviceInfo& dev, const CullingConfig& config) : dev_(dev), config_(config) {}
+    // `streams`: every stream's records in the draw lists (checked by the plugin's create()).
+    StageKit(const DeviceInfo& dev, const CullingConfig& config, std::vector<gpu::DrawStream> streams)
+        : dev_(dev), config_(config), streams_(std::move(streams)) {}
     const DeviceInfo& dev() const { return dev_; }
     const CullingConfig& config() const { return config_; }
     CullingStats& stats() { return stats_; }
-    // Records per draw list (CullingConfig::drawCapacity, or enough for every draw of every instance).
-    uint64_t drawCapacity() const {
-        return config_.drawCapacity ? config_.drawCapacity
-                                    : uint64_t(config_.maxInstances) * config_.maxDrawsPerInstance;
+    uint32_t streamCount() const { return uint32_t(streams_.size()); }  // maxViews * binCount
+    std::span<const gpu::DrawStream> streams() const { return streams_; }
+    // Records of one draw-list buffer (every stream).
+    uint64_t drawRecords() const {
+        return streams_.empty() ? 0 : uint64_t(streams_.back().base) + streams_.back().capacity;
     }
+    // Bytes of one frame's parameters in cull.params: CullParams[maxViews], then the stream table at
+    // streamTableOffset(), the whole aligned to the device's storage offset alignment.
+    VkDeviceSize streamTableOffset() const;
+    VkDeviceSize paramsStride() const;
     // One T per plugin, made by `make` (returning Result<T>) on the first request.
     template <typename T, typename Make>
     Result<T*> shared(Make make) {
@@ -86,6 +98,7 @@ public:
 private:
     DeviceInfo dev_;
     CullingConfig config_;
+    std::vector<gpu::DrawStream> streams_;
     CullingStats stats_;
     std::unordered_map<std::type_index, std::shared_ptr<void>> shared_;
 };
@@ -108,13 +121,11 @@ inline BufferRange range(const Bindings& b, const SlotTable& slots, SlotId s) {
     return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size};
 }
 
-// Bytes between the per-frame-slot copies of CullParams in cull.params.
-VkDeviceSize paramsStride(const DeviceInfo& dev);
-
 // Slot names shared between stages.
 inline constexpr const char* kParams = "cull.params";
 inline constexpr const char* kVisibility = "cull.visibility";
 inline constexpr const char* kCounters = "cull.counters";
+inline constexpr const char* kCheckCount = "cull.check.count";
 inline std::string phaseSlot(const char* base, Phase p) {
     return std::string(base) + "." + phaseName(p);
 }
@@ -123,6 +134,7 @@ inline std::string phaseSlot(const char* base, Phase p) {
 std::unique_ptr<Stage> makeFlagStage(Phase phase);
 std::unique_ptr<Stage> makeCompactStage(Phase phase);
 std::unique_ptr<Stage> makeHiZStage();
+std::unique_ptr<Stage> makeCheckStage();
 std::unique_ptr<Stage> makeStatsStage();
 
 }  // namespace sieve::cull

@@ -2,6 +2,7 @@
 // trusted only if this plugin wrote it (the frame it wrote is remembered on the CPU and tagged in the
 // record), never because the host's memory happened to look valid.
 #include <cstddef>
+#include <cstring>
 #include <vector>
 
 #include "core/vk.h"
@@ -12,85 +13,134 @@ namespace sieve::cull {
 
 namespace {
 
-// One frame's record in the readback ring: tag, then the counters and both draw-list counts.
-struct StatsRecord {
+// One frame's record in the readback ring, in 16-byte units: the header, CullCounters[maxViews],
+// DrawCounts early[streams] and late[streams], then the check's count.
+struct Header {
     uint32_t frameLo, frameHi, instances, valid;
-    gpu::CullCounters counters;
-    gpu::DrawCounts early;
-    gpu::DrawCounts late;
 };
-static_assert(sizeof(StatsRecord) == 64);
+static_assert(sizeof(Header) == 16 && sizeof(gpu::CullCounters) == 16 && sizeof(gpu::DrawCounts) == 16);
 
 constexpr const char* kStats = "cull.stats";
 constexpr uint64_t kNever = UINT64_MAX;
+
+gpu::DrawCounts add(gpu::DrawCounts a, const gpu::DrawCounts& b) {
+    a.count += b.count;
+    a.overflow += b.overflow;
+    a.total += b.total;
+    return a;
+}
 
 class StatsStage final : public Stage {
 public:
     Result<void> create(StageKit& kit) override {
         stats_ = &kit.stats();
+        views_ = kit.config().maxViews;
+        bins_ = kit.config().binCount;
+        streams_ = kit.streamCount();
         return {};
     }
 
     void declare(SlotTable& slots, const StageKit& kit) override {
-        slots.buffer(kStats, Lifetime::Persistent, sizeof(StatsRecord) * kit.config().framesInFlight,
+        slots.buffer(kStats, Lifetime::Persistent, recordBytes() * kit.config().framesInFlight,
                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, Memory::Readback);
-        written_.assign(kit.config().framesInFlight, kNever);
+        ring_.assign(kit.config().framesInFlight, Written{});
     }
 
     PassDesc describe(SlotTable& slots) override {
         counters_ = slots.require(kCounters);
         early_ = slots.require(CullingPlugin::kCountsEarly);
         late_ = slots.require(CullingPlugin::kCountsLate);
+        check_ = slots.require(kCheckCount);
         stats_slot_ = slots.require(kStats);
         using namespace use;
         PassDesc d;
         d.name = "cull.stats";
         d.sideEffect = true;
-        d.uses = {transferRead(counters_), transferRead(early_), transferRead(late_), transferWrite(stats_slot_)};
+        d.uses = {transferRead(counters_), transferRead(early_), transferRead(late_), transferRead(check_),
+                  transferWrite(stats_slot_)};
         return d;
     }
 
     Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& f) override {
         const uint32_t slot = f.info.frameSlot;
-        if (f.initPersistent) written_.assign(written_.size(), kNever);
-        auto* ring = static_cast<StatsRecord*>(b[stats_slot_].mapped);
+        if (f.initPersistent) ring_.assign(ring_.size(), Written{});
+        auto* ring = static_cast<const char*>(b[stats_slot_].mapped);
         if (!ring) return makeError(VK_ERROR_MEMORY_MAP_FAILED, "cull.stats: the readback slot is not mapped");
         // Written framesInFlight frames ago; the host waited for that frame's fence before recording this one.
-        const StatsRecord& r = ring[slot];
-        const uint64_t tag = uint64_t(r.frameHi) << 32 | r.frameLo;
-        if (written_[slot] != kNever && r.valid == 1 && tag == written_[slot]) {
-            stats_->valid = true;
-            stats_->frame = tag;
-            stats_->instances = r.instances;
-            stats_->frustumVisible = r.counters.frustumVisible;
-            stats_->earlyDrawn = r.counters.earlyDrawn;
-            stats_->lateVisible = r.counters.lateVisible;
-            stats_->lateDrawn = r.counters.lateDrawn;
-            stats_->early = r.early;
-            stats_->late = r.late;
-        }
-        const VkDeviceSize base = b[stats_slot_].offset + sizeof(StatsRecord) * slot;
+        read(ring + recordBytes() * slot, ring_[slot]);
+        const VkDeviceSize base = b[stats_slot_].offset + recordBytes() * slot;
         const uint32_t header[4] = {uint32_t(f.info.frameIndex), uint32_t(f.info.frameIndex >> 32), f.instanceCount,
                                     1u};
         vkCmdUpdateBuffer(cmd, b[stats_slot_].buffer, base, sizeof(header), header);
-        const VkBufferCopy counters{b[counters_].offset, base + offsetof(StatsRecord, counters),
-                                    sizeof(gpu::CullCounters)};
-        const VkBufferCopy early{b[early_].offset, base + offsetof(StatsRecord, early), sizeof(gpu::DrawCounts)};
-        const VkBufferCopy late{b[late_].offset, base + offsetof(StatsRecord, late), sizeof(gpu::DrawCounts)};
+        const VkDeviceSize streamBytes = VkDeviceSize(streams_) * 16;
+        const VkBufferCopy counters{b[counters_].offset, base + 16, VkDeviceSize(views_) * 16};
+        const VkBufferCopy early{b[early_].offset, base + 16 + views_ * 16, streamBytes};
+        const VkBufferCopy late{b[late_].offset, base + 16 + views_ * 16 + streamBytes, streamBytes};
+        const VkBufferCopy check{b[check_].offset, base + 16 + views_ * 16 + 2 * streamBytes, 16};
         vkCmdCopyBuffer(cmd, b[counters_].buffer, b[stats_slot_].buffer, 1, &counters);
         vkCmdCopyBuffer(cmd, b[early_].buffer, b[stats_slot_].buffer, 1, &early);
         vkCmdCopyBuffer(cmd, b[late_].buffer, b[stats_slot_].buffer, 1, &late);
+        vkCmdCopyBuffer(cmd, b[check_].buffer, b[stats_slot_].buffer, 1, &check);
         // Make the copies visible to the host once the frame's fence is signalled.
         memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
-        written_[slot] = f.info.frameIndex;
+        ring_[slot] = {f.info.frameIndex, f.viewInfo, f.check};
         return {};
     }
 
 private:
+    // What the CPU remembers of the frame recorded into each ring slot.
+    struct Written {
+        uint64_t frame = kNever;
+        std::vector<CullingViewStats> views;  // names and kinds
+        bool check = false;
+    };
+
+    VkDeviceSize recordBytes() const { return 16 * (2 + VkDeviceSize(views_) + 2 * VkDeviceSize(streams_)); }
+
+    void read(const char* rec, const Written& w) {
+        Header h;
+        std::memcpy(&h, rec, sizeof(h));
+        const uint64_t tag = uint64_t(h.frameHi) << 32 | h.frameLo;
+        if (w.frame == kNever || h.valid != 1 || tag != w.frame) return;
+        CullingStats& s = *stats_;
+        s.valid = true;
+        s.frame = tag;
+        s.instances = h.instances;
+        s.views = w.views;
+        const char* counts = rec + 16 + views_ * 16;
+        for (size_t v = 0; v < s.views.size(); ++v) {
+            CullingViewStats& vs = s.views[v];
+            gpu::CullCounters c;
+            std::memcpy(&c, rec + 16 + v * 16, 16);
+            vs.frustumVisible = c.frustumVisible;
+            vs.earlyDrawn = c.earlyDrawn;
+            vs.lateVisible = c.lateVisible;
+            vs.lateDrawn = c.lateDrawn;
+            vs.early.assign(bins_, {});
+            vs.late.assign(bins_, {});
+            std::memcpy(vs.early.data(), counts + v * bins_ * 16, bins_ * 16);
+            std::memcpy(vs.late.data(), counts + (streams_ + v * bins_) * 16, bins_ * 16);
+        }
+        const CullingViewStats& main = s.views.front();
+        s.frustumVisible = main.frustumVisible;
+        s.earlyDrawn = main.earlyDrawn;
+        s.lateVisible = main.lateVisible;
+        s.lateDrawn = main.lateDrawn;
+        s.early = s.late = {};
+        for (uint32_t bin = 0; bin < bins_; ++bin) {
+            s.early = add(s.early, main.early[bin]);
+            s.late = add(s.late, main.late[bin]);
+        }
+        s.falselyCulledValid = w.check;
+        std::memcpy(&s.falselyCulled, rec + 16 + views_ * 16 + 2 * streams_ * 16, 4);
+        if (!w.check) s.falselyCulled = 0;
+    }
+
     CullingStats* stats_ = nullptr;
-    std::vector<uint64_t> written_;  // frame recorded into each ring slot (kNever: none yet)
-    SlotId counters_{}, early_{}, late_{}, stats_slot_{};
+    uint32_t views_ = 1, bins_ = 1, streams_ = 1;
+    std::vector<Written> ring_;
+    SlotId counters_{}, early_{}, late_{}, check_{}, stats_slot_{};
 };
 
 }  // namespace

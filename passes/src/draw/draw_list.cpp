@@ -1,5 +1,8 @@
 #include "sieve/draw_list.h"
 
+#include <algorithm>
+#include <string>
+
 #include "prim/common.h"
 #include "shared/draw.h"
 #include "shared/draw_push.h"
@@ -26,29 +29,43 @@ Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const pri
     return b;
 }
 
-Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers& b, uint32_t n, uint32_t capacity,
-                                     uint32_t maxDrawsPerInstance, DrawOrder order) const {
-    const gpu::DrawExpandPush push{n, capacity};
-    // At least one group: group 0 writes the clamped count even when there are no instances.
-    const uint32_t groups = n ? stable_.groupsFor(n) : 1;
+Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
+                                     DrawOrder order) const {
+    const uint64_t keys = shape.keys();
+    const uint32_t streams = shape.viewCount * shape.binCount;
+    if (shape.viewCount == 0 || shape.binCount == 0 || shape.viewCount > 65536 || shape.binCount > 65536)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "DrawListBuilder: " + std::to_string(shape.viewCount) +
+                                                             " views x " + std::to_string(shape.binCount) +
+                                                             " bins: each must be 1..65536");
+    if (keys > prim::kMaxScanElements)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "DrawListBuilder: " + std::to_string(keys) +
+                                                             " (view, bin, instance) keys exceed " +
+                                                             std::to_string(prim::kMaxScanElements));
+    const gpu::DrawExpandPush push{shape.instanceCount, streams, shape.binCount, 0};
+    // At least one group, and one invocation per stream: they write the clamped counts even for no keys.
+    const uint32_t groups = std::max({stable_.groupsFor(keys), stable_.groupsFor(streams), 1u});
     const auto bindings = {Binding::storage(b.instances),  Binding::storage(b.meshes), Binding::storage(b.primitives),
                            Binding::storage(b.drawCounts), Binding::storage(b.lods),   Binding::storage(b.offsets),
-                           Binding::storage(b.draws),      Binding::storage(b.counts)};
+                           Binding::storage(b.draws),      Binding::storage(b.counts), Binding::storage(b.streams)};
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");
-        prim::ScanBuffers scan{b.drawCounts, b.offsets, {b.counts.buffer, b.counts.offset + 8, 4}, b.scratch};
-        if (auto r = scan_.record(cmd, scan, n, prim::SumBound::perValue(n, maxDrawsPerInstance)); !r) return r;
+        // The grand total lands in the last stream's total, which only that stream's invocation reads.
+        const VkDeviceSize total = b.counts.offset + VkDeviceSize(streams - 1) * sizeof(gpu::DrawCounts) + 8;
+        prim::ScanBuffers scan{b.drawCounts, b.offsets, {b.counts.buffer, total, 4}, b.scratch};
+        const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
+        if (auto r = scan_.record(cmd, scan, keys, prim::SumBound::total(bound)); !r) return r;
         prim::detail::computeBarrier(cmd);
         ScopedLabel expand(cmd, "expand");
         stable_.dispatchLinear(cmd, bindings, push, groups);
         return {};
     }
     ScopedLabel label(cmd, "draw list (atomic append)");
-    vkCmdFillBuffer(cmd, b.counts.buffer, b.counts.offset, sizeof(gpu::DrawCounts), 0);
+    vkCmdFillBuffer(cmd, b.counts.buffer, b.counts.offset, VkDeviceSize(streams) * sizeof(gpu::DrawCounts), 0);
     transferToComputeBarrier(cmd);
     atomic_.dispatchLinear(cmd, bindings, push, groups);
     prim::detail::computeBarrier(cmd);
-    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts)}, gpu::DrawFinishPush{capacity}, 1);
+    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts), Binding::storage(b.streams)}, gpu::DrawFinishPush{streams},
+                           finishAtomic_.groupsFor(streams));
     return {};
 }
 

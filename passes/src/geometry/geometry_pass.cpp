@@ -137,19 +137,21 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
                           const float lightDir[3], uint32_t bin) const {
     if (!in.maxDraws) return;
     const bool materials = impl_->options.materials;
+    // Without shadows the shadow binding is never read: any valid buffer will do.
+    const BufferRange shadow = in.shadowCascades ? in.shadow : in.instances;
     // Without textures the material pipelines would read unwritten descriptors: nothing is drawn.
     if (materials && (bin >= impl_->pipelines.size() || !impl_->textures->written())) return;
     const GraphicsPipeline& pipeline = impl_->pipelines[materials ? bin : 0];
     if (materials) {
         gpu::MaterialPush push{};
         pushMatrix(viewProj, push.viewProj);
-        push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
+        push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], float(in.shadowCascades));
         push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
         push.flags = (in.mixedBins ? gpu::SIEVE_MATERIAL_PUSH_MIXED_BINS : 0u) |
                      (in.tintByLod ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_LOD : 0u);
         pipeline.bind(cmd,
                       {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(in.materials),
-                       Binding::storage(in.primitives)},
+                       Binding::storage(in.primitives), Binding::storage(shadow)},
                       &push, sizeof(push));
         const VkDescriptorSet set = impl_->textures->set();
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline.layout(), 1, 1, &set, 0, nullptr);
@@ -158,9 +160,11 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
         vkCmdBindVertexBuffers(cmd, 0, 2, buffers, offsets);
     } else {
         gpu::GeometryPush push = geometry::makePush(viewProj, lightDir);
+        push.lightDir.w = float(in.shadowCascades);
         push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
         push.options = gpu::uvec4(in.tintByLod ? 1u : 0u, 0u, 0u, 0u);
-        pipeline.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws)}, &push, sizeof(push));
+        pipeline.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(shadow)},
+                      &push, sizeof(push));
         vkCmdBindVertexBuffers(cmd, 0, 1, &in.vertices.buffer, &in.vertices.offset);
     }
     geometry::setViewport(cmd, in.viewport, extent);

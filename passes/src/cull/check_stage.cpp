@@ -1,0 +1,81 @@
+// The false-culling check (debug, shaders/cull/check.comp): after the frame's last draw, every instance
+// view 0 culled by occlusion is re-tested against the final depth at full resolution; the count of
+// those that show a pixel goes to the stats. Off (toggles().checkCulling false, or frozen culling): the
+// count is cleared and nothing is dispatched.
+#include "core/vk.h"
+#include "cull/stage.h"
+#include "sieve/barriers.h"
+#include "sieve/gpu.h"
+#include "sieve/pipeline.h"
+
+namespace sieve::cull {
+
+namespace {
+
+class CheckStage final : public Stage {
+public:
+    Result<void> create(StageKit& kit) override {
+        auto p = ComputePipeline::create(kit.dev(), {"cull/check.comp", sizeof(gpu::CullCheckPush)});
+        if (!p) return p.error();
+        pipeline_ = std::move(p).value();
+        auto sampler = NearestSampler::create(kit.dev(), "cull check depth");
+        if (!sampler) return sampler.error();
+        sampler_ = std::move(sampler).value();
+        kit_ = &kit;
+        return {};
+    }
+
+    void declare(SlotTable& slots, const StageKit&) override {
+        slots.buffer(
+            kCheckCount, Lifetime::Transient, 16,
+            VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+    }
+
+    PassDesc describe(SlotTable& slots) override {
+        params_ = slots.require(kParams);
+        instances_ = slots.require(CullingPlugin::kInstances);
+        state_ = slots.require(CullingPlugin::kInstanceState);
+        depth_ = slots.require(CullingPlugin::kDepth);
+        count_ = slots.require(kCheckCount);
+        slots_ = &slots;
+        using namespace use;
+        PassDesc d;
+        d.name = "cull.check";
+        d.uses = {storageRead(params_), storageRead(instances_), storageRead(state_),
+                  depthSampled(depth_), transferWrite(count_),   storageReadWrite(count_)};
+        return d;
+    }
+
+    Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& f) override {
+        vkCmdFillBuffer(cmd, b[count_].buffer, b[count_].offset, 16, 0);
+        if (!f.check || f.instanceCount == 0) return {};
+        transferToComputeBarrier(cmd);
+        ScopedLabel label(cmd, "false-culling check");
+        const VkExtent2D e = (*slots_)[depth_].extent;
+        const BufferRange params{b[params_].buffer, b[params_].offset + kit_->paramsStride() * f.info.frameSlot,
+                                 sizeof(gpu::CullParams)};
+        pipeline_.dispatchLinear(
+            cmd,
+            {Binding::storage(params), Binding::storage(range(b, *slots_, instances_)),
+             Binding::storage(range(b, *slots_, state_)),
+             Binding::sampled(b[depth_].view, sampler_.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
+             Binding::storage(range(b, *slots_, count_))},
+            gpu::CullCheckPush{f.instanceCount, e.width, e.height, 0}, pipeline_.groupsFor(f.instanceCount));
+        return {};
+    }
+
+private:
+    ComputePipeline pipeline_;
+    NearestSampler sampler_;
+    const StageKit* kit_ = nullptr;
+    const SlotTable* slots_ = nullptr;
+    SlotId params_{}, instances_{}, state_{}, depth_{}, count_{};
+};
+
+}  // namespace
+
+std::unique_ptr<Stage> makeCheckStage() {
+    return std::make_unique<CheckStage>();
+}
+
+}  // namespace sieve::cull
