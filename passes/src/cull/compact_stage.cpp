@@ -26,7 +26,8 @@ public:
     }
 
     void declare(SlotTable& slots, const StageKit& kit) override {
-        const uint64_t keys = uint64_t(std::max(kit.config().maxInstances, 1u)) * kit.streamCount();
+        const uint64_t keys =
+            uint64_t(std::max(kit.config().maxInstances, 1u)) * kit.phaseViews(phase_) * kit.config().binCount;
         if (phase_ == Phase::Early)
             slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(keys), 16),
                          kStorage);

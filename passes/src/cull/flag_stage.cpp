@@ -39,11 +39,11 @@ public:
     void declare(SlotTable& slots, const StageKit& kit) override {
         const CullingConfig& c = kit.config();
         const VkDeviceSize n = std::max(c.maxInstances, 1u);
-        const VkDeviceSize perView = n * c.maxViews * 4;
+        const VkDeviceSize perView = n * kit.phaseViews(phase_) * 4;
         if (phase_ == Phase::Early) {
             slots.buffer(kParams, Lifetime::Persistent, kit.paramsStride() * c.framesInFlight, kStorage,
                          Memory::Upload);
-            slots.buffer(kVisibility, Lifetime::Persistent, perView, kStorage | kTransferDst);
+            slots.buffer(kVisibility, Lifetime::Persistent, n * c.maxViews * 4, kStorage | kTransferDst);
             slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters) * c.maxViews,
                          kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
             // Exported for debug views (and read back by tests).
@@ -57,7 +57,7 @@ public:
                      perView, kStorage);
         slots.buffer(phaseSlot("lods", phase_), phase_ == Phase::Late ? Lifetime::Persistent : Lifetime::Transient,
                      perView, kStorage);
-        slots.buffer(phaseSlot("drawcounts", phase_), Lifetime::Transient, n * kit.streamCount() * 4, kStorage);
+        slots.buffer(phaseSlot("drawcounts", phase_), Lifetime::Transient, perView * c.binCount, kStorage);
     }
 
     PassDesc describe(SlotTable& slots) override {

@@ -73,6 +73,9 @@ public:
     const CullingConfig& config() const { return config_; }
     CullingStats& stats() { return stats_; }
     uint32_t streamCount() const { return uint32_t(streams_.size()); }  // maxViews * binCount
+    // Views a phase's per-(view, instance) and per-key arrays hold: every view early, the main view alone
+    // late (the others are SIEVE_CULL_EARLY views; FrameState::lateViews <= 1).
+    uint32_t phaseViews(Phase p) const { return p == Phase::Early ? config_.maxViews : 1u; }
     std::span<const gpu::DrawStream> streams() const { return streams_; }
     // Records of one draw-list buffer (every stream).
     uint64_t drawRecords() const {
