@@ -17,7 +17,8 @@ std::vector<float> randomDepth(VkExtent2D e, uint32_t seed) {
     return v;
 }
 
-enum class Builder { PerMip, Single };
+// Single: the default single-dispatch variant (gathered mip 0); SingleFetch: the previous mip-0 stage.
+enum class Builder { PerMip, Single, SingleFetch };
 
 class HiZTest : public GpuTest {
 protected:
@@ -33,9 +34,11 @@ protected:
     }
 
     void record(VkCommandBuffer cmd, Builder which, const testing_gpu::DepthPyramidImages& images) {
-        auto r = which == Builder::PerMip
-                     ? builder.recordPerMip(cmd, images.source(), images.target())
-                     : builder.recordSingle(cmd, images.source(), images.target(), counter.range());
+        auto r =
+            which == Builder::PerMip
+                ? builder.recordPerMip(cmd, images.source(), images.target())
+                : builder.recordSingle(cmd, images.source(), images.target(), counter.range(),
+                                       {which == Builder::Single ? sieve::HiZMip0::Gather : sieve::HiZMip0::Fetch});
         EXPECT_TRUE(r) << r.error().message;
     }
 
@@ -94,21 +97,51 @@ TEST_F(HiZTest, PerMipMatchesReferenceAtEdgeSizes) {
     }
 }
 
+// Both mip-0 stages of the single-dispatch builder. 1023 and 511 (ratio to the pyramid just under 2) give
+// the widest windows the gathered stage reads (5 pixels per 2 mip-0 texels).
 TEST_F(HiZTest, SinglePassMatchesReferenceAtEdgeSizes) {
     ASSERT_TRUE(builder.singlePassSupported());
-    uint32_t seed = 100;
-    for (VkExtent2D e :
-         {VkExtent2D{1, 1}, {2, 2}, {3, 5}, {64, 64}, {65, 65}, {200, 113}, {5, 300}, {130, 1}, {520, 260}}) {
-        SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height));
-        buildAndCompare(e, Builder::Single, seed++);
-        if (HasFatalFailure()) return;
+    for (Builder which : {Builder::Single, Builder::SingleFetch}) {
+        uint32_t seed = 100;
+        for (VkExtent2D e : {VkExtent2D{1, 1},
+                             {2, 2},
+                             {3, 5},
+                             {64, 64},
+                             {65, 65},
+                             {200, 113},
+                             {5, 300},
+                             {130, 1},
+                             {1, 130},
+                             {520, 260},
+                             {1023, 511},
+                             {127, 255}}) {
+            SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) +
+                         (which == Builder::Single ? " gather" : " fetch"));
+            buildAndCompare(e, which, seed++);
+            if (HasFatalFailure()) return;
+        }
     }
 }
 
-TEST_F(HiZTest, BothBuildersMatchReferenceAt1919x1079) {
+TEST_F(HiZTest, AllBuildersMatchReferenceAt1919x1079) {
     buildAndCompare({1919, 1079}, Builder::PerMip, 7);
     if (HasFatalFailure()) return;
     buildAndCompare({1919, 1079}, Builder::Single, 8);
+    if (HasFatalFailure()) return;
+    buildAndCompare({1919, 1079}, Builder::SingleFetch, 9);
+}
+
+TEST_F(HiZTest, SinglePassVariantNotCreatedIsAnError) {
+    const VkExtent2D extent{16, 16};
+    auto images = testing_gpu::makeDepthAndPyramid(ctx(), extent, randomDepth(extent, 4));
+    ASSERT_TRUE(images.pyramid);
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        auto rec = builder.recordSingle(cmd, images.source(), images.target(), counter.range(),
+                                        {sieve::HiZMip0::Gather, sieve::HiZStop::AfterMip1});
+        EXPECT_FALSE(rec);
+        EXPECT_NE(rec.error().message.find("not created"), std::string::npos);
+    });
+    ASSERT_TRUE(r) << r.error().message;
 }
 
 // Two single-pass builds in a row (two frames): the counter the first one leaves must let the second
