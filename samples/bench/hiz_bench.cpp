@@ -31,8 +31,8 @@ constexpr const char* kDescription =
     "compared with the CPU reference after the timed runs (--no-verify skips).";
 
 // The pyramids, one per verified builder and one the profiling cuts share (never verified).
-enum PyramidIndex { kSingle, kSingleFetch, kPerMip, kCutPyramid, kPyramids };
-constexpr const char* kPyramidNames[kPyramids] = {"bench hiz", "bench hiz fetch", "bench hiz per mip",
+enum PyramidIndex { kSingle, kSingleFetch, kSingleBand, kPerMip, kCutPyramid, kPyramids };
+constexpr const char* kPyramidNames[kPyramids] = {"bench hiz", "bench hiz fetch", "bench hiz band", "bench hiz per mip",
                                                   "bench hiz cuts"};
 
 struct Images {
@@ -179,12 +179,18 @@ struct Cut {
     const char* key;
     sieve::HiZSingleVariant variant;
 };
+using sieve::HiZMip0, sieve::HiZStop, sieve::HiZStore0;
 constexpr Cut kCuts[] = {
-    {"cut_gather_mip01", {sieve::HiZMip0::Gather, sieve::HiZStop::AfterMip1}},
-    {"cut_gather_no_tail", {sieve::HiZMip0::Gather, sieve::HiZStop::BeforeTail}},
-    {"cut_fetch_mip01", {sieve::HiZMip0::Fetch, sieve::HiZStop::AfterMip1}},
-    {"cut_fetch_no_tail", {sieve::HiZMip0::Fetch, sieve::HiZStop::BeforeTail}},
+    {"cut_gather_mip01", {HiZMip0::Gather, HiZStop::AfterMip1}},
+    {"cut_gather_mip01_no_stores", {HiZMip0::Gather, HiZStop::AfterMip1NoStores}},
+    {"cut_gather_band_mip01", {HiZMip0::Gather, HiZStop::AfterMip1, HiZStore0::Band}},
+    {"cut_gather_no_tail", {HiZMip0::Gather, HiZStop::BeforeTail}},
+    {"cut_fetch_mip01", {HiZMip0::Fetch, HiZStop::AfterMip1}},
+    {"cut_fetch_no_tail", {HiZMip0::Fetch, HiZStop::BeforeTail}},
 };
+
+constexpr sieve::HiZSingleVariant kFetchVariant{HiZMip0::Fetch},
+    kBandVariant{HiZMip0::Gather, HiZStop::Never, HiZStore0::Band};
 
 }  // namespace
 
@@ -219,9 +225,9 @@ int hizMain(int argc, char** argv) {
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
     engine::Context& ctx = *ctxR.value();
-    sieve::HiZSingleVariant cutVariants[std::size(kCuts)];
-    for (size_t k = 0; k < std::size(kCuts); ++k) cutVariants[k] = kCuts[k].variant;
-    auto builderR = sieve::HiZBuilder::create(ctx.info(), cutVariants);
+    std::vector<sieve::HiZSingleVariant> extraVariants{kBandVariant};
+    for (const Cut& cut : kCuts) extraVariants.push_back(cut.variant);
+    auto builderR = sieve::HiZBuilder::create(ctx.info(), extraVariants);
     if (!builderR) return fail(kName, builderR.error().message);
     const sieve::HiZBuilder& builder = builderR.value();
     const uint64_t copyBytes = peakCopyBytes(ctx);
@@ -318,7 +324,10 @@ int hizMain(int argc, char** argv) {
                 [&](VkCommandBuffer cmd) { return builder.recordSingle(cmd, src, dstSingle, im.counter.range()); });
             add("chain_single", chain(singleShape));
             add("single_fetch", [&, dst = target(kSingleFetch)](VkCommandBuffer cmd) {
-                return builder.recordSingle(cmd, src, dst, im.counter.range(), {sieve::HiZMip0::Fetch});
+                return builder.recordSingle(cmd, src, dst, im.counter.range(), kFetchVariant);
+            });
+            add("single_band", [&, dst = target(kSingleBand)](VkCommandBuffer cmd) {
+                return builder.recordSingle(cmd, src, dst, im.counter.range(), kBandVariant);
             });
             for (const Cut& cut : kCuts)
                 add(cut.key, [&, dst = target(kCutPyramid), v = cut.variant](VkCommandBuffer cmd) {
@@ -379,7 +388,7 @@ int hizMain(int argc, char** argv) {
         addPeers(line, peers.value());
         std::string mismatch;
         if (verify) {  // the pyramids of the last timed round
-            for (PyramidIndex k : {kSingle, kSingleFetch, kPerMip}) {
+            for (PyramidIndex k : {kSingle, kSingleFetch, kSingleBand, kPerMip}) {
                 if (k != kPerMip && !singleOk) continue;
                 mismatch = verifyPyramid(ctx, im.pyramids[k], ref);
                 if (!mismatch.empty()) {

@@ -2,7 +2,8 @@
 // Single-dispatch Hi-Z builder. One 256-thread workgroup per 64x64 tile of pyramid mip 0 reduces its
 // tile to one texel, writing mips 0..6 on the way (mip 1 and mips 2-6 through shared memory).
 // The last workgroup to finish (atomic counter) then builds mips 7.. from mip 6 and resets the counter
-// to zero for the next build.
+// to zero for the next build; up to a 2048x2048 pyramid it reads mip 6 once and keeps mips 7.. in shared
+// memory.
 //
 // Mip 0 (specialization constant kMip0): each invocation builds one mip-1 texel (2x2 mip-0 texels) per
 // round. kMip0Gather (the default) reads the block's whole depth window (at most 5x5 pixels, see
@@ -26,12 +27,18 @@ layout(local_size_x = 256) in;
 layout(set = 0, binding = 0) uniform sampler2D depth;
 layout(set = 0, binding = 1) coherent buffer Counter { uint counter; };
 
-// Profiling cuts (the benchmark's only): kStopAfterMip1 ends after mips 0-1, kStopBeforeTail after mips
-// 0-6 without the counter; both leave the pyramid incomplete on purpose.
+// Profiling cuts (constant_id 1, the benchmark's only): kStopAfterMip1 ends after mips 0-1,
+// kStopAfterMip1NoStores also skips their image stores, kStopBeforeTail ends after mips 0-6 without the
+// counter; all leave the pyramid incomplete on purpose.
 const uint kMip0Fetch = 0u, kMip0Gather = 1u;
-const uint kStopNever = 0u, kStopAfterMip1 = 1u, kStopBeforeTail = 2u;
+const uint kStopNever = 0u, kStopAfterMip1 = 1u, kStopBeforeTail = 2u, kStopAfterMip1NoStores = 3u;
+// Mip-0 stores (constant_id 2): kStore0Direct stores each invocation's 2x2 texels (stride-2 rows per
+// store), kStore0Band passes a round's 64x16 texels through shared memory so that each store of a
+// subgroup-sized run writes 32 adjacent texels.
+const uint kStore0Direct = 0u, kStore0Band = 1u;
 layout(constant_id = 0) const uint kMip0 = kMip0Gather;
 layout(constant_id = 1) const uint kStop = kStopNever;
+layout(constant_id = 2) const uint kStore0 = kStore0Direct;
 
 #define MIP_WRITTEN(n) layout(set = 0, binding = 2 + n, rg32f) uniform writeonly image2D mip##n;
 #define MIP_BINDING(n) layout(set = 0, binding = 2 + n, rg32f) uniform coherent image2D mip##n;
@@ -43,6 +50,7 @@ layout(push_constant) uniform Push { HiZSinglePush pc; };
 
 shared vec2 sMip1[32 * 32];
 shared vec2 sTile[256];
+shared vec2 sBand[64 * 16];  // kStore0Band only
 shared bool sLast;
 
 uvec2 mipExtent(uint m) { return max(uvec2(1), uvec2(pc.width, pc.height) >> m); }
@@ -81,19 +89,24 @@ void reduceBlockFetch(uvec2 g, uvec2 depthExtent, uvec2 extent, out vec2 r[4]) {
 // The same from one window of depth pixels. The two mip-0 columns 2g.x and 2g.x + 1 cover the pixel
 // columns [a, b) with a = first pixel of column 2g.x and b - a <= 5 (each mip-0 texel covers less than
 // 2 pixels plus a partial one: b - a < 2 * 2 + 1); likewise in y. Nine gathers read the 6x6 pixels from
-// (a, a_y); all nine are issued before any is used. Pixels past the depth extent are clamped reads that
-// no span includes.
+// (a, a_y) (4 or 6 where an axis is narrow); all are issued before any is used. Pixels past the depth
+// extent are clamped reads that no span includes.
 void reduceBlockGather(uvec2 g, uvec2 depthExtent, uvec2 extent, out vec2 r[4]) {
     const uvec2 x0 = hizSpan(2u * g.x, depthExtent.x, extent.x), x1 = hizSpan(2u * g.x + 1u, depthExtent.x, extent.x);
     const uvec2 y0 = hizSpan(2u * g.y, depthExtent.y, extent.y), y1 = hizSpan(2u * g.y + 1u, depthExtent.y, extent.y);
     const uvec2 origin = uvec2(x0.x, y0.x);
     const vec2 size = vec2(depthExtent);
-    float v[6][6];  // v[row][column] of the window
+    // Where the depth is at most 1.5x the pyramid along an axis, the window is at most 4 pixels along it
+    // (ceil(frac + 2 * 1.5) <= 4): 2 gathers instead of 3 (uniform: from the extents).
+    const bvec2 wide = greaterThan(2u * depthExtent, 3u * extent);
+    float v[6][6];  // v[row][column] of the window; rows/columns 4-5 only where wide
     for (uint n = 0; n < 3u; ++n)
         for (uint m = 0; m < 3u; ++m) {
             // At the shared corner of pixels (c, c + 1): the gather returns exactly those 2x2 pixels
             // (the coordinate is half a pixel away from a selection boundary, far beyond rounding).
-            const vec4 s = textureGather(depth, vec2(origin + uvec2(2u * m + 1u, 2u * n + 1u)) / size);
+            vec4 s = vec4(0);
+            if ((m < 2u || wide.x) && (n < 2u || wide.y))
+                s = textureGather(depth, vec2(origin + uvec2(2u * m + 1u, 2u * n + 1u)) / size);
             v[2u * n][2u * m] = s.w;
             v[2u * n][2u * m + 1u] = s.z;
             v[2u * n + 1u][2u * m] = s.x;
@@ -122,11 +135,49 @@ void reduceBlockGather(uvec2 g, uvec2 depthExtent, uvec2 extent, out vec2 r[4]) 
     }
 }
 
+// Workgroup barrier ordering shared memory and image memory: the last group's fallback tail reads back
+// mips other invocations of the group stored.
+void groupBarrier() {
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared | gl_StorageSemanticsImage,
+                   gl_SemanticsAcquireRelease);
+}
+
+// Reduces the 32x32 frame in sMip1 to one texel: its 16x16 level into sTile, then 8x8 .. 1x1 in place.
+// Level l (16 >> l texels a side) is stored as mip `first + l` at texel base * (16 >> l) + its position;
+// `levels` levels in all (texels outside a mip's extent are never stored: storeMip).
+void reduceFrame(uint t, uint first, uint levels, uvec2 base) {
+    {
+        const uvec2 q = uvec2(t & 15u, t >> 4u);
+        vec2 r = kHizIdentity;
+        for (uint j = 0; j < 2; ++j)
+            for (uint i = 0; i < 2; ++i) r = hizCombine(r, sMip1[(2u * q.y + j) * 32u + 2u * q.x + i]);
+        storeMip(first, base * 16u + q, r);
+        sTile[t] = r;
+    }
+    groupBarrier();
+    for (uint l = 1; l < levels; ++l) {
+        const uint side = 16u >> l;
+        vec2 r = kHizIdentity;
+        const uvec2 q = uvec2(t % side, t / side);
+        if (t < side * side) {
+            for (uint j = 0; j < 2; ++j)
+                for (uint i = 0; i < 2; ++i) r = hizCombine(r, sTile[(2u * q.y + j) * (2u * side) + 2u * q.x + i]);
+        }
+        groupBarrier();
+        if (t < side * side) {
+            sTile[t] = r;
+            storeMip(first + l, base * side + q, r);
+        }
+        groupBarrier();
+    }
+}
+
 void main() {
     const uint t = gl_LocalInvocationIndex;
     const uvec2 tile = gl_WorkGroupID.xy;
     const uvec2 extent = uvec2(pc.width, pc.height);
     const uvec2 depthExtent = uvec2(pc.depthWidth, pc.depthHeight);
+    const bool imageStores = kStop != kStopAfterMip1NoStores;
 
     // Mips 0 and 1: four rounds over the tile's 32x32 mip-1 texels, a row of 32 per subgroup-sized run of
     // invocations, so that neighbouring invocations read neighbouring depth pixels (coalesced).
@@ -142,41 +193,26 @@ void main() {
         for (uint k = 0; k < 4u; ++k) {
             const uvec2 p = 2u * g + uvec2(k & 1u, k >> 1u);
             if (any(greaterThanEqual(p, extent))) r0[k] = kHizIdentity;
-            storeMip(0, p, r0[k]);
+            if (kStore0 == kStore0Direct && imageStores) storeMip(0, p, r0[k]);
+            if (kStore0 == kStore0Band) sBand[(2u * (t >> 5u) + (k >> 1u)) * 64u + 2u * (t & 31u) + (k & 1u)] = r0[k];
             r1 = hizCombine(r1, r0[k]);
         }
-        storeMip(1, g, r1);
+        if (imageStores) storeMip(1, g, r1);
         sMip1[q.y * 32u + q.x] = r1;
-    }
-    if (kStop == kStopAfterMip1) return;
-    barrier();
-    // Mip 2: one texel per invocation, laid out in sTile as the loop below expects (row-major, 16 wide).
-    {
-        const uvec2 q = uvec2(t & 15u, t >> 4u);
-        vec2 r2 = kHizIdentity;
-        for (uint j = 0; j < 2; ++j)
-            for (uint i = 0; i < 2; ++i) r2 = hizCombine(r2, sMip1[(2u * q.y + j) * 32u + 2u * q.x + i]);
-        storeMip(2, tile * (SIEVE_HIZ_TILE / 4u) + q, r2);
-        sTile[t] = r2;
-    }
-    barrier();
-
-    // Mips 3..6 through shared memory: level k has (64 >> k)^2 texels in the tile.
-    for (uint k = 3; k < SIEVE_HIZ_TILE_MIPS; ++k) {
-        const uint side = SIEVE_HIZ_TILE >> k;
-        vec2 r = kHizIdentity;
-        uvec2 q = uvec2(t % side, t / side);
-        if (t < side * side) {
-            for (uint j = 0; j < 2; ++j)
-                for (uint i = 0; i < 2; ++i) r = hizCombine(r, sTile[(2u * q.y + j) * (2u * side) + 2u * q.x + i]);
+        if (kStore0 == kStore0Band) {
+            // The round's 16 mip-0 rows, 64 texels each: every run of 32 invocations stores 32 texels of one row.
+            barrier();
+            for (uint k = 0; k < 4u; ++k) {
+                const uint idx = t + 256u * k;
+                const uvec2 p = tile * SIEVE_HIZ_TILE + uvec2(idx & 63u, round * 16u + (idx >> 6u));
+                if (imageStores) storeMip(0, p, sBand[idx]);
+            }
+            barrier();  // before the next round overwrites the band
         }
-        barrier();
-        if (t < side * side) {
-            sTile[t] = r;
-            storeMip(k, tile * side + q, r);
-        }
-        barrier();
     }
+    if (kStop == kStopAfterMip1 || kStop == kStopAfterMip1NoStores) return;
+    barrier();
+    reduceFrame(t, 2u, 5u, tile);  // mips 2..6
     if (pc.mipCount <= SIEVE_HIZ_TILE_MIPS || kStop == kStopBeforeTail) return;  // one tile: the whole pyramid
 
     // Publish this tile's mip-6 texel (whichever invocation stored it), then count the finished tiles.
@@ -190,6 +226,14 @@ void main() {
     if (!sLast) return;
     if (t == 0) atomicExchange(counter, 0u);
 
+    // Mip 6 fits the 32x32 frame up to a 2048x2048 pyramid (4K depth): one read of it, then mips 7.. in
+    // shared memory. Larger pyramids go through the image, one mip at a time.
+    if (pc.mipCount <= SIEVE_HIZ_TILE_MIPS + 5u) {
+        for (uint idx = t; idx < 1024u; idx += 256u) sMip1[idx] = loadMip(6, uvec2(idx & 31u, idx >> 5u));
+        groupBarrier();
+        reduceFrame(t, SIEVE_HIZ_TILE_MIPS, pc.mipCount - SIEVE_HIZ_TILE_MIPS, uvec2(0));
+        return;
+    }
     for (uint k = SIEVE_HIZ_TILE_MIPS; k < pc.mipCount; ++k) {
         uvec2 e = mipExtent(k);
         for (uint idx = t; idx < e.x * e.y; idx += 256u) {
@@ -199,6 +243,6 @@ void main() {
                 for (uint i = 0; i < 2; ++i) r = hizCombine(r, loadMip(k - 1u, 2u * p + uvec2(i, j)));
             storeMip(k, p, r);
         }
-        controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsImage, gl_SemanticsAcquireRelease);
+        groupBarrier();
     }
 }

@@ -17,14 +17,26 @@ std::vector<float> randomDepth(VkExtent2D e, uint32_t seed) {
     return v;
 }
 
-// Single: the default single-dispatch variant (gathered mip 0); SingleFetch: the previous mip-0 stage.
-enum class Builder { PerMip, Single, SingleFetch };
+// Single: the default single-dispatch variant (gathered mip 0); SingleFetch: the previous mip-0 stage;
+// SingleBand: gathered, mip 0 stored through shared memory.
+enum class Builder { PerMip, Single, SingleFetch, SingleBand };
+constexpr sieve::HiZSingleVariant kBand{sieve::HiZMip0::Gather, sieve::HiZStop::Never, sieve::HiZStore0::Band};
+
+sieve::HiZSingleVariant variantOf(Builder b) {
+    return b == Builder::SingleFetch  ? sieve::HiZSingleVariant{sieve::HiZMip0::Fetch}
+           : b == Builder::SingleBand ? kBand
+                                      : sieve::HiZSingleVariant{};
+}
+const char* nameOf(Builder b) {
+    return b == Builder::SingleFetch ? " fetch" : b == Builder::SingleBand ? " band" : " gather";
+}
 
 class HiZTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto b = sieve::HiZBuilder::create(ctx().info());
+        const sieve::HiZSingleVariant extra[] = {kBand};
+        auto b = sieve::HiZBuilder::create(ctx().info(), extra);
         ASSERT_TRUE(b) << b.error().message;
         builder = std::move(b).value();
         counter = makeEmpty(sieve::HiZBuilder::counterBytes(), 0, "hiz counter");
@@ -34,11 +46,9 @@ protected:
     }
 
     void record(VkCommandBuffer cmd, Builder which, const testing_gpu::DepthPyramidImages& images) {
-        auto r =
-            which == Builder::PerMip
-                ? builder.recordPerMip(cmd, images.source(), images.target())
-                : builder.recordSingle(cmd, images.source(), images.target(), counter.range(),
-                                       {which == Builder::Single ? sieve::HiZMip0::Gather : sieve::HiZMip0::Fetch});
+        auto r = which == Builder::PerMip
+                     ? builder.recordPerMip(cmd, images.source(), images.target())
+                     : builder.recordSingle(cmd, images.source(), images.target(), counter.range(), variantOf(which));
         EXPECT_TRUE(r) << r.error().message;
     }
 
@@ -97,11 +107,12 @@ TEST_F(HiZTest, PerMipMatchesReferenceAtEdgeSizes) {
     }
 }
 
-// Both mip-0 stages of the single-dispatch builder. 1023 and 511 (ratio to the pyramid just under 2) give
-// the widest windows the gathered stage reads (5 pixels per 2 mip-0 texels).
+// Every single-dispatch variant. 1023 and 511 (ratio to the pyramid just under 2) give the widest windows
+// the gathered stage reads (5 pixels per 2 mip-0 texels); 96x48 (ratio 1.5) the widest it reads with 2
+// gathers per axis, 97x49 the narrowest with 3.
 TEST_F(HiZTest, SinglePassMatchesReferenceAtEdgeSizes) {
     ASSERT_TRUE(builder.singlePassSupported());
-    for (Builder which : {Builder::Single, Builder::SingleFetch}) {
+    for (Builder which : {Builder::Single, Builder::SingleFetch, Builder::SingleBand}) {
         uint32_t seed = 100;
         for (VkExtent2D e : {VkExtent2D{1, 1},
                              {2, 2},
@@ -114,9 +125,10 @@ TEST_F(HiZTest, SinglePassMatchesReferenceAtEdgeSizes) {
                              {1, 130},
                              {520, 260},
                              {1023, 511},
-                             {127, 255}}) {
-            SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) +
-                         (which == Builder::Single ? " gather" : " fetch"));
+                             {127, 255},
+                             {96, 48},
+                             {97, 49}}) {
+            SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) + nameOf(which));
             buildAndCompare(e, which, seed++);
             if (HasFatalFailure()) return;
         }
@@ -129,6 +141,14 @@ TEST_F(HiZTest, AllBuildersMatchReferenceAt1919x1079) {
     buildAndCompare({1919, 1079}, Builder::Single, 8);
     if (HasFatalFailure()) return;
     buildAndCompare({1919, 1079}, Builder::SingleFetch, 9);
+    if (HasFatalFailure()) return;
+    buildAndCompare({1919, 1079}, Builder::SingleBand, 10);
+}
+
+// Pyramids past 2048 texels a side (mip 6 larger than the last workgroup's 32x32 frame) take the
+// tail through the image.
+TEST_F(HiZTest, SinglePassMatchesReferenceAboveTheSharedTail) {
+    buildAndCompare({4100, 40}, Builder::Single, 11);
 }
 
 TEST_F(HiZTest, SinglePassVariantNotCreatedIsAnError) {

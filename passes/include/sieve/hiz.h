@@ -61,12 +61,17 @@ struct HiZTarget {
 // with independent textureGather calls; Fetch is the previous stage (one texelFetch per covered pixel,
 // each waiting on the one before), kept for comparison.
 enum class HiZMip0 : uint32_t { Fetch = 0, Gather = 1 };
+// How mip 0 is stored: Direct (each invocation its 2x2 texels) or Band (through shared memory, so that
+// each store instruction writes adjacent texels).
+enum class HiZStore0 : uint32_t { Direct = 0, Band = 1 };
 // Benchmark-only cuts that time part of the single-dispatch build: AfterMip1 writes mips 0-1 only,
-// BeforeTail mips 0-6 without the last-workgroup tail. Both leave the pyramid incomplete on purpose.
-enum class HiZStop : uint32_t { Never = 0, AfterMip1 = 1, BeforeTail = 2 };
+// AfterMip1NoStores computes them without storing, BeforeTail writes mips 0-6 without the
+// last-workgroup tail. All leave the pyramid incomplete on purpose.
+enum class HiZStop : uint32_t { Never = 0, AfterMip1 = 1, BeforeTail = 2, AfterMip1NoStores = 3 };
 struct HiZSingleVariant {
     HiZMip0 mip0 = HiZMip0::Gather;
     HiZStop stop = HiZStop::Never;
+    HiZStore0 store0 = HiZStore0::Direct;
     bool operator==(const HiZSingleVariant&) const = default;
 };
 

@@ -73,7 +73,7 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, std::span<const HiZ
         variants.insert(variants.end(), extraVariants.begin(), extraVariants.end());
         for (const HiZSingleVariant v : variants) {
             if (std::ranges::any_of(h.singlePass_, [&](const SinglePass& p) { return p.variant == v; })) continue;
-            const uint32_t spec[2] = {uint32_t(v.mip0), uint32_t(v.stop)};  // constant_id 0, 1
+            const uint32_t spec[3] = {uint32_t(v.mip0), uint32_t(v.stop), uint32_t(v.store0)};  // constant_id 0-2
             ComputePipelineDesc desc{"hiz/single_pass.comp", sizeof(gpu::HiZSinglePush)};
             desc.specialization = spec;
             auto single = ComputePipeline::create(dev, desc);
