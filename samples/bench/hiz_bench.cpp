@@ -24,16 +24,16 @@ namespace {
 constexpr const char* kName = "hiz";
 
 constexpr const char* kDescription =
-    "Times HiZBuilder::recordSingle (gathered and fetched mip 0, and partial builds: cut_*) and recordPerMip\n"
+    "Times HiZBuilder::recordSingle (the default, the previous builder, partial builds: cut_*) and recordPerMip\n"
     "on a D32 depth image of random depths (default sizes 1920x1080,2560x1440,3840x2160), with\n"
     "vkCmdCopyImage, vkCmdCopyImageToBuffer and vkCmdCopyBuffer of the same depth bytes, a compute copy of the\n"
     "bytes a build moves and zero-work dispatch chains as peers, all interleaved. The complete pyramids are\n"
     "compared with the CPU reference after the timed runs (--no-verify skips).";
 
 // The pyramids, one per verified builder and one the profiling cuts share (never verified).
-enum PyramidIndex { kSingle, kSingleFetch, kSingleBand, kPerMip, kCutPyramid, kPyramids };
-constexpr const char* kPyramidNames[kPyramids] = {"bench hiz", "bench hiz fetch", "bench hiz band", "bench hiz per mip",
-                                                  "bench hiz cuts"};
+enum PyramidIndex { kSingle, kSingleFetch, kSingleDirect, kPerMip, kCutPyramid, kPyramids };
+constexpr const char* kPyramidNames[kPyramids] = {"bench hiz", "bench hiz fetch", "bench hiz direct",
+                                                  "bench hiz per mip", "bench hiz cuts"};
 
 struct Images {
     engine::Image depth, depthCopy;
@@ -181,16 +181,16 @@ struct Cut {
 };
 using sieve::HiZMip0, sieve::HiZStop, sieve::HiZStore0;
 constexpr Cut kCuts[] = {
-    {"cut_gather_mip01", {HiZMip0::Gather, HiZStop::AfterMip1}},
-    {"cut_gather_mip01_no_stores", {HiZMip0::Gather, HiZStop::AfterMip1NoStores}},
-    {"cut_gather_band_mip01", {HiZMip0::Gather, HiZStop::AfterMip1, HiZStore0::Band}},
-    {"cut_gather_no_tail", {HiZMip0::Gather, HiZStop::BeforeTail}},
-    {"cut_fetch_mip01", {HiZMip0::Fetch, HiZStop::AfterMip1}},
-    {"cut_fetch_no_tail", {HiZMip0::Fetch, HiZStop::BeforeTail}},
+    {"cut_gather_mip01", {HiZMip0::Gather, HiZStop::AfterMip1, HiZStore0::Band}},
+    {"cut_gather_mip01_no_stores", {HiZMip0::Gather, HiZStop::AfterMip1NoStores, HiZStore0::Band}},
+    {"cut_gather_direct_mip01", {HiZMip0::Gather, HiZStop::AfterMip1, HiZStore0::Direct}},
+    {"cut_gather_no_tail", {HiZMip0::Gather, HiZStop::BeforeTail, HiZStore0::Band}},
+    {"cut_fetch_mip01", {HiZMip0::Fetch, HiZStop::AfterMip1, HiZStore0::Direct}},
+    {"cut_fetch_no_tail", {HiZMip0::Fetch, HiZStop::BeforeTail, HiZStore0::Direct}},
 };
 
-constexpr sieve::HiZSingleVariant kFetchVariant{HiZMip0::Fetch},
-    kBandVariant{HiZMip0::Gather, HiZStop::Never, HiZStore0::Band};
+// The default's mip-0 stage with the previous builder's stores.
+constexpr sieve::HiZSingleVariant kDirectVariant{HiZMip0::Gather, HiZStop::Never, HiZStore0::Direct};
 
 }  // namespace
 
@@ -225,7 +225,7 @@ int hizMain(int argc, char** argv) {
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
     engine::Context& ctx = *ctxR.value();
-    std::vector<sieve::HiZSingleVariant> extraVariants{kBandVariant};
+    std::vector<sieve::HiZSingleVariant> extraVariants{kDirectVariant};
     for (const Cut& cut : kCuts) extraVariants.push_back(cut.variant);
     auto builderR = sieve::HiZBuilder::create(ctx.info(), extraVariants);
     if (!builderR) return fail(kName, builderR.error().message);
@@ -324,10 +324,10 @@ int hizMain(int argc, char** argv) {
                 [&](VkCommandBuffer cmd) { return builder.recordSingle(cmd, src, dstSingle, im.counter.range()); });
             add("chain_single", chain(singleShape));
             add("single_fetch", [&, dst = target(kSingleFetch)](VkCommandBuffer cmd) {
-                return builder.recordSingle(cmd, src, dst, im.counter.range(), kFetchVariant);
+                return builder.recordSingle(cmd, src, dst, im.counter.range(), sieve::kHiZSinglePrevious);
             });
-            add("single_band", [&, dst = target(kSingleBand)](VkCommandBuffer cmd) {
-                return builder.recordSingle(cmd, src, dst, im.counter.range(), kBandVariant);
+            add("single_direct", [&, dst = target(kSingleDirect)](VkCommandBuffer cmd) {
+                return builder.recordSingle(cmd, src, dst, im.counter.range(), kDirectVariant);
             });
             for (const Cut& cut : kCuts)
                 add(cut.key, [&, dst = target(kCutPyramid), v = cut.variant](VkCommandBuffer cmd) {
@@ -388,7 +388,7 @@ int hizMain(int argc, char** argv) {
         addPeers(line, peers.value());
         std::string mismatch;
         if (verify) {  // the pyramids of the last timed round
-            for (PyramidIndex k : {kSingle, kSingleFetch, kSingleBand, kPerMip}) {
+            for (PyramidIndex k : {kSingle, kSingleFetch, kSingleDirect, kPerMip}) {
                 if (k != kPerMip && !singleOk) continue;
                 mismatch = verifyPyramid(ctx, im.pyramids[k], ref);
                 if (!mismatch.empty()) {

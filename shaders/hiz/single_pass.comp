@@ -7,14 +7,14 @@
 //
 // Mip 0 (specialization constant kMip0): each invocation builds one mip-1 texel (2x2 mip-0 texels) per
 // round. kMip0Gather (the default) reads the block's whole depth window (at most 5x5 pixels, see
-// reduceBlockGather) with 9 independent textureGather calls before reducing it in registers; kMip0Fetch
+// reduceBlockGather) with up to 9 independent textureGather calls before reducing it in registers; kMip0Fetch
 // is the previous builder's one texelFetch per covered pixel in loops of data-dependent length, whose
 // fetches wait on each other (kept for comparison in the benchmark).
 //
 // Hand-off between workgroups (memory scopes and semantics of GL_KHR_memory_scope_semantics; device
 // scope is the queue family's without the Vulkan memory model): mips 6.. are `coherent` (mips 0..5 are
-// never read in the dispatch). Each group's mip-6 stores are released at device scope by a barrier of
-// the whole group and by the counter increment itself (release); the incrementing invocation of the
+// never read in the dispatch). Each group's mip-6 texel is stored by its invocation 0 and released at
+// device scope by that invocation's counter increment (release); the incrementing invocation of the
 // last group acquires the other groups' stores with the same atomic (acquire), and passes them on to
 // the rest of its group with a device-scope image barrier: a workgroup-scope barrier would order only
 // what this group wrote. Within the last group, mips 7.. pass between invocations through
@@ -35,10 +35,10 @@ const uint kStopNever = 0u, kStopAfterMip1 = 1u, kStopBeforeTail = 2u, kStopAfte
 // Mip-0 stores (constant_id 2): kStore0Direct stores each invocation's 2x2 texels (stride-2 rows per
 // store), kStore0Band passes a round's 64x16 texels through shared memory so that each store of a
 // subgroup-sized run writes 32 adjacent texels.
-const uint kStore0Direct = 0u, kStore0Band = 1u;
+const uint kStore0Direct = 0u, kStore0Band = 1u;  // Band: the default (measured faster on the H200)
 layout(constant_id = 0) const uint kMip0 = kMip0Gather;
 layout(constant_id = 1) const uint kStop = kStopNever;
-layout(constant_id = 2) const uint kStore0 = kStore0Direct;
+layout(constant_id = 2) const uint kStore0 = kStore0Band;
 
 #define MIP_WRITTEN(n) layout(set = 0, binding = 2 + n, rg32f) uniform writeonly image2D mip##n;
 #define MIP_BINDING(n) layout(set = 0, binding = 2 + n, rg32f) uniform coherent image2D mip##n;
@@ -136,16 +136,23 @@ void reduceBlockGather(uvec2 g, uvec2 depthExtent, uvec2 extent, out vec2 r[4]) 
 }
 
 // Workgroup barrier ordering shared memory and image memory: the last group's fallback tail reads back
-// mips other invocations of the group stored.
+// mips other invocations of the group stored. Only the last group uses it: in the tiles, image
+// semantics would make every barrier wait for the group's mip-0 stores (measured: mips 2-6 2 -> 17 us).
 void groupBarrier() {
     controlBarrier(gl_ScopeWorkgroup, gl_ScopeWorkgroup, gl_StorageSemanticsShared | gl_StorageSemanticsImage,
                    gl_SemanticsAcquireRelease);
+}
+void frameBarrier(bool lastGroup) {
+    if (lastGroup)
+        groupBarrier();
+    else
+        barrier();
 }
 
 // Reduces the 32x32 frame in sMip1 to one texel: its 16x16 level into sTile, then 8x8 .. 1x1 in place.
 // Level l (16 >> l texels a side) is stored as mip `first + l` at texel base * (16 >> l) + its position;
 // `levels` levels in all (texels outside a mip's extent are never stored: storeMip).
-void reduceFrame(uint t, uint first, uint levels, uvec2 base) {
+void reduceFrame(uint t, uint first, uint levels, uvec2 base, bool lastGroup) {
     {
         const uvec2 q = uvec2(t & 15u, t >> 4u);
         vec2 r = kHizIdentity;
@@ -154,7 +161,7 @@ void reduceFrame(uint t, uint first, uint levels, uvec2 base) {
         storeMip(first, base * 16u + q, r);
         sTile[t] = r;
     }
-    groupBarrier();
+    frameBarrier(lastGroup);
     for (uint l = 1; l < levels; ++l) {
         const uint side = 16u >> l;
         vec2 r = kHizIdentity;
@@ -163,12 +170,12 @@ void reduceFrame(uint t, uint first, uint levels, uvec2 base) {
             for (uint j = 0; j < 2; ++j)
                 for (uint i = 0; i < 2; ++i) r = hizCombine(r, sTile[(2u * q.y + j) * (2u * side) + 2u * q.x + i]);
         }
-        groupBarrier();
+        frameBarrier(lastGroup);
         if (t < side * side) {
             sTile[t] = r;
             storeMip(first + l, base * side + q, r);
         }
-        groupBarrier();
+        frameBarrier(lastGroup);
     }
 }
 
@@ -212,12 +219,11 @@ void main() {
     }
     if (kStop == kStopAfterMip1 || kStop == kStopAfterMip1NoStores) return;
     barrier();
-    reduceFrame(t, 2u, 5u, tile);  // mips 2..6
+    reduceFrame(t, 2u, 5u, tile, false);  // mips 2..6
     if (pc.mipCount <= SIEVE_HIZ_TILE_MIPS || kStop == kStopBeforeTail) return;  // one tile: the whole pyramid
 
-    // Publish this tile's mip-6 texel (whichever invocation stored it), then count the finished tiles.
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsImage | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
+    // Invocation 0 stored this tile's mip-6 texel (reduceFrame's last level): its own increment releases
+    // it (program order), so the rest of the group need not wait for its stores at device scope.
     if (t == 0)
         sLast = atomicAdd(counter, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                           gl_SemanticsAcquireRelease) == pc.tileCount - 1u;
@@ -231,7 +237,7 @@ void main() {
     if (pc.mipCount <= SIEVE_HIZ_TILE_MIPS + 5u) {
         for (uint idx = t; idx < 1024u; idx += 256u) sMip1[idx] = loadMip(6, uvec2(idx & 31u, idx >> 5u));
         groupBarrier();
-        reduceFrame(t, SIEVE_HIZ_TILE_MIPS, pc.mipCount - SIEVE_HIZ_TILE_MIPS, uvec2(0));
+        reduceFrame(t, SIEVE_HIZ_TILE_MIPS, pc.mipCount - SIEVE_HIZ_TILE_MIPS, uvec2(0), true);
         return;
     }
     for (uint k = SIEVE_HIZ_TILE_MIPS; k < pc.mipCount; ++k) {

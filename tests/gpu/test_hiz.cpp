@@ -17,25 +17,25 @@ std::vector<float> randomDepth(VkExtent2D e, uint32_t seed) {
     return v;
 }
 
-// Single: the default single-dispatch variant (gathered mip 0); SingleFetch: the previous mip-0 stage;
-// SingleBand: gathered, mip 0 stored through shared memory.
-enum class Builder { PerMip, Single, SingleFetch, SingleBand };
-constexpr sieve::HiZSingleVariant kBand{sieve::HiZMip0::Gather, sieve::HiZStop::Never, sieve::HiZStore0::Band};
+// Single: the default single-dispatch variant (gathered mip 0, banded stores); SinglePrevious: the
+// previous builder (fetched mip 0, direct stores); SingleDirect: gathered, direct stores.
+enum class Builder { PerMip, Single, SinglePrevious, SingleDirect };
+constexpr sieve::HiZSingleVariant kDirect{sieve::HiZMip0::Gather, sieve::HiZStop::Never, sieve::HiZStore0::Direct};
 
 sieve::HiZSingleVariant variantOf(Builder b) {
-    return b == Builder::SingleFetch  ? sieve::HiZSingleVariant{sieve::HiZMip0::Fetch}
-           : b == Builder::SingleBand ? kBand
-                                      : sieve::HiZSingleVariant{};
+    return b == Builder::SinglePrevious ? sieve::kHiZSinglePrevious
+           : b == Builder::SingleDirect ? kDirect
+                                        : sieve::kHiZSingleDefault;
 }
 const char* nameOf(Builder b) {
-    return b == Builder::SingleFetch ? " fetch" : b == Builder::SingleBand ? " band" : " gather";
+    return b == Builder::SinglePrevious ? " previous" : b == Builder::SingleDirect ? " direct" : " default";
 }
 
 class HiZTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        const sieve::HiZSingleVariant extra[] = {kBand};
+        const sieve::HiZSingleVariant extra[] = {kDirect};
         auto b = sieve::HiZBuilder::create(ctx().info(), extra);
         ASSERT_TRUE(b) << b.error().message;
         builder = std::move(b).value();
@@ -112,7 +112,7 @@ TEST_F(HiZTest, PerMipMatchesReferenceAtEdgeSizes) {
 // gathers per axis, 97x49 the narrowest with 3.
 TEST_F(HiZTest, SinglePassMatchesReferenceAtEdgeSizes) {
     ASSERT_TRUE(builder.singlePassSupported());
-    for (Builder which : {Builder::Single, Builder::SingleFetch, Builder::SingleBand}) {
+    for (Builder which : {Builder::Single, Builder::SinglePrevious, Builder::SingleDirect}) {
         uint32_t seed = 100;
         for (VkExtent2D e : {VkExtent2D{1, 1},
                              {2, 2},
@@ -140,9 +140,9 @@ TEST_F(HiZTest, AllBuildersMatchReferenceAt1919x1079) {
     if (HasFatalFailure()) return;
     buildAndCompare({1919, 1079}, Builder::Single, 8);
     if (HasFatalFailure()) return;
-    buildAndCompare({1919, 1079}, Builder::SingleFetch, 9);
+    buildAndCompare({1919, 1079}, Builder::SinglePrevious, 9);
     if (HasFatalFailure()) return;
-    buildAndCompare({1919, 1079}, Builder::SingleBand, 10);
+    buildAndCompare({1919, 1079}, Builder::SingleDirect, 10);
 }
 
 // Pyramids past 2048 texels a side (mip 6 larger than the last workgroup's 32x32 frame) take the

@@ -61,8 +61,8 @@ struct HiZTarget {
 // with independent textureGather calls; Fetch is the previous stage (one texelFetch per covered pixel,
 // each waiting on the one before), kept for comparison.
 enum class HiZMip0 : uint32_t { Fetch = 0, Gather = 1 };
-// How mip 0 is stored: Direct (each invocation its 2x2 texels) or Band (through shared memory, so that
-// each store instruction writes adjacent texels).
+// How mip 0 is stored: Band (the default: through shared memory, so that each store instruction writes
+// adjacent texels) or Direct (each invocation its 2x2 texels, as the previous builder did).
 enum class HiZStore0 : uint32_t { Direct = 0, Band = 1 };
 // Benchmark-only cuts that time part of the single-dispatch build: AfterMip1 writes mips 0-1 only,
 // AfterMip1NoStores computes them without storing, BeforeTail writes mips 0-6 without the
@@ -71,15 +71,19 @@ enum class HiZStop : uint32_t { Never = 0, AfterMip1 = 1, BeforeTail = 2, AfterM
 struct HiZSingleVariant {
     HiZMip0 mip0 = HiZMip0::Gather;
     HiZStop stop = HiZStop::Never;
-    HiZStore0 store0 = HiZStore0::Direct;
+    HiZStore0 store0 = HiZStore0::Band;
     bool operator==(const HiZSingleVariant&) const = default;
 };
+
+inline constexpr HiZSingleVariant kHiZSingleDefault{};
+// The builder before the gathered mip 0 (2026-12-01 main), for comparisons.
+inline constexpr HiZSingleVariant kHiZSinglePrevious{HiZMip0::Fetch, HiZStop::Never, HiZStore0::Direct};
 
 class HiZBuilder {
 public:
     HiZBuilder() = default;
-    // Creates the per-mip builder and the single-dispatch variants {Gather} and {Fetch}, plus
-    // `extraVariants` (the benchmark's cuts).
+    // Creates the per-mip builder and the single-dispatch variants kHiZSingleDefault and
+    // kHiZSinglePrevious, plus `extraVariants` (the benchmark's).
     static Result<HiZBuilder> create(const DeviceInfo& dev, std::span<const HiZSingleVariant> extraVariants = {});
 
     static VkExtent2D pyramidExtent(VkExtent2D depth);

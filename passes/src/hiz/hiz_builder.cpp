@@ -69,7 +69,7 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, std::span<const HiZ
     vkGetPhysicalDeviceProperties2(dev.physical, &props);
     if (push.maxPushDescriptors >= singleInfo->bindings.size() &&
         dev.limits.maxPerStageDescriptorStorageImages >= gpu::SIEVE_HIZ_MAX_MIPS) {
-        std::vector<HiZSingleVariant> variants{{HiZMip0::Gather, HiZStop::Never}, {HiZMip0::Fetch, HiZStop::Never}};
+        std::vector<HiZSingleVariant> variants{kHiZSingleDefault, kHiZSinglePrevious};
         variants.insert(variants.end(), extraVariants.begin(), extraVariants.end());
         for (const HiZSingleVariant v : variants) {
             if (std::ranges::any_of(h.singlePass_, [&](const SinglePass& p) { return p.variant == v; })) continue;
