@@ -15,9 +15,9 @@
 // scope is the queue family's without the Vulkan memory model): mips 6.. are `coherent` (mips 0..5 are
 // never read in the dispatch). Each group's mip-6 texel is stored by its invocation 0 and released at
 // device scope by that invocation's counter increment (release); the incrementing invocation of the
-// last group acquires the other groups' stores with the same atomic (acquire), and passes them on to
-// the rest of its group with a device-scope image barrier: a workgroup-scope barrier would order only
-// what this group wrote. Within the last group, mips 7.. pass between invocations through
+// last group acquires the other groups' stores with the same atomic (acquire), tells its group with a
+// plain barrier, and the last group alone then passes them on with a device-scope image barrier: a
+// workgroup-scope barrier would order only what this group wrote. Within the last group, mips 7.. pass between invocations through
 // workgroup-scope image barriers.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_memory_scope_semantics : require
@@ -227,9 +227,10 @@ void main() {
     if (t == 0)
         sLast = atomicAdd(counter, 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsImage,
                           gl_SemanticsAcquireRelease) == pc.tileCount - 1u;
-    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsImage | gl_StorageSemanticsShared,
-                   gl_SemanticsAcquireRelease);
+    barrier();  // shares sLast; the other tiles leave without a device-scope barrier (it waits for stores)
     if (!sLast) return;
+    controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsImage | gl_StorageSemanticsShared,
+                   gl_SemanticsAcquireRelease);  // the hand-off of what invocation 0 acquired
     if (t == 0) atomicExchange(counter, 0u);
 
     // Mip 6 fits the 32x32 frame up to a 2048x2048 pyramid (4K depth): one read of it, then mips 7.. in
