@@ -21,10 +21,10 @@
 //   CPU reference hizReference bit for bit).
 //
 // Builders: recordPerMip (one dispatch per mip, a sync2 barrier between mips) and recordSingle (one
-// dispatch; 64x64 tiles of mip 0 per workgroup, the last workgroup builds the top mips; its mip-0 stage
-// is chosen by HiZSingleVariant, the gathered one by default). Both expect
-// the pyramid in VK_IMAGE_LAYOUT_GENERAL (the caller transitions it before, and after for sampling),
-// every mip written by a compute shader storage write when they return.
+// dispatch; 64x64 tiles of mip 0 per workgroup, the last workgroup builds the top mips; its stages are
+// chosen by HiZSingleVariant, kHiZSingleDefault unless the caller asks). Both expect the pyramid in
+// VK_IMAGE_LAYOUT_GENERAL (the caller transitions it before, and after for sampling), every mip written
+// by a compute shader storage write when they return.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
