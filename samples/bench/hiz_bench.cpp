@@ -24,15 +24,22 @@ namespace {
 constexpr const char* kName = "hiz";
 
 constexpr const char* kDescription =
-    "Times HiZBuilder::recordSingle and recordPerMip on a D32 depth image of random depths (default sizes\n"
-    "1920x1080,2560x1440,3840x2160), with vkCmdCopyImage, vkCmdCopyImageToBuffer and vkCmdCopyBuffer of the\n"
-    "same depth bytes, a compute copy of the bytes a build moves and zero-work dispatch chains as peers, all\n"
-    "interleaved. Both pyramids are compared with the CPU reference after the timed runs (--no-verify skips).";
+    "Times HiZBuilder::recordSingle (the default, the previous builder, partial builds: cut_*) and recordPerMip\n"
+    "on a D32 depth image of random depths (default sizes 1920x1080,2560x1440,3840x2160), with\n"
+    "vkCmdCopyImage, vkCmdCopyImageToBuffer and vkCmdCopyBuffer of the same depth bytes, a compute copy of the\n"
+    "bytes a build moves and zero-work dispatch chains as peers, all interleaved. The complete pyramids are\n"
+    "compared with the CPU reference after the timed runs (--no-verify skips).";
+
+// The pyramids, one per verified builder and one the profiling cuts share (never verified).
+enum PyramidIndex { kSingle, kSingleFetch, kSingleDirect, kPerMip, kCutPyramid, kPyramids };
+constexpr const char* kPyramidNames[kPyramids] = {"bench hiz", "bench hiz fetch", "bench hiz direct",
+                                                  "bench hiz per mip", "bench hiz cuts"};
 
 struct Images {
-    engine::Image depth, depthCopy, pyramid, pyramid2;  // pyramid: the single-dispatch build's; pyramid2: per mip
-    engine::Buffer depthBytes, depthBytes2, counter;
-    std::vector<VkImageView> mipViews, mipViews2;
+    engine::Image depth, depthCopy;
+    engine::Image pyramids[kPyramids];
+    std::vector<VkImageView> mipViews[kPyramids];
+    engine::Buffer depthBytes, depthBytes2, counter;  // the cuts never touch the counter
 };
 
 sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const std::vector<float>& values,
@@ -48,19 +55,15 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
     im.depthCopy = std::move(copy).value();
     const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(extent);
     const uint32_t mips = sieve::HiZBuilder::mipCount(base);
-    auto pyramid = engine::Image::create(
-        ctx, {sieve::kHiZFormat, base, mips,
-              sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "bench hiz"});
-    if (!pyramid) return pyramid.error();
-    im.pyramid = std::move(pyramid).value();
-    for (uint32_t m = 0; m < mips; ++m) im.mipViews.push_back(im.pyramid.mipView(m));
-    auto pyramid2 = engine::Image::create(
-        ctx,
-        {sieve::kHiZFormat, base, mips,
-         sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, "bench hiz per mip"});
-    if (!pyramid2) return pyramid2.error();
-    im.pyramid2 = std::move(pyramid2).value();
-    for (uint32_t m = 0; m < mips; ++m) im.mipViews2.push_back(im.pyramid2.mipView(m));
+    for (int k = 0; k < kPyramids; ++k) {
+        auto pyramid = engine::Image::create(
+            ctx,
+            {sieve::kHiZFormat, base, mips,
+             sieve::kHiZUsage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, kPyramidNames[k]});
+        if (!pyramid) return pyramid.error();
+        im.pyramids[k] = std::move(pyramid).value();
+        for (uint32_t m = 0; m < mips; ++m) im.mipViews[k].push_back(im.pyramids[k].mipView(m));
+    }
     // The buffers also serve the compute-copy peer: half the bytes of a build (depth + every mip).
     const uint64_t bytes = std::max<uint64_t>(uint64_t(values.size()) * 4, peerBytes);
     auto b1 = deviceBuffer(ctx, bytes, "bench depth bytes");
@@ -89,8 +92,8 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
                      VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-        for (VkImage img : {im.pyramid.handle(), im.pyramid2.handle()})
-            imageBarrier(cmd, img, VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+        for (const engine::Image& pyr : im.pyramids)
+            imageBarrier(cmd, pyr.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
                          VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                          VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
                          VK_IMAGE_LAYOUT_GENERAL);
@@ -171,6 +174,24 @@ void depthLayout(VkCommandBuffer cmd, VkImage depth, bool toCopy) {
                  toCopy ? copy : shader);
 }
 
+// Partial builds that show where the single dispatch spends its time (their pyramid is not verified).
+struct Cut {
+    const char* key;
+    sieve::HiZSingleVariant variant;
+};
+using sieve::HiZMip0, sieve::HiZStop, sieve::HiZStore0;
+constexpr Cut kCuts[] = {
+    {"cut_gather_mip01", {HiZMip0::Gather, HiZStop::AfterMip1, HiZStore0::Band}},
+    {"cut_gather_mip01_no_stores", {HiZMip0::Gather, HiZStop::AfterMip1NoStores, HiZStore0::Band}},
+    {"cut_gather_direct_mip01", {HiZMip0::Gather, HiZStop::AfterMip1, HiZStore0::Direct}},
+    {"cut_gather_no_tail", {HiZMip0::Gather, HiZStop::BeforeTail, HiZStore0::Band}},
+    {"cut_fetch_mip01", {HiZMip0::Fetch, HiZStop::AfterMip1, HiZStore0::Direct}},
+    {"cut_fetch_no_tail", {HiZMip0::Fetch, HiZStop::BeforeTail, HiZStore0::Direct}},
+};
+
+// The default's mip-0 stage with the previous builder's stores.
+constexpr sieve::HiZSingleVariant kDirectVariant{HiZMip0::Gather, HiZStop::Never, HiZStore0::Direct};
+
 }  // namespace
 
 int hizMain(int argc, char** argv) {
@@ -204,7 +225,9 @@ int hizMain(int argc, char** argv) {
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
     engine::Context& ctx = *ctxR.value();
-    auto builderR = sieve::HiZBuilder::create(ctx.info());
+    std::vector<sieve::HiZSingleVariant> extraVariants{kDirectVariant};
+    for (const Cut& cut : kCuts) extraVariants.push_back(cut.variant);
+    auto builderR = sieve::HiZBuilder::create(ctx.info(), extraVariants);
     if (!builderR) return fail(kName, builderR.error().message);
     const sieve::HiZBuilder& builder = builderR.value();
     const uint64_t copyBytes = peakCopyBytes(ctx);
@@ -239,13 +262,13 @@ int hizMain(int argc, char** argv) {
         if (!imR) return fail(kName, imR.error().message);
         Images& im = imR.value();
         const sieve::HiZSource src{im.depth.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, extent};
-        const sieve::HiZTarget dstSingle{im.pyramid.handle(), im.mipViews};
-        const sieve::HiZTarget dstPerMip{im.pyramid2.handle(), im.mipViews2};
+        auto target = [&](PyramidIndex k) { return sieve::HiZTarget{im.pyramids[k].handle(), im.mipViews[k]}; };
+        const sieve::HiZTarget dstSingle = target(kSingle), dstPerMip = target(kPerMip);
         sieve::HiZPyramidCpu ref;
         if (verify) {
             ref = sieve::hizReference(extent, values);
-            for (const engine::Image* pyr : {&im.pyramid, &im.pyramid2})
-                if (auto r = poisonPyramid(ctx, *pyr); !r) return fail(kName, r.error().message);
+            for (const engine::Image& pyr : im.pyramids)
+                if (auto r = poisonPyramid(ctx, pyr); !r) return fail(kName, r.error().message);
         }
 
         // Each builder's shape, counted while it records (the submission also checks it runs).
@@ -300,6 +323,16 @@ int hizMain(int argc, char** argv) {
             add("single",
                 [&](VkCommandBuffer cmd) { return builder.recordSingle(cmd, src, dstSingle, im.counter.range()); });
             add("chain_single", chain(singleShape));
+            add("single_fetch", [&, dst = target(kSingleFetch)](VkCommandBuffer cmd) {
+                return builder.recordSingle(cmd, src, dst, im.counter.range(), sieve::kHiZSinglePrevious);
+            });
+            add("single_direct", [&, dst = target(kSingleDirect)](VkCommandBuffer cmd) {
+                return builder.recordSingle(cmd, src, dst, im.counter.range(), kDirectVariant);
+            });
+            for (const Cut& cut : kCuts)
+                add(cut.key, [&, dst = target(kCutPyramid), v = cut.variant](VkCommandBuffer cmd) {
+                    return builder.recordSingle(cmd, src, dst, im.counter.range(), v);
+                });
         }
         add("per_mip", [&](VkCommandBuffer cmd) { return builder.recordPerMip(cmd, src, dstPerMip); });
         add("chain_per_mip", chain(perMipShape));
@@ -339,7 +372,7 @@ int hizMain(int argc, char** argv) {
         line.str("scenario", kName).integer("width", extent.width).integer("height", extent.height);
         line.integer("pyramid_width", base.width)
             .integer("pyramid_height", base.height)
-            .integer("mips", im.pyramid.mipLevels());
+            .integer("mips", im.pyramids[kSingle].mipLevels());
         const std::vector<Stat> st = times->stats();
         for (size_t k = 0; k < keys.size(); ++k) addStatP(line, keys[k], st[k]);
         line.integer("chain_single_dispatches", singleShape[0])
@@ -355,11 +388,16 @@ int hizMain(int argc, char** argv) {
         addPeers(line, peers.value());
         std::string mismatch;
         if (verify) {  // the pyramids of the last timed round
-            if (singleOk) mismatch = verifyPyramid(ctx, im.pyramid, ref);
-            if (!mismatch.empty()) mismatch = "single: " + mismatch;
-            if (mismatch.empty()) {
-                mismatch = verifyPyramid(ctx, im.pyramid2, ref);
-                if (!mismatch.empty()) mismatch = "per_mip: " + mismatch;
+            for (PyramidIndex k : {kSingle, kSingleFetch, kSingleDirect, kPerMip}) {
+                if (k != kPerMip && !singleOk) continue;
+                mismatch = verifyPyramid(ctx, im.pyramids[k], ref);
+                if (!mismatch.empty()) {
+                    mismatch = std::string(k == kSingle        ? "single"
+                                           : k == kSingleFetch ? "single_fetch"
+                                                               : "per_mip") +
+                               ": " + mismatch;
+                    break;
+                }
             }
             if (!mismatch.empty()) {
                 std::fprintf(stderr, "sieve-bench hiz: %ux%u: %s\n", extent.width, extent.height, mismatch.c_str());

@@ -17,13 +17,26 @@ std::vector<float> randomDepth(VkExtent2D e, uint32_t seed) {
     return v;
 }
 
-enum class Builder { PerMip, Single };
+// Single: the default single-dispatch variant (gathered mip 0, banded stores); SinglePrevious: the
+// previous builder (fetched mip 0, direct stores); SingleDirect: gathered, direct stores.
+enum class Builder { PerMip, Single, SinglePrevious, SingleDirect };
+constexpr sieve::HiZSingleVariant kDirect{sieve::HiZMip0::Gather, sieve::HiZStop::Never, sieve::HiZStore0::Direct};
+
+sieve::HiZSingleVariant variantOf(Builder b) {
+    return b == Builder::SinglePrevious ? sieve::kHiZSinglePrevious
+           : b == Builder::SingleDirect ? kDirect
+                                        : sieve::kHiZSingleDefault;
+}
+const char* nameOf(Builder b) {
+    return b == Builder::SinglePrevious ? " previous" : b == Builder::SingleDirect ? " direct" : " default";
+}
 
 class HiZTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto b = sieve::HiZBuilder::create(ctx().info());
+        const sieve::HiZSingleVariant extra[] = {kDirect};
+        auto b = sieve::HiZBuilder::create(ctx().info(), extra);
         ASSERT_TRUE(b) << b.error().message;
         builder = std::move(b).value();
         counter = makeEmpty(sieve::HiZBuilder::counterBytes(), 0, "hiz counter");
@@ -35,7 +48,7 @@ protected:
     void record(VkCommandBuffer cmd, Builder which, const testing_gpu::DepthPyramidImages& images) {
         auto r = which == Builder::PerMip
                      ? builder.recordPerMip(cmd, images.source(), images.target())
-                     : builder.recordSingle(cmd, images.source(), images.target(), counter.range());
+                     : builder.recordSingle(cmd, images.source(), images.target(), counter.range(), variantOf(which));
         EXPECT_TRUE(r) << r.error().message;
     }
 
@@ -94,21 +107,61 @@ TEST_F(HiZTest, PerMipMatchesReferenceAtEdgeSizes) {
     }
 }
 
+// Every single-dispatch variant. 1023 and 511 (ratio to the pyramid just under 2) give the widest windows
+// the gathered stage reads (5 pixels per 2 mip-0 texels); 96x48 (ratio 1.5) the widest it reads with 2
+// gathers per axis, 97x49 the narrowest with 3.
 TEST_F(HiZTest, SinglePassMatchesReferenceAtEdgeSizes) {
     ASSERT_TRUE(builder.singlePassSupported());
-    uint32_t seed = 100;
-    for (VkExtent2D e :
-         {VkExtent2D{1, 1}, {2, 2}, {3, 5}, {64, 64}, {65, 65}, {200, 113}, {5, 300}, {130, 1}, {520, 260}}) {
-        SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height));
-        buildAndCompare(e, Builder::Single, seed++);
-        if (HasFatalFailure()) return;
+    for (Builder which : {Builder::Single, Builder::SinglePrevious, Builder::SingleDirect}) {
+        uint32_t seed = 100;
+        for (VkExtent2D e : {VkExtent2D{1, 1},
+                             {2, 2},
+                             {3, 5},
+                             {64, 64},
+                             {65, 65},
+                             {200, 113},
+                             {5, 300},
+                             {130, 1},
+                             {1, 130},
+                             {520, 260},
+                             {1023, 511},
+                             {127, 255},
+                             {96, 48},
+                             {97, 49}}) {
+            SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) + nameOf(which));
+            buildAndCompare(e, which, seed++);
+            if (HasFatalFailure()) return;
+        }
     }
 }
 
-TEST_F(HiZTest, BothBuildersMatchReferenceAt1919x1079) {
+TEST_F(HiZTest, AllBuildersMatchReferenceAt1919x1079) {
     buildAndCompare({1919, 1079}, Builder::PerMip, 7);
     if (HasFatalFailure()) return;
     buildAndCompare({1919, 1079}, Builder::Single, 8);
+    if (HasFatalFailure()) return;
+    buildAndCompare({1919, 1079}, Builder::SinglePrevious, 9);
+    if (HasFatalFailure()) return;
+    buildAndCompare({1919, 1079}, Builder::SingleDirect, 10);
+}
+
+// Pyramids past 2048 texels a side (mip 6 larger than the last workgroup's 32x32 frame) take the
+// tail through the image.
+TEST_F(HiZTest, SinglePassMatchesReferenceAboveTheSharedTail) {
+    buildAndCompare({4100, 40}, Builder::Single, 11);
+}
+
+TEST_F(HiZTest, SinglePassVariantNotCreatedIsAnError) {
+    const VkExtent2D extent{16, 16};
+    auto images = testing_gpu::makeDepthAndPyramid(ctx(), extent, randomDepth(extent, 4));
+    ASSERT_TRUE(images.pyramid);
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        auto rec = builder.recordSingle(cmd, images.source(), images.target(), counter.range(),
+                                        {sieve::HiZMip0::Gather, sieve::HiZStop::AfterMip1});
+        EXPECT_FALSE(rec);
+        EXPECT_NE(rec.error().message.find("not created"), std::string::npos);
+    });
+    ASSERT_TRUE(r) << r.error().message;
 }
 
 // Two single-pass builds in a row (two frames): the counter the first one leaves must let the second

@@ -5,8 +5,9 @@
 //    last image store and the counter increment;
 //  - acquire: the invocation that increments acquires image memory at device scope before it tells
 //    the other invocations of its workgroup;
-//  - hand-off: the control barrier that tells them carries image semantics (acquire-release) at device
-//    scope, and every later control barrier (mips 7.. in the last workgroup) orders image memory.
+//  - hand-off: after a plain barrier that shares the "last" flag, the last workgroup alone runs a control
+//    barrier with image semantics (acquire-release) at device scope, and every later control barrier
+//    (mips 7.. in the last workgroup) orders image memory.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -98,11 +99,11 @@ protected:
         ASSERT_EQ(m.atomicAdds.size(), 1u) << "the shader counts finished tiles with one atomic add";
         counter = m.atomicAdds[0];
     }
-    // The first control barrier after the counter increment: where the incrementing invocation tells its
-    // workgroup whether it is the last one.
+    // The first device-scope control barrier after the counter increment: where the last workgroup passes
+    // what its incrementing invocation acquired on to the others.
     std::optional<size_t> handOff() const {
         for (auto it = m.syncs.upper_bound(counter); it != m.syncs.end(); ++it)
-            if (it->second.op == kOpControlBarrier) return it->first;
+            if (it->second.op == kOpControlBarrier && deviceScope(it->second)) return it->first;
         return std::nullopt;
     }
     Module m;
@@ -126,7 +127,7 @@ TEST_F(HiZSinglePassSync, TileStoresAreReleasedAtDeviceScopeBeforeTheIncrement) 
 
 TEST_F(HiZSinglePassSync, TheIncrementingInvocationAcquiresBeforeTellingItsWorkgroup) {
     const auto barrier = handOff();
-    ASSERT_TRUE(barrier) << "no control barrier after the counter increment";
+    ASSERT_TRUE(barrier) << "no device-scope control barrier after the counter increment";
     bool acquired = false;
     for (auto it = m.syncs.find(counter); it != m.syncs.end() && it->first <= *barrier; ++it)
         acquired = acquired || (deviceScope(it->second) && imageAcquire(it->second));
@@ -137,15 +138,17 @@ TEST_F(HiZSinglePassSync, TheIncrementingInvocationAcquiresBeforeTellingItsWorkg
 
 TEST_F(HiZSinglePassSync, TheLastWorkgroupReceivesMip6ThroughADeviceScopeImageBarrier) {
     const auto barrier = handOff();
-    ASSERT_TRUE(barrier) << "no control barrier after the counter increment";
+    ASSERT_TRUE(barrier) << "no device-scope control barrier after the counter increment";
     const Sync& s = m.syncs.at(*barrier);
     EXPECT_TRUE(deviceScope(s)) << "hand-off barrier: " << describe(s);
     EXPECT_TRUE((s.semantics & kImageMemory) && (s.semantics & kAcquireRelease)) << "hand-off barrier: " << describe(s);
 }
 
 TEST_F(HiZSinglePassSync, BarriersBetweenTheLastWorkgroupsMipsOrderImageMemory) {
+    const auto barrier = handOff();
+    ASSERT_TRUE(barrier) << "no device-scope control barrier after the counter increment";
     size_t later = 0;
-    for (auto it = m.syncs.upper_bound(counter); it != m.syncs.end(); ++it) {
+    for (auto it = m.syncs.find(*barrier); it != m.syncs.end(); ++it) {
         if (it->second.op != kOpControlBarrier) continue;
         ++later;
         const Sync& s = it->second;

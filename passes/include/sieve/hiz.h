@@ -21,9 +21,10 @@
 //   CPU reference hizReference bit for bit).
 //
 // Builders: recordPerMip (one dispatch per mip, a sync2 barrier between mips) and recordSingle (one
-// dispatch; 64x64 tiles of mip 0 per workgroup, the last workgroup builds the top mips). Both expect
-// the pyramid in VK_IMAGE_LAYOUT_GENERAL (the caller transitions it before, and after for sampling),
-// every mip written by a compute shader storage write when they return.
+// dispatch; 64x64 tiles of mip 0 per workgroup, the last workgroup builds the top mips; its stages are
+// chosen by HiZSingleVariant, kHiZSingleDefault unless the caller asks). Both expect the pyramid in
+// VK_IMAGE_LAYOUT_GENERAL (the caller transitions it before, and after for sampling), every mip written
+// by a compute shader storage write when they return.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -56,10 +57,34 @@ struct HiZTarget {
     std::span<const VkImageView> mipViews;
 };
 
+// The single-dispatch builder's mip-0 stage: Gather (the default) reads each 2x2 block's depth window
+// with independent textureGather calls; Fetch is the previous stage (one texelFetch per covered pixel,
+// each waiting on the one before), kept for comparison.
+enum class HiZMip0 : uint32_t { Fetch = 0, Gather = 1 };
+// How mip 0 is stored: Band (the default: through shared memory, so that each store instruction writes
+// adjacent texels) or Direct (each invocation its 2x2 texels, as the previous builder did).
+enum class HiZStore0 : uint32_t { Direct = 0, Band = 1 };
+// Benchmark-only cuts that time part of the single-dispatch build: AfterMip1 writes mips 0-1 only,
+// AfterMip1NoStores computes them without storing, BeforeTail writes mips 0-6 without the
+// last-workgroup tail. All leave the pyramid incomplete on purpose.
+enum class HiZStop : uint32_t { Never = 0, AfterMip1 = 1, BeforeTail = 2, AfterMip1NoStores = 3 };
+struct HiZSingleVariant {
+    HiZMip0 mip0 = HiZMip0::Gather;
+    HiZStop stop = HiZStop::Never;
+    HiZStore0 store0 = HiZStore0::Band;
+    bool operator==(const HiZSingleVariant&) const = default;
+};
+
+inline constexpr HiZSingleVariant kHiZSingleDefault{};
+// The builder before the gathered mip 0 (2026-12-01 main), for comparisons.
+inline constexpr HiZSingleVariant kHiZSinglePrevious{HiZMip0::Fetch, HiZStop::Never, HiZStore0::Direct};
+
 class HiZBuilder {
 public:
     HiZBuilder() = default;
-    static Result<HiZBuilder> create(const DeviceInfo& dev);
+    // Creates the per-mip builder and the single-dispatch variants kHiZSingleDefault and
+    // kHiZSinglePrevious, plus `extraVariants` (the benchmark's).
+    static Result<HiZBuilder> create(const DeviceInfo& dev, std::span<const HiZSingleVariant> extraVariants = {});
 
     static VkExtent2D pyramidExtent(VkExtent2D depth);
     static uint32_t mipCount(VkExtent2D pyramid);
@@ -71,12 +96,13 @@ public:
     // The single-pass builder binds every mip at once: it needs more storage-image and push
     // descriptors than the Vulkan minimum (true on desktop GPUs and lavapipe). recordSingle fails
     // when false; recordPerMip always works.
-    bool singlePassSupported() const { return singlePass_.handle() != VK_NULL_HANDLE; }
+    bool singlePassSupported() const { return !singlePass_.empty(); }
 
     Result<void> recordPerMip(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid) const;
     // `counter`: counterBytes() of a storage buffer, read and written by the compute shader.
+    // `variant`: one that create() made (an error otherwise).
     Result<void> recordSingle(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid,
-                              BufferRange counter) const;
+                              BufferRange counter, HiZSingleVariant variant = {}) const;
 
 private:
     Result<void> check(const HiZSource& depth, const HiZTarget& pyramid) const;
@@ -84,7 +110,11 @@ private:
     NearestSampler sampler_;  // texelFetch ignores it but the descriptor needs one
     ComputePipeline toMip0_;
     ComputePipeline reduce_;
-    ComputePipeline singlePass_;
+    struct SinglePass {
+        HiZSingleVariant variant;
+        ComputePipeline pipeline;
+    };
+    std::vector<SinglePass> singlePass_;  // empty where the device lacks the descriptors
 };
 
 // ---- CPU reference: the specification both builders are tested against ----

@@ -49,6 +49,7 @@ gpu::GeometryPush makePush(const float viewProj[16], const float lightDir[3]) {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c * 4 + r];
     push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], 0.0f);
+    push.tint = gpu::vec4(1.0f, 1.0f, 1.0f, 1.0f);  // no debug tint (0 would draw black)
     return push;
 }
 

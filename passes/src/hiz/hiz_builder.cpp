@@ -1,9 +1,10 @@
 // The two Hi-Z builders: one dispatch per mip, or one dispatch for the whole pyramid.
+#include <algorithm>
 #include <bit>
 #include <string>
 
-#include "core/vk.h"
 #include "core/spirv_reflect.h"
+#include "core/vk.h"
 #include "hiz/hiz_shared.h"
 #include "sieve/hiz.h"
 #include "sieve/spirv.h"
@@ -46,7 +47,7 @@ VkExtent2D HiZBuilder::mipExtent(VkExtent2D pyramid, uint32_t mip) {
     return {std::max(1u, pyramid.width >> mip), std::max(1u, pyramid.height >> mip)};
 }
 
-Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev) {
+Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, std::span<const HiZSingleVariant> extraVariants) {
     HiZBuilder h;
     h.created_ = true;
     auto sampler = NearestSampler::create(dev, "hiz nearest");
@@ -68,9 +69,17 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev) {
     vkGetPhysicalDeviceProperties2(dev.physical, &props);
     if (push.maxPushDescriptors >= singleInfo->bindings.size() &&
         dev.limits.maxPerStageDescriptorStorageImages >= gpu::SIEVE_HIZ_MAX_MIPS) {
-        auto single = ComputePipeline::create(dev, {"hiz/single_pass.comp", sizeof(gpu::HiZSinglePush)});
-        if (!single) return single.error();
-        h.singlePass_ = std::move(single).value();
+        std::vector<HiZSingleVariant> variants{kHiZSingleDefault, kHiZSinglePrevious};
+        variants.insert(variants.end(), extraVariants.begin(), extraVariants.end());
+        for (const HiZSingleVariant v : variants) {
+            if (std::ranges::any_of(h.singlePass_, [&](const SinglePass& p) { return p.variant == v; })) continue;
+            const uint32_t spec[3] = {uint32_t(v.mip0), uint32_t(v.stop), uint32_t(v.store0)};  // constant_id 0-2
+            ComputePipelineDesc desc{"hiz/single_pass.comp", sizeof(gpu::HiZSinglePush)};
+            desc.specialization = spec;
+            auto single = ComputePipeline::create(dev, desc);
+            if (!single) return single.error();
+            h.singlePass_.push_back({v, std::move(single).value()});
+        }
     }
     return h;
 }
@@ -111,7 +120,7 @@ Result<void> HiZBuilder::recordPerMip(VkCommandBuffer cmd, const HiZSource& dept
 }
 
 Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid,
-                                      BufferRange counter) const {
+                                      BufferRange counter, HiZSingleVariant variant) const {
     if (auto r = check(depth, pyramid); !r) return r;
     if (!singlePassSupported())
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
@@ -120,6 +129,10 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
     const uint32_t mips = mipCount(base);
     if (mips > gpu::SIEVE_HIZ_MAX_MIPS)
         return makeError(VK_ERROR_FORMAT_NOT_SUPPORTED, "HiZBuilder: single-pass builder supports 16 mips at most");
+    const auto found = std::ranges::find_if(singlePass_, [&](const SinglePass& p) { return p.variant == variant; });
+    if (found == singlePass_.end())
+        return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "HiZBuilder: this single-pass variant was not created");
+    const ComputePipeline& pipeline = found->pipeline;
     if (!counter.buffer || (counter.size != VK_WHOLE_SIZE && counter.size < counterBytes()))
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: counter buffer range too small");
     ScopedLabel label(cmd, "hiz single-pass");
@@ -130,11 +143,11 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
     // Mips past the pyramid's top are never accessed; their bindings repeat the top mip's view so that
     // every declared binding holds a valid descriptor.
     auto mip = [&](uint32_t m) { return Binding::storageImage(pyramid.mipViews[std::min(m, mips - 1)]); };
-    singlePass_.dispatch(cmd,
-                         {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter),
-                          mip(0), mip(1), mip(2), mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10),
-                          mip(11), mip(12), mip(13), mip(14), mip(15)},
-                         push, tilesX, tilesY);
+    pipeline.dispatch(cmd,
+                      {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter), mip(0),
+                       mip(1), mip(2), mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10), mip(11),
+                       mip(12), mip(13), mip(14), mip(15)},
+                      push, tilesX, tilesY);
     return {};
 }
 
