@@ -8,7 +8,7 @@
 
 namespace engine {
 
-sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::SceneData& scene) {
+sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::SceneData& scene, bool compactBins) {
     if (std::string problem = scene.validate(); !problem.empty())
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "scene refused at upload: " + problem);
     if (scene.instances.size() > UINT32_MAX / 2)
@@ -30,7 +30,21 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     if (!v) return v.error();
     auto i = uploadTable(ctx, scene.indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT | storage, "scene indices");
     if (!i) return i.error();
-    auto p = uploadTable(ctx, scene.primitives, storage, "scene primitives");
+    uint32_t binMask = 0;
+    for (const auto& prim : scene.primitives) binMask |= prim.bin < 32 ? 1u << prim.bin : 0u;
+    std::vector<sieve::gpu::MeshPrimitive> compacted;
+    std::vector<uint32_t> streamBins;
+    if (compactBins) {
+        uint32_t index[32] = {};
+        for (uint32_t b = 0; b < 32; ++b)
+            if (binMask >> b & 1u) {
+                index[b] = uint32_t(streamBins.size());
+                streamBins.push_back(b);
+            }
+        compacted = scene.primitives;
+        for (auto& prim : compacted) prim.bin = prim.bin < 32 ? index[prim.bin] : uint32_t(streamBins.size());
+    }
+    auto p = uploadTable(ctx, compactBins ? compacted : scene.primitives, storage, "scene primitives");
     if (!p) return p.error();
     auto m = uploadTable(ctx, scene.meshes, storage, "scene meshes");
     if (!m) return m.error();
@@ -47,7 +61,8 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     g.instanceCount = uint32_t(scene.instances.size());
     for (const auto& mesh : scene.meshes) g.maxDrawsPerInstance = std::max(g.maxDrawsPerInstance, mesh.primitiveCount);
     for (const auto& inst : scene.instances) g.drawsIfAllVisible += scene.meshes[inst.mesh].primitiveCount;
-    for (const auto& prim : scene.primitives) g.binMask |= prim.bin < 32 ? 1u << prim.bin : 0u;
+    g.binMask = binMask;
+    g.streamBins = std::move(streamBins);
     return g;
 }
 

@@ -32,10 +32,15 @@ struct GpuScene {
     uint32_t maxDrawsPerInstance = 0;  // largest primitiveCount of any mesh
     uint64_t drawsIfAllVisible = 0;    // sum of primitiveCount over the instances
     uint32_t binMask = 0;              // bit b: some primitive has MeshPrimitive::bin b (b < 32)
+    // With compactBins: the bins in use, ascending; the uploaded MeshPrimitive::bin is the index into
+    // this list (the culling's stream of that bin), so a scene of k bins needs k streams per view, not
+    // assets::kBinCount. Empty without compactBins (the uploaded bins are the scene's).
+    std::vector<uint32_t> streamBins;
 
     // Validates the scene (refusing NaN/Inf transforms and bounds, out-of-range indices), checks that it
     // and the culling buffers sized for it fit in the device memory left (scene_budget.h), and uploads it.
-    static sieve::Result<GpuScene> upload(Context& ctx, const sieve::assets::SceneData& scene);
+    static sieve::Result<GpuScene> upload(Context& ctx, const sieve::assets::SceneData& scene,
+                                          bool compactBins = false);
 };
 
 }  // namespace engine

@@ -64,16 +64,20 @@ std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, b
     return order;
 }
 
-std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
+std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass, bool late,
+                                                std::span<const uint32_t> streamBins,
                                                 std::span<const sieve::GeometryInputs> streams) {
-    const uint32_t bins = uint32_t(streams.size() / 2);
+    const size_t count = streams.size() / 2;
     std::vector<sieve::GeometryBinDraw> order;
     // A plain pass has one pipeline: every stream is drawn with it.
     const bool plain = pass.binCount() == 1;
-    auto add = [&](uint32_t phase, bool blend) {
-        for (uint32_t bin = 0; bin < bins && bin < 32; ++bin)
-            if ((binMask >> bin & 1u) != 0 && (!plain && sieve::GeometryPass::isBlendBin(bin)) == blend)
-                order.push_back({&streams[phase * bins + bin], plain ? 0u : bin});
+    auto add = [&](size_t phase, bool blend) {
+        for (size_t k = 0; k < count && k < streamBins.size(); ++k) {
+            const uint32_t bin = streamBins[k];
+            if (bin < pass.binCount() || plain)
+                if ((!plain && sieve::GeometryPass::isBlendBin(bin)) == blend)
+                    order.push_back({&streams[phase * count + k], plain ? 0u : bin});
+        }
     };
     add(late ? 1 : 0, false);
     if (late) {

@@ -21,10 +21,11 @@ float maxAnisotropy();
 sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
                                                        bool materials = true);
 
-// Per-bin streams (no mixed list): draw.early the opaque and masked bins' early streams, draw.late the
-// late ones, then the blend bins' early and late streams. `streams[phase * bins + bin]`; bins outside
-// `binMask` are skipped.
-std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
+// Per-bin streams (no mixed list): draw.early the opaque and masked streams of the early list, draw.late
+// those of the late list, then the blend streams of both. `streams[phase * S + k]` holds the draws of
+// bin streamBins[k] (GpuScene::streamBins), drawn with that bin's pipeline.
+std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass, bool late,
+                                                std::span<const uint32_t> streamBins,
                                                 std::span<const sieve::GeometryInputs> streams);
 
 // draw.early: the opaque and masked bins of the early list. draw.late: those of the late list, then the

@@ -16,13 +16,20 @@ using sieve::SlotDesc;
 
 namespace {
 
-// Draws per bin when every instance is drawn: the most any view's stream of that bin can hold.
-std::vector<uint64_t> binDraws(const sieve::assets::SceneData& scene, uint32_t binCount) {
-    std::vector<uint64_t> draws(binCount, 0);
+// Draws per stream when every instance is drawn: the most any view's stream can hold. Stream k holds
+// the primitives of bin streamBins[k] (GpuScene::streamBins; empty: one stream of every bin).
+std::vector<uint64_t> binDraws(const sieve::assets::SceneData& scene, const std::vector<uint32_t>& streamBins,
+                               uint32_t binCount) {
+    std::vector<uint64_t> perPrimitive(scene.primitives.size(), 0);
     for (const sieve::gpu::Instance& inst : scene.instances) {
         const sieve::gpu::Mesh& mesh = scene.meshes[inst.mesh];
-        for (uint32_t p = 0; p < mesh.primitiveCount; ++p)
-            ++draws[std::min(scene.primitives[mesh.firstPrimitive + p].bin, binCount - 1)];
+        for (uint32_t p = 0; p < mesh.primitiveCount; ++p) ++perPrimitive[mesh.firstPrimitive + p];
+    }
+    std::vector<uint64_t> draws(binCount, 0);
+    for (size_t p = 0; p < scene.primitives.size(); ++p) {
+        const auto it = std::find(streamBins.begin(), streamBins.end(), scene.primitives[p].bin);
+        const size_t stream = it == streamBins.end() ? binCount - 1 : size_t(it - streamBins.begin());
+        draws[std::min<size_t>(stream, binCount - 1)] += perPrimitive[p];
     }
     return draws;
 }
@@ -62,7 +69,8 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
-    auto gpu = GpuScene::upload(ctx, scene);
+    // Per-bin streams for the bins the scene uses (clusters read one mixed list: the scene's bins kept).
+    auto gpu = GpuScene::upload(ctx, scene, !clusters);
     if (!gpu) return gpu.error();
     r->scene_ = std::move(gpu).value();
     sieve::CullingConfig config;
@@ -74,14 +82,15 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.maxViews = std::max(maxViews, 1 + shadowCascades);
     // One stream per bin of assets/bins.h, each drawn by its own pipeline; the cluster plugin reads one
     // mixed list.
-    config.binCount = clusters ? 1u : sieve::assets::kBinCount;
+    config.binCount = clusters ? 1u : std::max<uint32_t>(uint32_t(r->scene_.streamBins.size()), 1u);
     if (shadowCascades) {
         auto shadow = ShadowPass::create(ctx, shadowCascades, 1024);
         if (!shadow) return shadow.error();
         r->shadow_ = std::move(shadow).value();
         casterBounds(scene.instances, r->sceneMin_, r->sceneMax_);
     }
-    config.streamCapacities = streamCapacities(ctx.info(), config, binDraws(scene, config.binCount));
+    config.streamCapacities =
+        streamCapacities(ctx.info(), config, binDraws(scene, r->scene_.streamBins, config.binCount));
     if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
         const std::string t = tier;
         config.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
@@ -439,6 +448,13 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     return r;
 }
 
+std::vector<std::string> SceneRenderer::streamNames() const {
+    if (clusters_ || scene_.streamBins.empty()) return {"all"};
+    std::vector<std::string> names;
+    for (uint32_t bin : scene_.streamBins) names.push_back(sieve::assets::binName(bin));
+    return names;
+}
+
 uint64_t SceneRenderer::cameraDrawCapacity() const {
     return drawReadback_->capacity() / 2;
 }
@@ -493,7 +509,7 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
         }
     }
     const auto order = clusters_ ? drawOrder(*geometry_, late, scene_.binMask, inputs[0], inputs[1])
-                                 : streamOrder(*geometry_, late, scene_.binMask, inputs);
+                                 : streamOrder(*geometry_, late, scene_.streamBins, inputs);
     // A late pass with nothing to draw would only load and store the attachments (the early one clears them).
     const bool any = std::any_of(order.begin(), order.end(),
                                  [](const sieve::GeometryBinDraw& d) { return d.inputs && d.inputs->maxDraws; });

@@ -54,6 +54,8 @@ public:
     void setExtraViews(std::vector<sieve::CullView> views) { extraViews_ = std::move(views); }
     // Records of the camera's streams (all bins) of one phase: what the triangle check copies per phase.
     uint64_t cameraDrawCapacity() const;
+    // The name of each bin stream (assets/bins.h names; one "mixed" stream with clusters).
+    std::vector<std::string> streamNames() const;
     const GpuScene& scene() const { return scene_; }
 
     // After the target's beginFrame (the slot's fence is waited): reads the slot's old timings and counts.
@@ -129,7 +131,7 @@ private:
     std::vector<VkQueryPool> statsPools_;
     std::vector<bool> statsWritten_;
     std::unique_ptr<DrawReadback> drawReadback_;
-    bool materialMode_ = true;  // the geometry pass draws materials (plain colours otherwise)
+    bool materialMode_ = true;                        // the geometry pass draws materials (plain colours otherwise)
     std::vector<std::optional<uint64_t>> slotFrame_;  // the frame last recorded into each slot
     TriangleHistory triangles_{8};
 };

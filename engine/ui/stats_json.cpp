@@ -3,21 +3,18 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "assets/bins.h"
-
 namespace engine::ui {
 
 namespace {
 
 // Per view: {name, kind, frustum_visible, occlusion_visible (instances drawn), drawn (draw records), bins}.
-nlohmann::ordered_json viewsJson(const sieve::CullingStats& c) {
+nlohmann::ordered_json viewsJson(const sieve::CullingStats& c, const std::vector<std::string>& binNames) {
     nlohmann::ordered_json views = nlohmann::ordered_json::array();
     for (const sieve::CullingViewStats& v : c.views) {
         nlohmann::ordered_json bins = nlohmann::ordered_json::object();
         uint64_t draws = 0;
         for (uint32_t b = 0; b < v.early.size(); ++b) {
-            const std::string name =
-                v.early.size() == sieve::assets::kBinCount ? sieve::assets::binName(b) : "bin " + std::to_string(b);
+            const std::string name = b < binNames.size() ? binNames[b] : "bin " + std::to_string(b);
             bins[name] = v.draws(b);
             draws += v.draws(b);
         }
@@ -49,7 +46,7 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
     j["overflow"] = c.overflow();
     j["counts_available"] = c.valid;
     j["counts_frame"] = c.frame;
-    j["views"] = viewsJson(c);
+    j["views"] = viewsJson(c, run.binNames);
     if (t.checkCulling) j["falsely_culled"] = c.falselyCulledValid ? int64_t(c.falselyCulled) : int64_t(-1);
     nlohmann::ordered_json passes = nlohmann::ordered_json::object();
     for (const auto& e : timings.entries()) passes[e.name] = e.ms.average();

@@ -17,6 +17,7 @@
 // "clusters_overflow"; without them "cluster_path": "off".
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/ui/frame_stats.h"
 #include "sieve/result.h"
@@ -35,6 +36,7 @@ struct RunSummary {
     std::optional<OverlayLayout> overlay;    // where the overlay's parts were in the last frame
     std::string clusterPath;                 // "" without clusters (no cluster keys are written)
     sieve::ClusterStats clusters;
+    std::vector<std::string> binNames;  // of each stream (views[].bins); empty: "bin N"
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each

@@ -368,6 +368,7 @@ int main(int argc, char** argv) {
         run.clusterPath = model.clusterPath;
         run.clusters = model.clusters;
         run.debugView = engine::ui::debugViewName(model.debugView);
+        run.binNames = renderer.streamNames();
         if (ui) run.overlay = model.layout;
         if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.triangles, model.gpuTimes, model.toggles,
                                                 run);
