@@ -140,7 +140,7 @@ sieve::PassDesc ClusterRenderer::meshDrawDesc(bool late, graph::SlotId color, gr
 
 void ClusterRenderer::recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, graph::SlotId vertices,
                                      graph::SlotId instances, const sieve::GeometryAttachments& attachments,
-                                     VkExtent2D extent, const float viewProj[16]) const {
+                                     VkExtent2D extent, const float viewProj[16], bool tintByCluster) const {
     using CP = sieve::ClusterPlugin;
     auto whole = [&](graph::SlotId s) { return sieve::BufferRange{b[s].buffer, 0, VK_WHOLE_SIZE}; };
     sieve::ClusterMeshInputs in;
@@ -153,6 +153,7 @@ void ClusterRenderer::recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings&
     in.clusters = whole(slot(CP::kClusters));
     in.meshletVertices = whole(meshletVertices_);
     in.triangles = whole(meshletTriangles_);
+    in.tintByCluster = tintByCluster;
     mesh_->recordWithRendering(cmd, in, attachments, extent, viewProj);
 }
 

@@ -46,7 +46,7 @@ public:
                                  graph::SlotId instances) const;
     void recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, graph::SlotId vertices,
                         graph::SlotId instances, const sieve::GeometryAttachments& attachments, VkExtent2D extent,
-                        const float viewProj[16]) const;
+                        const float viewProj[16], bool tintByCluster = false) const;
 
     sieve::ClusterPlugin& plugin() { return *plugin_; }
     const Buffer& meshletVertices() const { return vertices_; }

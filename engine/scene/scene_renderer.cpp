@@ -206,7 +206,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
                               beginStats(cmd, late, f);
                               clusters_->recordMeshDraw(cmd, b, late, vertices_, inst,
                                                         {b[color_].view, b[depth_].view, !late}, extent_,
-                                                        glm::value_ptr(viewProj_));
+                                                        glm::value_ptr(viewProj_), tints_.byDraw);
                               endStats(cmd, late, f);
                           });
                 return;
@@ -481,6 +481,7 @@ void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bind
         base.shadowCascades = shadow_->cascades();
     }
     base.tintByLod = tints_.byLod;
+    base.tintByDraw = tints_.byDraw;
     // Single phase: the early lists hold every draw and the late ones none.
     const bool lateEmpty = !clusters_ && !plugin_->toggles().twoPhase;
     // One input per (phase, bin) stream of the camera; a mixed list (clusters) is one "bin".

@@ -77,6 +77,7 @@ public:
     struct DrawTints {
         std::array<float, 4> early{1, 1, 1, 1}, late{1, 1, 1, 1};
         bool byLod = false;
+        bool byDraw = false;  // a colour per draw record (per cluster with clusters)
     };
     void setDrawTints(const DrawTints& tints) { tints_ = tints; }
 

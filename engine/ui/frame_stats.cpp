@@ -8,6 +8,7 @@ const char* debugViewName(DebugView v) {
     switch (v) {
         case DebugView::Culling: return "culling";
         case DebugView::Lod: return "lod";
+        case DebugView::Clusters: return "clusters";
         case DebugView::Off: break;
     }
     return "off";

@@ -67,8 +67,8 @@ inline constexpr int kLodBiasMin = -8, kLodBiasMax = 8;
 
 // Debug colouring of the scene (the viewer's --debug-view): culling tints each object by the phase that
 // drew it and draws the bounds of culled objects; lod colours each object by the LOD it was drawn with.
-enum class DebugView { Off, Culling, Lod };
-const char* debugViewName(DebugView v);  // "off", "culling", "lod"
+enum class DebugView { Off, Culling, Lod, Clusters };
+const char* debugViewName(DebugView v);  // "off", "culling", "lod", "clusters"
 
 // Where the overlay put things last frame, in pixels of the display (for tests and the stats JSON).
 struct UiRect {

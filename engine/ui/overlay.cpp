@@ -256,6 +256,8 @@ bool drawDebugViewSection(DebugView& v) {
     changed |= ImGui::RadioButton("culling", &mode, int(DebugView::Culling));
     ImGui::SameLine();
     changed |= ImGui::RadioButton("LOD", &mode, int(DebugView::Lod));
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("clusters", &mode, int(DebugView::Clusters));
     v = DebugView(mode);
     if (v == DebugView::Culling) {
         ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.4f, 1.0f), "drawn early");

@@ -19,6 +19,7 @@ void DebugViewDriver::apply(engine::ui::DebugView mode, const sieve::CullingTogg
         tints.late = kLateTint;
     }
     tints.byLod = mode == engine::ui::DebugView::Lod;
+    tints.byDraw = mode == engine::ui::DebugView::Clusters;
     renderer.setDrawTints(tints);
     if (engine::ui::CullDebugPass* pass = renderer.cullDebug()) {
         engine::ui::CullDebugFrame f;

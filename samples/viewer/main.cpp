@@ -155,7 +155,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
                                                         target->framesInFlight(), 0, 1, opt.shadowCascades(),
-                                                        *clusters ? &clusterSetup : nullptr);
+                                                        *clusters ? &clusterSetup : nullptr,
+                                                        // With clusters both draw paths shade plainly (the mesh
+                                                        // path has no material shaders), so they look alike.
+                                                        !*clusters);
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
     if (renderer.clusterPlugin()) renderer.clusterPlugin()->toggles().cone = opt.clusterCone;

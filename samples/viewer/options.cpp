@@ -156,14 +156,16 @@ cli::Parser optionParser(ViewerOptions& o) {
                     o.hizMax = v == "max";
                     return true;
                 })
-        .option("--debug-view", "off|culling|lod",
+        .option("--debug-view", "off|culling|lod|clusters",
                 "colour the scene: culling = tint by the phase that drew each object (early green, late blue) and "
-                "outline what was culled (frustum red, occlusion magenta, frozen frustum yellow); lod = by LOD",
+                "outline what was culled (frustum red, occlusion magenta, frozen frustum yellow); lod = by LOD; "
+                "clusters = a colour per draw record (per cluster with --clusters on)",
                 [&o](const std::string& v) {
-                    if (v != "off" && v != "culling" && v != "lod") return false;
-                    o.debugView = v == "culling" ? engine::ui::DebugView::Culling
-                                  : v == "lod"   ? engine::ui::DebugView::Lod
-                                                 : engine::ui::DebugView::Off;
+                    if (v != "off" && v != "culling" && v != "lod" && v != "clusters") return false;
+                    o.debugView = v == "culling"    ? engine::ui::DebugView::Culling
+                                  : v == "lod"      ? engine::ui::DebugView::Lod
+                                  : v == "clusters" ? engine::ui::DebugView::Clusters
+                                                    : engine::ui::DebugView::Off;
                     return true;
                 })
         .count("--hiz-mip", "N", "pyramid mip the Hi-Z view shows (default 0; clamped to the pyramid)", o.hizMip, 0, 31)

@@ -15,12 +15,14 @@ layout(location = 3) flat in uvec4 inParams;
 layout(location = 4) flat in vec3 inEmissive;
 layout(location = 5) in vec3 inWorld;
 layout(location = 6) flat in vec2 inNormalMap;
+layout(location = 7) flat in uint inKey;
 layout(push_constant) uniform Push { MaterialPush pc; };
 layout(constant_id = 1) const uint kBin = 0u;  // SIEVE_MATERIAL_SPEC_BIN: bin = alpha mode * 2 + double-sided
 const uint kAlphaMode = kBin / 2u;
 layout(location = 0) out vec4 outColor;
 #define SIEVE_SHADOW_BINDING 4  // after instances, draws, materials, primitives
 #include "geometry/shadow.glsl"
+#include "geometry/debug_colour.glsl"
 
 const vec3 kLodColours[8] = vec3[8](vec3(0.20, 0.75, 0.25), vec3(0.95, 0.85, 0.20), vec3(0.95, 0.50, 0.15),
                                     vec3(0.90, 0.20, 0.20), vec3(0.75, 0.25, 0.80), vec3(0.30, 0.40, 0.95),
@@ -61,8 +63,9 @@ void main() {
     float lambert = max(dot(n, normalize(pc.lightDir.xyz)), 0.0);
     lambert *= sieveShadow(inWorld, uint(pc.lightDir.w));
     const bool byLod = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u;
-    vec3 albedo = byLod ? kLodColours[min(inParams.w, 7u)] : base.rgb;
-    vec3 emitted = byLod ? vec3(0.0) : inEmissive;
+    const bool byDraw = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_DRAW) != 0u;
+    vec3 albedo = byLod ? kLodColours[min(inParams.w, 7u)] : byDraw ? sieveKeyColour(inKey) : base.rgb;
+    vec3 emitted = byLod || byDraw ? vec3(0.0) : inEmissive;
     vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert) + emitted, kAlphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
     outColor = colour * pc.tint;
 }

@@ -26,6 +26,7 @@ layout(location = 2) flat out vec4 outBaseColor;
 layout(location = 3) flat out uvec4 outParams;  // texture, alpha mode, alpha cutoff bits, lod
 layout(location = 4) flat out vec3 outEmissive;
 layout(location = 5) out vec3 outWorld;
+layout(location = 7) flat out uint outKey;  // debug colour per draw record
 layout(location = 6) flat out vec2 outNormalMap;  // texture index (bits), scale
 
 void main() {
@@ -50,6 +51,7 @@ void main() {
     outEmissive = m.emissive.rgb;
     outWorld = world;
     outNormalMap = vec2(uintBitsToFloat(m.normalTexture), m.normalScale);
+    outKey = draw.firstIndex;
     outParams = uvec4(m.baseColorTexture, m.alphaMode, floatBitsToUint(m.alphaCutoff), draw.lod);
     gl_Position = pc.viewProj * vec4(world, 1.0);
 }

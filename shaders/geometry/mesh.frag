@@ -8,9 +8,11 @@ layout(location = 1) flat in uint inMaterial;
 layout(location = 2) flat in uint inInstance;
 layout(location = 3) flat in uint inLod;
 layout(location = 4) in vec3 inWorld;
+layout(location = 5) flat in uint inKey;
 layout(push_constant) uniform Push { GeometryPush pc; };
 layout(location = 0) out vec4 outColor;
 #include "geometry/shadow.glsl"
+#include "geometry/debug_colour.glsl"
 
 const vec3 kPalette[8] = vec3[8](vec3(0.55, 0.55, 0.58), vec3(0.70, 0.45, 0.35), vec3(0.35, 0.55, 0.30),
                                  vec3(0.45, 0.32, 0.20), vec3(0.80, 0.75, 0.55), vec3(0.30, 0.40, 0.65),
@@ -23,6 +25,7 @@ void main() {
     uint h = inInstance * 2654435761u;
     float jitter = 0.9 + 0.2 * float((h >> 24) & 255u) / 255.0;
     vec3 base = pc.options.x != 0u ? kLodColours[min(inLod, 3u)] : kPalette[inMaterial & 7u] * jitter;
+    if (pc.options.y != 0u) base = sieveKeyColour(inKey);
     base *= pc.tint.rgb;
     float lambert = max(dot(normalize(inNormal), normalize(pc.lightDir.xyz)), 0.0);
     lambert *= sieveShadow(inWorld, uint(pc.lightDir.w));

@@ -19,6 +19,7 @@ layout(location = 1) flat out uint outMaterial;
 layout(location = 2) flat out uint outInstance;
 layout(location = 3) flat out uint outLod;
 layout(location = 4) out vec3 outWorld;
+layout(location = 5) flat out uint outKey;  // debug colour per draw record
 
 #include "geometry/vertex.glsl"
 
@@ -28,6 +29,7 @@ void main() {
     outMaterial = draws[gl_DrawID].material;
     outInstance = gl_InstanceIndex;
     outLod = draws[gl_DrawID].lod;
+    outKey = draws[gl_DrawID].firstIndex;
     const Instance inst = instances[gl_InstanceIndex];
     const vec4 p = vec4(inPosition, 1.0);
     outWorld = vec3(dot(inst.rows[0], p), dot(inst.rows[1], p), dot(inst.rows[2], p));

@@ -9,7 +9,7 @@ struct GeometryPush {
     mat4 viewProj;  // column-major
     vec4 lightDir;  // xyz: towards the light; w: shadow cascades (shared/shadow.h; 0: none)
     vec4 tint;      // multiplies the base colour (debug views: the phase that drew it); 1 = none
-    uvec4 options;  // x: 1 = base colour by the draw's LOD (debug views); yzw unused
+    uvec4 options;  // x: 1 = base colour by the draw's LOD; y: 1 = by the draw record (debug views); zw unused
 };
 
 SIEVE_NS_END

@@ -20,8 +20,9 @@ SIEVE_CONST(uint, SIEVE_MAX_TEXTURES, 120u)
 SIEVE_CONST(uint, SIEVE_TEXTURE_WHITE, 0u)
 
 // MaterialPush::flags
-SIEVE_CONST(uint, SIEVE_MATERIAL_PUSH_MIXED_BINS, 1u)   // the list holds every bin: drop other bins' triangles
-SIEVE_CONST(uint, SIEVE_MATERIAL_PUSH_TINT_BY_LOD, 2u)  // colour by DrawCommand::lod instead of the material
+SIEVE_CONST(uint, SIEVE_MATERIAL_PUSH_MIXED_BINS, 1u)    // the list holds every bin: drop other bins' triangles
+SIEVE_CONST(uint, SIEVE_MATERIAL_PUSH_TINT_BY_LOD, 2u)   // colour by DrawCommand::lod instead of the material
+SIEVE_CONST(uint, SIEVE_MATERIAL_PUSH_TINT_BY_DRAW, 4u)  // colour per draw record (cluster) instead
 
 struct Material {
     vec4 baseColorFactor;   // linear RGBA, multiplies the texture

@@ -19,6 +19,9 @@ common=(--headless --frames 8 --width 257 --height 145 --overlay off --scene den
 "$viewer" "${common[@]}" --clusters on --cluster-path indirect --frustum off --occlusion off --cone off \
     --screenshot "$out/all.png" --stats "$out/all.json" >"$out/all.log" 2>&1
 "$viewer" "${common[@]}" --clusters off --stats "$out/off.json" >"$out/off.log" 2>&1
+# The cluster-colour debug view: every cluster its own colour.
+"$viewer" "${common[@]}" --clusters on --cluster-path indirect --debug-view clusters --screenshot "$out/colours.png" \
+    --stats "$out/colours.json" >"$out/colours.log" 2>&1
 grep -q "building clusters of" "$out/on.log" || { echo "no cluster progress line"; cat "$out/on.log"; exit 1; }
 mesh=refused
 set +e
@@ -59,6 +62,16 @@ assert diff == 0, f"{diff} pixels differ between cluster culling and drawing eve
 print(f"triangles: instance culling {off['triangles']}, clusters {on['triangles']} "
       f"({100 * (1 - on['triangles'] / off['triangles']):.1f}% fewer); clusters tested {on['clusters_tested']}, "
       f"drawn {on['clusters_visible']}; mesh path {mesh}")
+# The debug view paints clusters in many colours where the plain picture has a few material colours: count
+# the distinct colours of the pixels that are not sky (the sky is the top-left pixel's colour).
+def colours(path):
+    img = np.asarray(Image.open(path).convert("RGB")).reshape(-1, 3)
+    img = img[(img != img[0]).any(axis=1)]
+    return len({tuple(p) for p in (img // 16)})
+plain_colours, cluster_colours = colours(f"{out}/on.png"), colours(f"{out}/colours.png")
+assert json.load(open(f"{out}/colours.json"))["debug_view"] == "clusters"
+assert cluster_colours > 2 * plain_colours + 20, (plain_colours, cluster_colours)
+print(f"debug view clusters: {cluster_colours} colour cells vs {plain_colours} without")
 if mesh == "ran":
     m = np.asarray(Image.open(f"{out}/mesh.png").convert("RGBA"))
     diff = int((a != m).any(axis=2).sum())

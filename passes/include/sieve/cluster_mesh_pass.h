@@ -25,6 +25,7 @@ struct ClusterMeshInputs {
     BufferRange meshletVertices;           // u32, relative to the record's vertexOffset
     BufferRange triangles;                 // packed triangles
     const VkViewport* viewport = nullptr;  // null: (0, 0, extent), depth [0, 1]
+    bool tintByCluster = false;            // debug view: a colour per cluster (GeometryInputs::tintByDraw)
 };
 
 class ClusterMeshPass {

@@ -42,6 +42,8 @@ struct GeometryInputs {
     // colours by DrawCommand::lod instead.
     float tint[4] = {1.0f, 1.0f, 1.0f, 1.0f};
     bool tintByLod = false;
+    // ... or colours each draw record by its first index (with cluster lists: each cluster its colour).
+    bool tintByDraw = false;
     // Cascaded shadows (shared/shadow.h, read by the fragment shader, plain and material mode): the buffer and its
     // cascade count; 0: no shadows (the buffer is not read and may be empty).
     BufferRange shadow;

@@ -36,7 +36,8 @@ Result<ClusterMeshPass> ClusterMeshPass::create(const DeviceInfo& dev, VkFormat 
 
 void ClusterMeshPass::record(VkCommandBuffer cmd, const ClusterMeshInputs& in, VkExtent2D extent,
                              const float viewProj[16], const float lightDir[3]) const {
-    const gpu::GeometryPush push = geometry::makePush(viewProj, lightDir);
+    gpu::GeometryPush push = geometry::makePush(viewProj, lightDir);
+    push.options.y = in.tintByCluster ? 1u : 0u;
     impl_->pipeline.bind(cmd,
                          {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(in.ids),
                           Binding::storage(in.counts), Binding::storage(in.clusters), Binding::storage(in.vertices),

@@ -148,7 +148,8 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
         push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], float(in.shadowCascades));
         push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
         push.flags = (in.mixedBins ? gpu::SIEVE_MATERIAL_PUSH_MIXED_BINS : 0u) |
-                     (in.tintByLod ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_LOD : 0u);
+                     (in.tintByLod ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_LOD : 0u) |
+                     (in.tintByDraw ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_DRAW : 0u);
         pipeline.bind(cmd,
                       {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(in.materials),
                        Binding::storage(in.primitives), Binding::storage(shadow)},
@@ -162,7 +163,7 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
         gpu::GeometryPush push = geometry::makePush(viewProj, lightDir);
         push.lightDir.w = float(in.shadowCascades);
         push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
-        push.options = gpu::uvec4(in.tintByLod ? 1u : 0u, 0u, 0u, 0u);
+        push.options = gpu::uvec4(in.tintByLod ? 1u : 0u, in.tintByDraw ? 1u : 0u, 0u, 0u);
         pipeline.bind(cmd, {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(shadow)},
                       &push, sizeof(push));
         vkCmdBindVertexBuffers(cmd, 0, 1, &in.vertices.buffer, &in.vertices.offset);
