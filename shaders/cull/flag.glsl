@@ -22,7 +22,8 @@
 #include "shared/cull_state.h"
 
 layout(local_size_x = 64) in;
-layout(set = 0, binding = 0, std430) readonly buffer Views { CullParams views[]; };
+// A uniform block: every invocation reads the same views, which the constant cache serves best.
+layout(set = 0, binding = 0, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
 layout(set = 0, binding = 1, std430) readonly buffer Instances { Instance instances[]; };
 layout(set = 0, binding = 2, std430) readonly buffer Meshes { Mesh meshes[]; };
 layout(set = 0, binding = 3, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };

@@ -6,6 +6,10 @@
 
 SIEVE_NS_BEGIN
 
+// Views per frame at most (CullingConfig::maxViews): the flag passes read CullParams[V] as one uniform
+// block of this many entries (240 bytes each: 15360 bytes, within every device's 16 KiB uniform range).
+SIEVE_CONST(uint, SIEVE_MAX_CULL_VIEWS, 64u)
+
 // CullParams::toggles
 SIEVE_CONST(uint, SIEVE_CULL_FRUSTUM, 1u)
 SIEVE_CONST(uint, SIEVE_CULL_OCCLUSION, 2u)

@@ -37,7 +37,8 @@ protected:
     // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer.
     GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame) {
         const uint32_t n = frame.params.instanceCount;
-        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params}, 0, "cull params");
+        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
+                                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives);
         engine::Buffer visibleLast = makeBuffer(frame.visibleLast);

@@ -87,10 +87,10 @@ protected:
             records += c;
         }
         const VkDeviceSize keys = VkDeviceSize(n) * streams, perView = VkDeviceSize(n) * views;
-        engine::Buffer params = makeBuffer(v.params), instances = makeBuffer(scene.instances),
-                       meshes = makeBuffer(scene.meshes), primitives = makeBuffer(scene.primitives),
-                       visible = makeBuffer(visibleLast), state = makeEmpty(n * 4),
-                       counters = makeBuffer(std::vector<sieve::gpu::CullCounters>(views)),
+        engine::Buffer params = makeBuffer(v.params, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
+                       instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
+                       primitives = makeBuffer(scene.primitives), visible = makeBuffer(visibleLast),
+                       state = makeEmpty(n * 4), counters = makeBuffer(std::vector<sieve::gpu::CullCounters>(views)),
                        streamTable = makeBuffer(table), scratch = makeEmpty(drawList.scratchBytes(keys) + 16);
         struct Phase {
             engine::Buffer flags, lods, drawCounts, offsets, draws, counts;

@@ -83,7 +83,8 @@ protected:
         uint32_t maxDraws = 1;
         for (const auto& m : scene.meshes) maxDraws = std::max(maxDraws, m.primitiveCount);
         if (capacity == 0) capacity = std::max(n * maxDraws, 1u);
-        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params}, 0, "cull params");
+        engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
+                                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives), visibleLast = makeBuffer(frame.visibleLast);
         engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0)), state = makeEmpty(n * 4);

@@ -5,7 +5,7 @@
 //
 // Layouts (shaders/shared/cull.h, shared/scene.h; std430 buffers; V views, B bins, N instances; a
 // per-(view, instance) array holds V * N uints indexed v * N + i):
-//   params       gpu::CullParams[V] (storage buffer, 240 bytes each), from makeCullParams
+//   params       gpu::CullParams[V] (uniform buffer, std140, 240 bytes each, V <= SIEVE_MAX_CULL_VIEWS)
 //   instances    gpu::Instance[N]   meshes gpu::Mesh[]   primitives gpu::MeshPrimitive[]
 //   visibleLast  u32[V * N], persistent across frames (0/1): early reads, late writes
 //   flags        u32[V * N] out (0/1): this phase's "draw it" flags

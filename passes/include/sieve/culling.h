@@ -39,7 +39,7 @@
 
 namespace sieve {
 
-inline constexpr uint32_t kMaxCullViews = 64;
+inline constexpr uint32_t kMaxCullViews = gpu::SIEVE_MAX_CULL_VIEWS;
 inline constexpr uint32_t kMaxCullBins = 64;
 
 struct CullingConfig {

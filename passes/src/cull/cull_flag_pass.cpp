@@ -29,7 +29,7 @@ void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, c
     if (!layout.instanceCount || !layout.viewCount) return;
     ScopedLabel label(cmd, "cull flags early");
     early_.dispatchLinear(cmd,
-                          {Binding::storage(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
+                          {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
                            Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
                            Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters)},
                           push(layout), early_.groupsFor(layout.instanceCount));
@@ -41,7 +41,7 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
     ScopedLabel label(cmd, "cull flags late");
     late_.dispatchLinear(
         cmd,
-        {Binding::storage(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
+        {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
          Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
          Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
          Binding::storage(late.flagsEarly), Binding::sampled(late.pyramid, sampler_.handle(), late.pyramidLayout),

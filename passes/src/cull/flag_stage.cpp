@@ -41,8 +41,8 @@ public:
         const VkDeviceSize n = std::max(c.maxInstances, 1u);
         const VkDeviceSize perView = n * kit.phaseViews(phase_) * 4;
         if (phase_ == Phase::Early) {
-            slots.buffer(kParams, Lifetime::Persistent, kit.paramsStride() * c.framesInFlight, kStorage,
-                         Memory::Upload);
+            slots.buffer(kParams, Lifetime::Persistent, kit.paramsStride() * c.framesInFlight,
+                         kStorage | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
             slots.buffer(kVisibility, Lifetime::Persistent, n * c.maxViews * 4, kStorage | kTransferDst);
             slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters) * c.maxViews,
                          kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
@@ -81,7 +81,7 @@ public:
         using namespace use;
         PassDesc d;
         d.name = std::string("cull.") + phaseName(phase_) + ".flag";
-        d.uses = {storageRead(params_),      storageRead(instances_),       storageRead(meshes_),
+        d.uses = {uniformRead(params_),      storageRead(instances_),       storageRead(meshes_),
                   storageRead(primitives_),  storageReadWrite(visibility_), sampledImage(pyramid_),
                   storageRead(otherFlags_),  storageRead(otherLods_),       storageWrite(flags_out_),
                   storageWrite(drawCounts_), storageWrite(lods_),           storageReadWrite(counters_),
@@ -147,8 +147,10 @@ VkDeviceSize StageKit::streamTableOffset() const {
 }
 
 VkDeviceSize StageKit::paramsStride() const {
+    // The flag passes bind each frame's views as a uniform buffer, the other stages as storage.
+    const VkDeviceSize uniform = std::max<VkDeviceSize>(dev_.limits.minUniformBufferOffsetAlignment, 1);
     return alignUp(streamTableOffset() + VkDeviceSize(streams_.size()) * sizeof(gpu::DrawStream),
-                   storageAlignment(dev_));
+                   std::max(storageAlignment(dev_), uniform));
 }
 
 }  // namespace sieve::cull
