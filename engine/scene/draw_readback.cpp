@@ -18,18 +18,13 @@ VkDeviceSize countsBytes(size_t streams) {
     return 2 * streams * sizeof(DrawCounts);
 }
 
-uint64_t listTriangles(std::span<const DrawCommand> list, const DrawCounts& counts) {
+}  // namespace
+
+uint64_t streamTriangles(std::span<const DrawCommand> list, const DrawCounts& counts) {
     uint64_t sum = 0;
     const size_t n = std::min<size_t>(counts.count, list.size());
     for (size_t i = 0; i < n; ++i) sum += uint64_t(list[i].indexCount / 3) * list[i].instanceCount;
     return sum;
-}
-
-}  // namespace
-
-uint64_t drawnTriangles(std::span<const DrawCommand> early, const DrawCounts& earlyCounts,
-                        std::span<const DrawCommand> late, const DrawCounts& lateCounts) {
-    return listTriangles(early, earlyCounts) + listTriangles(late, lateCounts);
 }
 
 DrawReadback::DrawReadback(Context& ctx, std::vector<sieve::StreamRange> streams, uint32_t framesInFlight)
@@ -101,7 +96,7 @@ std::optional<DrawReadback::Frame> DrawReadback::read(uint32_t frameSlot) const 
     const auto* records = reinterpret_cast<const DrawCommand*>(bytes + countsBytes(n));
     for (size_t k = 0; k < 2 * n; ++k) {
         const uint32_t capacity = streams_[k % n].maxDraws;
-        f.triangles += listTriangles({records, capacity}, counts[k]);
+        f.triangles += streamTriangles({records, capacity}, counts[k]);
         f.draws += std::min(counts[k].count, capacity);
         records += capacity;
     }

@@ -23,10 +23,9 @@ namespace engine {
 
 class Context;
 
-// Triangles of the records of both lists: sum of indexCount / 3 over the first min(count, capacity)
-// records of each (the CPU reference of what vkCmdDrawIndexedIndirectCount draws with triangle lists).
-uint64_t drawnTriangles(std::span<const sieve::gpu::DrawCommand> early, const sieve::gpu::DrawCounts& earlyCounts,
-                        std::span<const sieve::gpu::DrawCommand> late, const sieve::gpu::DrawCounts& lateCounts);
+// Triangles of one stream's records: sum of indexCount / 3 over the first min(count, capacity) records
+// (the CPU reference of what vkCmdDrawIndexedIndirectCount draws with triangle lists).
+uint64_t streamTriangles(std::span<const sieve::gpu::DrawCommand> records, const sieve::gpu::DrawCounts& counts);
 
 class DrawReadback {
 public:

@@ -156,14 +156,21 @@ void CityRenderer::addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHan
         [this, late](const Data& d, Context& c) { recordDraw(late, c, d); });
 }
 
-void CityRenderer::recordDraw(bool late, Context& c, const DrawData& d) const {
+// The scene's buffers of a draw pass, whole (the draw list and its counts are the caller's).
+sieve::GeometryInputs CityRenderer::sceneInputs(Context& c, const DrawData& d) {
+    const auto whole = [&](BufferHandle h) { return sieve::BufferRange{c.binding(h).buffer, 0, VK_WHOLE_SIZE}; };
     sieve::GeometryInputs in;
-    in.vertices = {c.binding(d.vertices).buffer, 0, VK_WHOLE_SIZE};
-    in.uvs = {c.binding(d.uvs).buffer, 0, VK_WHOLE_SIZE};
-    in.indices = {c.binding(d.indices).buffer, 0, VK_WHOLE_SIZE};
-    in.instances = {c.binding(d.instances).buffer, 0, VK_WHOLE_SIZE};
-    in.materials = {c.binding(d.materials).buffer, 0, VK_WHOLE_SIZE};
-    in.primitives = {c.binding(d.primitives).buffer, 0, VK_WHOLE_SIZE};
+    in.vertices = whole(d.vertices);
+    in.uvs = whole(d.uvs);
+    in.indices = whole(d.indices);
+    in.instances = whole(d.instances);
+    in.materials = whole(d.materials);
+    in.primitives = whole(d.primitives);
+    return in;
+}
+
+void CityRenderer::recordDraw(bool late, Context& c, const DrawData& d) const {
+    sieve::GeometryInputs in = sceneInputs(c, d);
     in.draws = {c.binding(d.draws).buffer, 0, VK_WHOLE_SIZE};
     in.counts = {c.binding(d.counts).buffer, 0, VK_WHOLE_SIZE};
     in.maxDraws = plugin_->drawCapacity();
@@ -223,13 +230,7 @@ void CityRenderer::addOverheadDraw(FrameGraph& fg, SieveSlots& slots, HostHandle
             const VkClearRect rect{{{int32_t(vp.x), int32_t(vp.y)}, {uint32_t(vp.width), uint32_t(vp.height)}}, 0, 1};
             vkCmdClearAttachments(c.cmd(), 1, &clear, 1, &rect);
             const sieve::StreamRange s = plugin_->stream(1, 0);
-            sieve::GeometryInputs in;
-            in.vertices = {c.binding(d.vertices).buffer, 0, VK_WHOLE_SIZE};
-            in.uvs = {c.binding(d.uvs).buffer, 0, VK_WHOLE_SIZE};
-            in.indices = {c.binding(d.indices).buffer, 0, VK_WHOLE_SIZE};
-            in.instances = {c.binding(d.instances).buffer, 0, VK_WHOLE_SIZE};
-            in.materials = {c.binding(d.materials).buffer, 0, VK_WHOLE_SIZE};
-            in.primitives = {c.binding(d.primitives).buffer, 0, VK_WHOLE_SIZE};
+            sieve::GeometryInputs in = sceneInputs(c, d);
             in.draws = {c.binding(d.draws).buffer, s.drawOffset,
                         VkDeviceSize(s.maxDraws) * sieve::gpu::SIEVE_DRAW_STRIDE};
             in.counts = {c.binding(d.counts).buffer, s.countOffset, sizeof(sieve::gpu::DrawCounts)};

@@ -52,6 +52,7 @@ private:
     };
     void addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHandles& host);
     struct DrawData;
+    static sieve::GeometryInputs sceneInputs(Context& c, const DrawData& d);
     void recordDraw(bool late, Context& c, const DrawData& d) const;
     // The overhead view's inset (overhead_view.h), after draw.late.
     void addOverheadDraw(FrameGraph& fg, SieveSlots& slots, HostHandles& host);

@@ -6,8 +6,8 @@
 
 #include "engine/scene/draw_readback.h"
 
-using engine::drawnTriangles;
 using engine::FrameTriangles;
+using engine::streamTriangles;
 using engine::TriangleHistory;
 using sieve::gpu::DrawCommand;
 using sieve::gpu::DrawCounts;
@@ -21,18 +21,20 @@ DrawCommand draw(uint32_t indexCount) {
 }
 }  // namespace
 
-TEST(DrawTriangles, SumsTheDrawnRecordsOfBothLists) {
+TEST(DrawTriangles, SumsTheDrawnRecordsOfEachStream) {
     const std::vector<DrawCommand> early = {draw(36), draw(6), draw(300)};
     const std::vector<DrawCommand> late = {draw(3), draw(99)};
-    EXPECT_EQ(drawnTriangles(early, DrawCounts{3, 0, 3, 0}, late, DrawCounts{2, 0, 2, 0}), 12u + 2 + 100 + 1 + 33);
-    // Only the records the count says were drawn: the rest of a list is stale.
-    EXPECT_EQ(drawnTriangles(early, DrawCounts{1, 0, 1, 0}, late, DrawCounts{0, 0, 0, 0}), 12u);
-    EXPECT_EQ(drawnTriangles(early, DrawCounts{0, 0, 0, 0}, late, DrawCounts{0, 0, 0, 0}), 0u);
-    // A count beyond the list (an overflowing list clamps, garbage must not read past the end).
-    EXPECT_EQ(drawnTriangles(early, DrawCounts{1000, 5, 1005, 0}, late, DrawCounts{UINT32_MAX, 0, 0, 0}),
+    EXPECT_EQ(streamTriangles(early, DrawCounts{3, 0, 3, 0}) + streamTriangles(late, DrawCounts{2, 0, 2, 0}),
               12u + 2 + 100 + 1 + 33);
+    // Only the records the count says were drawn: the rest of a list is stale.
+    EXPECT_EQ(streamTriangles(early, DrawCounts{1, 0, 1, 0}) + streamTriangles(late, DrawCounts{0, 0, 0, 0}), 12u);
+    EXPECT_EQ(streamTriangles(early, DrawCounts{0, 0, 0, 0}) + streamTriangles(late, DrawCounts{0, 0, 0, 0}), 0u);
+    // A count beyond the list (an overflowing list clamps, garbage must not read past the end).
+    EXPECT_EQ(
+        streamTriangles(early, DrawCounts{1000, 5, 1005, 0}) + streamTriangles(late, DrawCounts{UINT32_MAX, 0, 0, 0}),
+        12u + 2 + 100 + 1 + 33);
     // Empty lists (a zero-instance scene).
-    EXPECT_EQ(drawnTriangles({}, DrawCounts{7, 0, 7, 0}, {}, DrawCounts{}), 0u);
+    EXPECT_EQ(streamTriangles({}, DrawCounts{7, 0, 7, 0}) + streamTriangles({}, DrawCounts{}), 0u);
 }
 
 TEST(DrawTriangles, HistoryPairsTrianglesWithTheirFrame) {
