@@ -63,9 +63,9 @@ std::vector<uint32_t> streamCapacities(const sieve::DeviceInfo& dev, const sieve
 
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                     VkFormat colorFormat, VkExtent2D extent,
-                                                                    uint32_t framesInFlight, uint32_t drawCapacity,
-                                                                    uint32_t maxViews, uint32_t shadowCascades,
-                                                                    const ClusterSetup* clusters, bool materials) {
+                                                                    const SceneRendererOptions& options) {
+    const uint32_t framesInFlight = options.framesInFlight, shadowCascades = options.shadowCascades;
+    const ClusterSetup* clusters = options.clusters;
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
@@ -78,8 +78,9 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
     config.framesInFlight = framesInFlight;
     config.viewport = extent;
-    config.drawCapacity = drawCapacity;
-    config.maxViews = std::max(maxViews, 1 + shadowCascades);
+    config.drawCapacity = options.drawCapacity;
+    config.maxViews = std::max(options.maxViews, 1 + shadowCascades);
+    config.fused = options.fusedCulling;
     // One stream per bin of assets/bins.h, each drawn by its own pipeline; the cluster plugin reads one
     // mixed list.
     config.binCount = clusters ? 1u : std::max<uint32_t>(uint32_t(r->scene_.streamBins.size()), 1u);
@@ -109,7 +110,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     }
     // The mesh-shader path shades plainly (its mesh shader feeds mesh.frag), so the indirect paths do too
     // where its picture is compared.
-    r->materialMode_ = materials && !(clusters && clusters->path == ClusterPath::Mesh);
+    r->materialMode_ = options.materials && !(clusters && clusters->path == ClusterPath::Mesh);
     auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_, r->materialMode_);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
@@ -183,12 +184,13 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     std::vector<graph::SlotAlias> aliases = {{sieve::CullingPlugin::kDepth, depth_}};
     sieve::Result<void> clusterSlots;
     auto map = g.addPlugin(*plugin_, aliases, [&](uint32_t pass, const std::vector<graph::SlotId>& m) {
-        if (clusters_ && pass == sieve::CullingPlugin::kEarlyCompact)
-            clusterSlots = clusters_->addSlots(g, *plugin_, m);
-        if (clusters_ && clusterSlots && pass == sieve::CullingPlugin::kStats)
+        using Role = sieve::CullingPlugin::PassRole;
+        const bool earlyStreams = pass == plugin_->pass(Role::EarlyStreams);
+        const bool late = pass == plugin_->pass(Role::LateStreams);
+        if (clusters_ && earlyStreams) clusterSlots = clusters_->addSlots(g, *plugin_, m);
+        if (clusters_ && clusterSlots && pass == plugin_->pass(Role::Stats))
             clusters_->addPass(g, sieve::ClusterPlugin::kStats);
-        if (pass != sieve::CullingPlugin::kEarlyCompact && pass != sieve::CullingPlugin::kLateCompact) return;
-        const bool late = pass == sieve::CullingPlugin::kLateCompact;
+        if (!earlyStreams && !late) return;
         const auto slot = [&](const char* name) { return m[plugin_->slot(name)]; };
         auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
         auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);

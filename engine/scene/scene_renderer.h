@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's frame graph: the culling plugin's passes with the default geometry pass interleaved
-// (draw.early after cull.early.compact, draw.late after cull.late.compact), on the reference render
+// (draw.early after cull.early, draw.late after cull.late), on the reference render
 // graph. Rebuilt when the viewport changes.
 #include <array>
 #include <memory>
@@ -37,14 +37,22 @@ struct FrameCounts {
     std::optional<uint64_t> trianglesRecords;  // the draw records' count of that frame, where read back
 };
 
+// How a SceneRenderer is made (beside the scene and its target).
+struct SceneRendererOptions {
+    uint32_t framesInFlight = 2;
+    uint32_t drawCapacity = 0;  // records per stream; 0: the scene's own need
+    uint32_t maxViews = 1;      // at least 1 + shadowCascades
+    uint32_t shadowCascades = 0;
+    const ClusterSetup* clusters = nullptr;
+    bool materials = true;     // the scene's materials (false: plain shading)
+    bool fusedCulling = true;  // sieve::CullingConfig::fused
+};
+
 class SceneRenderer {
 public:
     static sieve::Result<std::unique_ptr<SceneRenderer>> create(Context& ctx, const sieve::assets::SceneData& scene,
                                                                 VkFormat colorFormat, VkExtent2D extent,
-                                                                uint32_t framesInFlight, uint32_t drawCapacity = 0,
-                                                                uint32_t maxViews = 1, uint32_t shadowCascades = 0,
-                                                                const ClusterSetup* clusters = nullptr,
-                                                                bool materials = true);
+                                                                const SceneRendererOptions& options);
     ~SceneRenderer();
 
     sieve::CullingPlugin& plugin() { return *plugin_; }

@@ -36,6 +36,7 @@ struct Options {
     uint64_t seed = 1;
     bool verify = false;
     std::string out;
+    std::string pipeline = "fused";
 };
 
 struct Percentiles {
@@ -55,13 +56,8 @@ void addPercentiles(Json& j, const std::string& prefix, const Percentiles& p) {
     j.num(prefix + "_us", p.median).num(prefix + "_p10_us", p.p10).num(prefix + "_p90_us", p.p90);
 }
 
-// Renders the harness for at least `ms` of wall time (the GPU is the bottleneck), then `frames` timed ones.
 sieve::Result<SceneRun> timed(SceneHarness& h, uint32_t ms, uint32_t frames) {
-    const auto start = std::chrono::steady_clock::now();
-    do {
-        if (auto r = h.run(2, 1); !r) return r.error();
-    } while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(ms));
-    return h.run(0, frames);
+    return h.runWarm(ms, 0, frames);
 }
 
 // Instances the view keeps (mask) and finds in its frustum, on the host (shared/cull.h, the GPU's test).
@@ -93,6 +89,7 @@ int multiviewMain(int argc, char** argv) {
         .count("--frames", "F", "timed frames per subject and round (default 20)", o.frames, 1, 10000)
         .count("--warmup-ms", "MS", "rendering before each timed run (default 500)", o.warmupMs, 0, 60000)
         .count("--seed", "S", "seed of the city (default 1)", o.seed, 0, UINT64_MAX)
+        .choice("--pipeline", {"fused", "separate"}, "culling pipeline of every subject (default fused)", o.pipeline)
         .flag("--verify", "check the counts after timing (see above); exit 1 on a mismatch", o.verify)
         .text("--out", "FILE", "append the JSON line to FILE (default: stdout)", o.out);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
@@ -104,10 +101,11 @@ int multiviewMain(int argc, char** argv) {
     auto city = buildCity(o.n, uint32_t(o.seed));
     if (!city) return fail(kName, city.error().message);
     const VkExtent2D extent{o.width, o.height}, mapExtent{o.map, o.map};
-    auto singleR = SceneHarness::create(ctx, city.value(), extent);
+    const bool fused = o.pipeline == "fused";
+    auto singleR = SceneHarness::create(ctx, city.value(), extent, 1, nullptr, nullptr, fused);
     if (!singleR) return fail(kName, singleR.error().message);
     SceneHarness& single = *singleR.value();
-    auto multiR = SceneHarness::create(ctx, city.value(), extent, 1 + o.cascades);
+    auto multiR = SceneHarness::create(ctx, city.value(), extent, 1 + o.cascades, nullptr, nullptr, fused);
     if (!multiR) return fail(kName, multiR.error().message);
     SceneHarness& multi = *multiR.value();
 
@@ -125,7 +123,7 @@ int multiviewMain(int argc, char** argv) {
     // The separate plugins: each culls its cascade as its only view, frustum only like the multi-view one.
     std::vector<std::unique_ptr<SceneHarness>> separate;
     for (const auto& c : cascades) {
-        auto h = SceneHarness::create(ctx, city.value(), mapExtent);
+        auto h = SceneHarness::create(ctx, city.value(), mapExtent, 1, nullptr, nullptr, fused);
         if (!h) return fail(kName, h.error().message);
         h.value()->setCamera(c.view, c.proj);
         auto& t = h.value()->renderer().plugin().toggles();
@@ -157,6 +155,7 @@ int multiviewMain(int argc, char** argv) {
     const Percentiles ps = percentiles(singleUs), pm = percentiles(multiUs), pp = percentiles(separateUs);
     Json line;
     line.str("scenario", kName)
+        .str("pipeline", o.pipeline)
         .integer("n", o.n)
         .integer("width", o.width)
         .integer("height", o.height)

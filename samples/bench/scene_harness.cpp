@@ -1,5 +1,6 @@
 #include "scene_harness.h"
 
+#include <chrono>
 #include <glm/gtc/constants.hpp>
 
 #include "assets/camera.h"
@@ -45,7 +46,7 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
                                                                   VkExtent2D extent, uint32_t maxViews,
                                                                   const engine::ClusterSetup* clusters,
-                                                                  const sieve::assets::CameraPose* pose) {
+                                                                  const sieve::assets::CameraPose* pose, bool fused) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
     h->scene_ = std::move(scene);
     h->extent_ = extent;
@@ -55,8 +56,12 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     auto target = engine::HeadlessTarget::create(ctx, td);
     if (!target) return target.error();
     h->target_ = std::move(target).value();
-    auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, td.framesInFlight,
-                                                  0, maxViews, 0, clusters);
+    engine::SceneRendererOptions ro;
+    ro.framesInFlight = td.framesInFlight;
+    ro.maxViews = maxViews;
+    ro.clusters = clusters;
+    ro.fusedCulling = fused;
+    auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, ro);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();
     // The viewer's start: street level, looking down the street (buildings on both sides occlude most).
@@ -64,6 +69,13 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     h->proj_ =
         sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f));
     return h;
+}
+
+sieve::Result<SceneRun> SceneHarness::runWarm(uint32_t ms, uint32_t warmup, uint32_t frames) {
+    const auto start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - start < std::chrono::milliseconds(ms))
+        if (auto r = run(2, 1); !r) return r.error();
+    return run(warmup, frames);
 }
 
 sieve::Result<SceneRun> SceneHarness::run(uint32_t warmup, uint32_t frames) {

@@ -62,7 +62,8 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
     // Room for every pass the graph can hold: the plugin's and the two draws.
-    auto timer = engine::GpuTimestamps::create(ctx, CullingPlugin::kPassCount + 3, framesInFlight, "host2 passes");
+    auto timer =
+        engine::GpuTimestamps::create(ctx, uint32_t(r->plugin_->passes().size()) + 3, framesInFlight, "host2 passes");
     if (!timer) return timer.error();
     r->timer_.emplace(std::move(timer).value());
     r->vertices_ = importedBuffer(r->scene_.vertices);
@@ -99,9 +100,10 @@ sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame,
     imports.buffers[CullingPlugin::kPrimitives] = fg.importBuffer(CullingPlugin::kPrimitives, primitives_);
     imports.images[CullingPlugin::kDepth] = fg.importImage(CullingPlugin::kDepth, depth);
     auto added = addSievePlugin(fg, *plugin_, imports, [&](uint32_t pass, SieveSlots& slots) {
-        if (pass == CullingPlugin::kEarlyCompact) addDraw(fg, slots, false, host);
-        if (pass == CullingPlugin::kLateCompact) addDraw(fg, slots, true, host);
-        if (pass == CullingPlugin::kLateCompact && overhead_) addOverheadDraw(fg, slots, host);
+        using Role = CullingPlugin::PassRole;
+        if (pass == plugin_->pass(Role::EarlyStreams)) addDraw(fg, slots, false, host);
+        if (pass == plugin_->pass(Role::LateStreams)) addDraw(fg, slots, true, host);
+        if (pass == plugin_->pass(Role::LateStreams) && overhead_) addOverheadDraw(fg, slots, host);
     });
     if (!added) return added.error();
     if (auto c = fg.compile(); !c) return c.error();

@@ -153,12 +153,13 @@ int main(int argc, char** argv) {
     std::printf("%s\n", cameraLine->c_str());
     std::printf("uploading the scene and creating the pipelines\n");
     std::fflush(stdout);
-    auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(),
-                                                        target->framesInFlight(), 0, 1, opt.shadowCascades(),
-                                                        *clusters ? &clusterSetup : nullptr,
-                                                        // With clusters both draw paths shade plainly (the mesh
-                                                        // path has no material shaders), so they look alike.
-                                                        !*clusters);
+    engine::SceneRendererOptions ro;
+    ro.framesInFlight = target->framesInFlight();
+    ro.shadowCascades = opt.shadowCascades();
+    ro.clusters = *clusters ? &clusterSetup : nullptr;
+    // With clusters both draw paths shade plainly (the mesh path has no material shaders), so they look alike.
+    ro.materials = !*clusters;
+    auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(), ro);
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
     if (renderer.clusterPlugin()) renderer.clusterPlugin()->toggles().cone = opt.clusterCone;

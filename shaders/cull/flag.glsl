@@ -45,115 +45,23 @@ layout(set = 0, binding = 12, std430) writeonly buffer State { uint state[]; };
 
 layout(push_constant) uniform Push { CullFlagPush pc; };
 
-// LOD of an instance whose mesh index is valid (shared/cull.h sieveApplyLodBias); non-finite bounds
-// and meshes without primitives get LOD 0.
-uint selectLod(vec4 sphere, float scale, uint meshIndex, uint v) {
-    if (!sieveSphereFinite(sphere)) return 0u;
-    const Mesh mesh = meshes[meshIndex];
-    const float dist = sieveLodDistance(sphere, views[v]);
-    uint lod = SIEVE_MAX_LODS - 1u;
-    bool any = false;
-    for (uint k = 0u; k < mesh.primitiveCount; ++k) {
-        const uint pi = mesh.firstPrimitive + k;
-        if (pi >= uint(primitives.length())) break;
-        lod = min(lod, sievePrimitiveLod(primitives[pi], scale, dist, views[v]));
-        any = true;
-    }
-    return any ? sieveApplyLodBias(lod, views[v]) : 0u;
-}
+#include "cull/decide.glsl"
 
-void countSubgroup(bool b, uint v, uint which) {
-    uint n = subgroupBallotBitCount(subgroupBallot(b));
-    if (subgroupElect() && n > 0u) {
-        switch (which) {
-            case 0: atomicAdd(counters[v].frustumVisible, n); break;
-            case 1: atomicAdd(counters[v].earlyDrawn, n); break;
-            case 2: atomicAdd(counters[v].lateVisible, n); break;
-            case 3: atomicAdd(counters[v].lateDrawn, n); break;
-        }
-    }
-}
-
-#if CULL_LATE
-bool occluded(vec4 sphere, uint v) {
-    CullOcclusionQuery q;
-    if (!sieveOcclusionQuery(sphere, views[v], q)) return false;
-    bool behind = true;
-    for (uint y = q.y0; y <= q.y1; ++y)
-        for (uint x = q.x0; x <= q.x1; ++x)
-            behind = behind && sieveOccludedByTexel(q, texelFetch(pyramid, ivec2(x, y), int(q.mip)).rg, views[v]);
-    return behind;
-}
-#endif
-
-// Draw counts of a flagged instance per bin: its mesh's primitives, bins clamped to the last one.
+// Draw counts of an instance in view v per bin (0 unless flagged with a valid mesh).
 void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) {
     const uint n = pc.instanceCount;
-    uint first = 0u;
-    uint count = 0u;
-    if (flag && meshValid) {
-        first = meshes[meshIndex].firstPrimitive;
-        count = meshes[meshIndex].primitiveCount;
-    }
-    for (uint b = 0u; b < pc.binCount; ++b) {
-        uint c = 0u;
-        if (pc.binCount == 1u) {
-            c = count;
-        } else {
-            for (uint k = 0u; k < count; ++k) {
-                const uint pi = first + k;
-                if (pi < uint(primitives.length()) && min(primitives[pi].bin, pc.binCount - 1u) == b) ++c;
-            }
-        }
-        drawCounts[(v * pc.binCount + b) * n + i] = c;
-    }
-}
-
-// Instance fields are read when a view first needs them: the sphere only where a frustum, occlusion
-// or LOD test looks at it (the early phase of the main view: only for last frame's visible set), the
-// kinds only for a view with a mask, the mesh and scale only for flagged instances.
-struct InstanceCache {
-    vec4 sphere;
-    uint kinds;
-    uint mesh;
-    float scale;
-    uint loaded;  // bits: 1 sphere, 2 kinds, 4 mesh + scale
-};
-
-vec4 sphereOf(uint i, inout InstanceCache c) {
-    if ((c.loaded & 1u) == 0u) {
-        c.sphere = instances[i].sphere;
-        c.loaded |= 1u;
-    }
-    return c.sphere;
-}
-
-uint kindsOf(uint i, inout InstanceCache c) {
-    if ((c.loaded & 2u) == 0u) {
-        c.kinds = instances[i].flags;
-        c.loaded |= 2u;
-    }
-    return c.kinds;
-}
-
-void loadMesh(uint i, inout InstanceCache c) {
-    if ((c.loaded & 4u) == 0u) {
-        c.mesh = instances[i].mesh;
-        c.scale = instances[i].scale;
-        c.loaded |= 4u;
-    }
+    for (uint b = 0u; b < pc.binCount; ++b)
+        drawCounts[(v * pc.binCount + b) * n + i] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
 }
 
 void main() {
     const uint i = sieve_group_index() * 64u + gl_LocalInvocationID.x;
     const uint n = pc.instanceCount;
     const bool valid = i < n;
-    InstanceCache cache = InstanceCache(vec4(0.0), 0u, 0u, 1.0, 0u);
+    InstanceCache cache = emptyCache();
     for (uint v = 0u; v < pc.viewCount; ++v) {
         const uint toggles = views[v].toggles;
-        const bool frustumOn = (toggles & SIEVE_CULL_FRUSTUM) != 0u;
         const bool twoPhase = (toggles & SIEVE_CULL_TWO_PHASE) != 0u;
-        const uint mask = views[v].instanceMask;
         const uint vi = v * n + i;
 #if CULL_LATE
         const bool tested = valid;
@@ -161,45 +69,25 @@ void main() {
         const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
         const bool tested = valid && (earlyView || (twoPhase && visibleLast[vi] != 0u));
 #endif
-        const bool kept = tested && (mask == 0u || (kindsOf(i, cache) & mask) == mask);
-        const bool inFrustum = kept && (!frustumOn || sieveInFrustum(sphereOf(i, cache), views[v]));
-        bool flag = false;
+        const bool kept = keptBy(i, v, tested, cache);
+        const bool inFrustum = inFrustumOf(i, v, kept, cache);
 #if CULL_LATE
-        const bool occlusionOn = (toggles & SIEVE_CULL_OCCLUSION) != 0u;
-        const bool vis = inFrustum && !(occlusionOn && occluded(sphereOf(i, cache), v));
+        const bool vis = visibleOf(i, v, inFrustum, cache);
         const bool drawnEarly = twoPhase && valid && flagsEarly[vi] != 0u;
-        flag = vis && !drawnEarly;
+        const bool flag = vis && !drawnEarly;
         if (valid) visibleLast[vi] = vis ? 1u : 0u;
 #else
-        flag = inFrustum;  // `tested` holds the phase's rule
+        const bool flag = inFrustum;  // `tested` holds the phase's rule
 #endif
         bool meshValid = false;
-        uint lod = 0u;
-        if (flag) {
-            loadMesh(i, cache);
-            meshValid = cache.mesh < uint(meshes.length());
-            if (meshValid && (toggles & SIEVE_CULL_LOD) != 0u)
-                lod = selectLod(sphereOf(i, cache), cache.scale, cache.mesh, v);
-        }
+        const uint lod = flag ? lodOf(i, v, cache, meshValid) : 0u;
         if (valid) {
             flags[vi] = flag ? 1u : 0u;
             lods[vi] = lod;
             writeDrawCounts(i, v, flag, meshValid, cache.mesh);
         }
 #if CULL_LATE
-        if (v == 0u && valid) {
-            // What happened to the instance in the main view (shared/cull_state.h).
-            uint s = SIEVE_STATE_DRAWN_LATE | (lod << SIEVE_STATE_LOD_SHIFT);
-            if (drawnEarly)
-                s = SIEVE_STATE_DRAWN_EARLY | (lodsEarly[i] << SIEVE_STATE_LOD_SHIFT);
-            else if (!kept)
-                s = SIEVE_STATE_MASKED;
-            else if (!inFrustum)
-                s = SIEVE_STATE_FRUSTUM_CULLED;
-            else if (!vis)
-                s = SIEVE_STATE_OCCLUSION_CULLED;
-            state[i] = s;
-        }
+        if (v == 0u && valid) state[i] = stateOf(kept, inFrustum, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u, lod);
         // Every invocation reaches the ballots (threads past the count vote false).
         countSubgroup(inFrustum, v, 0u);
         countSubgroup(vis, v, 2u);

@@ -28,6 +28,8 @@ layout(set = 0, binding = 8, std430) readonly buffer Streams { DrawStream stream
 
 layout(push_constant) uniform Push { DrawExpandPush pc; };
 
+#include "draw/records.glsl"
+
 void main() {
     const uint k = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
     const uint n = pc.instanceCount;
@@ -51,29 +53,6 @@ void main() {
     const uint i = k - s * n;
     const uint bin = s % pc.binCount;
     const uint view = s / pc.binCount;
-    const uint capacity = streams[s].capacity;
     const uint local = ATOMIC == 0 ? offsets[k] - offsets[s * n] : atomicAdd(counts[s].total, c);
-    const uint base = streams[s].base;
-    const Mesh mesh = meshes[instances[i].mesh];
-    const uint lod = lodOf[view * n + i];
-    uint written = 0u;
-    for (uint p = 0u; p < mesh.primitiveCount && written < c; ++p) {
-        const uint primIndex = mesh.firstPrimitive + p;
-        const MeshPrimitive prim = primitives[primIndex];
-        if (pc.binCount > 1u && min(prim.bin, pc.binCount - 1u) != bin) continue;
-        const uint slot = local + written;
-        ++written;
-        if (slot >= capacity) break;
-        const uint l = min(lod, prim.lodCount - 1u);
-        DrawCommand d;
-        d.indexCount = prim.lods[l].indexCount;
-        d.instanceCount = 1u;
-        d.firstIndex = prim.lods[l].firstIndex;
-        d.vertexOffset = prim.vertexOffset;
-        d.firstInstance = i;
-        d.primitive = primIndex;
-        d.material = prim.material;
-        d.lod = l;
-        draws[base + slot] = d;
-    }
+    writeInstanceDraws(i, instances[i].mesh, bin, pc.binCount, lodOf[view * n + i], local, c, streams[s]);
 }

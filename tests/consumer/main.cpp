@@ -304,8 +304,8 @@ bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& s
                         transitions.push_back(toLayout(*imageOf[u.slot], u.layout));
                 fullBarrier(cmd, transitions);
                 if (auto r = plugin.record(p, cmd, bound, fi); !r) error = r.error().message;
-                if (p == sieve::CullingPlugin::kEarlyCompact) draw(false);
-                if (p == sieve::CullingPlugin::kLateCompact) draw(true);
+                if (p == plugin.pass(sieve::CullingPlugin::PassRole::EarlyStreams)) draw(false);
+                if (p == plugin.pass(sieve::CullingPlugin::PassRole::LateStreams)) draw(true);
             }
             fullBarrier(cmd, {toLayout(color, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL)});
             VkBufferImageCopy copy{};

@@ -32,12 +32,10 @@ cat "$out/report.json"
 
 # What the viewer labels now, one line per label in frame order (see renderdoc_expect.py for the syntax).
 cat > "$out/expected.txt" <<'EOF'
-label cull.early.flag
-label cull.early.compact
+label cull.early
 label draw.early
 label hiz.build
-label cull.late.flag
-label cull.late.compact
+label cull.late
 label draw.late
 label cull.stats
 label imgui

@@ -45,8 +45,9 @@ protected:
         EXPECT_TRUE(target) << target.error().message;
         if (!target) return out;
         const engine::ClusterSetup setup{&clusters_, path};
-        auto renderer = engine::SceneRenderer::create(ctx(), scene_, target.value()->colorFormat(), extent, 2, 0, 1, 0,
-                                                      clusters ? &setup : nullptr, materials);
+        auto renderer =
+            engine::SceneRenderer::create(ctx(), scene_, target.value()->colorFormat(), extent,
+                                          {.clusters = clusters ? &setup : nullptr, .materials = materials});
         EXPECT_TRUE(renderer) << renderer.error().message;
         if (!renderer) return out;
         sieve::CullingToggles& t = renderer.value()->plugin().toggles();

@@ -33,7 +33,7 @@ protected:
         auto target = engine::HeadlessTarget::create(ctx(), {{320, 180}, VK_FORMAT_R8G8B8A8_UNORM, 2});
         ASSERT_TRUE(target) << target.error().message;
         target_ = std::move(target).value();
-        auto renderer = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), 2);
+        auto renderer = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), {});
         ASSERT_TRUE(renderer) << renderer.error().message;
         renderer_ = std::move(renderer).value();
         pose_ = sieve::assets::defaultCityCamera();
@@ -151,7 +151,8 @@ TEST_F(CullingPluginTest, CullingRemovesMostInstancesAtStreetLevel) {
 TEST_F(CullingPluginTest, OverflowIsClampedAndCounted) {
     // Rebuild with a tiny capacity.
     renderer_.reset();
-    auto renderer = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), 2, 64);
+    auto renderer =
+        engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), {.drawCapacity = 64});
     ASSERT_TRUE(renderer) << renderer.error().message;
     renderer_ = std::move(renderer).value();
     auto& t = renderer_->plugin().toggles();

@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "gpu/gpu_fixture.h"
+#include "shared/prim_push.h"
 #include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
 #include "sieve/culling.h"
-#include "shared/prim_push.h"
 #include "sieve/pipeline.h"
 
 using testing_gpu::GpuTest;
@@ -31,7 +31,8 @@ engine::MemoryUsage memoryOf(sieve::Memory m) {
     }
 }
 
-class CullingPluginUses : public GpuTest {
+// Param: CullingConfig::fused (the fused passes, or the separate flag and compact passes).
+class CullingPluginUses : public GpuTest, public testing::WithParamInterface<bool> {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
@@ -39,6 +40,7 @@ protected:
         config.maxInstances = 100;
         config.maxDrawsPerInstance = 2;
         config.viewport = {40, 24};
+        config.fused = GetParam();
         auto p = sieve::CullingPlugin::create(ctx().info(), config);
         ASSERT_TRUE(p) << p.error().message;
         plugin_ = std::move(p).value();
@@ -157,17 +159,17 @@ protected:
 
 // The early flag pass runs the late shader in single phase (the full test against last frame's
 // pyramid), binding the late flags as its "early flags" input.
-TEST_F(CullingPluginUses, SinglePhaseEarlyFlagPassDeclaresWhatItBinds) {
+TEST_P(CullingPluginUses, SinglePhaseEarlyFlagPassDeclaresWhatItBinds) {
     plugin_->toggles().twoPhase = false;
-    recordAlone(sieve::CullingPlugin::kEarlyFlag);
+    recordAlone(0);
 }
 
-TEST_F(CullingPluginUses, TwoPhaseFlagPassesDeclareWhatTheyBind) {
-    recordAlone(sieve::CullingPlugin::kEarlyFlag);
-    recordAlone(sieve::CullingPlugin::kLateFlag);
+TEST_P(CullingPluginUses, TwoPhaseFlagPassesDeclareWhatTheyBind) {
+    recordAlone(0);
+    recordAlone(plugin_->pass(sieve::CullingPlugin::PassRole::HiZ) + 1);
 }
 
-TEST_F(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
+TEST_P(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
     for (bool twoPhase : {true, false})
         for (bool stable : {true, false})
             for (bool singleDispatchHiZ : {true, false}) {
@@ -176,6 +178,9 @@ TEST_F(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
                 plugin_->toggles().twoPhase = twoPhase;
                 plugin_->toggles().stable = stable;
                 plugin_->toggles().singleDispatchHiZ = singleDispatchHiZ;
-                for (uint32_t pass = 0; pass < sieve::CullingPlugin::kPassCount; ++pass) recordAlone(pass);
+                for (uint32_t pass = 0; pass < plugin_->passes().size(); ++pass) recordAlone(pass);
             }
 }
+
+INSTANTIATE_TEST_SUITE_P(Pipelines, CullingPluginUses, testing::Bool(),
+                         [](const testing::TestParamInfo<bool>& i) { return i.param ? "Fused" : "Separate"; });

@@ -34,7 +34,7 @@ protected:
         auto target = engine::HeadlessTarget::create(ctx(), {extent, VK_FORMAT_R8G8B8A8_UNORM, 2});
         ASSERT_TRUE(target) << target.error().message;
         target_ = std::move(target).value();
-        auto r = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), extent, 2, 0, maxViews);
+        auto r = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), extent, {.maxViews = maxViews});
         ASSERT_TRUE(r) << r.error().message;
         renderer_ = std::move(r).value();
     }

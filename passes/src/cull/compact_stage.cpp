@@ -32,14 +32,7 @@ public:
             slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(keys), 16),
                          kStorage);
         slots.buffer(phaseSlot("offsets", phase_), Lifetime::Transient, keys * 4, kStorage);
-        const VkBufferUsageFlags drawUsage =
-            kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
-        slots.buffer(phase_ == Phase::Early ? CullingPlugin::kDrawsEarly : CullingPlugin::kDrawsLate,
-                     Lifetime::Transient, std::max<VkDeviceSize>(kit.drawRecords(), 1) * sizeof(gpu::DrawCommand),
-                     drawUsage);
-        slots.buffer(phase_ == Phase::Early ? CullingPlugin::kCountsEarly : CullingPlugin::kCountsLate,
-                     Lifetime::Transient, VkDeviceSize(kit.streamCount()) * sizeof(gpu::DrawCounts),
-                     drawUsage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        declareStreamSlots(slots, kit, phase_);
     }
 
     PassDesc describe(SlotTable& slots) override {
@@ -73,14 +66,8 @@ public:
         const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
         const uint32_t active = views * c.binCount;
         const SlotTable& s = *slots_;
-        if (active < kit_->streamCount()) {
-            vkCmdFillBuffer(cmd, b[counts_].buffer, b[counts_].offset + VkDeviceSize(active) * sizeof(gpu::DrawCounts),
-                            VkDeviceSize(kit_->streamCount() - active) * sizeof(gpu::DrawCounts), 0);
-            transferToComputeBarrier(cmd);
-        }
-        const BufferRange streams{
-            b[params_].buffer, b[params_].offset + kit_->paramsStride() * f.info.frameSlot + kit_->streamTableOffset(),
-            VkDeviceSize(active) * sizeof(gpu::DrawStream)};
+        clearInactiveCounts(cmd, b[counts_], active, *kit_);
+        const BufferRange streams = streamTableRange(b, f, *kit_, params_, active);
         DrawListBuffers buffers{range(b, s, instances_),  range(b, s, meshes_),
                                 range(b, s, primitives_), range(b, s, drawCounts_),
                                 range(b, s, lods_),       range(b, s, offsets_),

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cull/stage.h"
+#include "shared/cull_fused.h"
 #include "sieve/cull_flags.h"
 #include "sieve/hiz.h"
 #include "sieve/prim/scan.h"
@@ -30,15 +31,30 @@ struct CullingPlugin::Impl {
     bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
     int pyramidConvention = -1;   // reverseZ of the view the pyramid was last built for; -1: none built yet
 
+    bool fused = false;
+    uint32_t roles[5] = {};  // pass index per PassRole
+
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
-    void makeStages() {
-        stages.push_back(makeFlagStage(Phase::Early));
-        stages.push_back(makeCompactStage(Phase::Early));
-        stages.push_back(makeHiZStage());
-        stages.push_back(makeFlagStage(Phase::Late));
-        stages.push_back(makeCompactStage(Phase::Late));
-        stages.push_back(makeCheckStage());
-        stages.push_back(makeStatsStage());
+    void makeStages(const DeviceInfo& dev) {
+        fused = config.fused && dev.bufferInt64Atomics;
+        auto add = [&](std::unique_ptr<Stage> s, int role = -1) {
+            if (role >= 0) roles[role] = uint32_t(stages.size());
+            stages.push_back(std::move(s));
+        };
+        using R = PassRole;
+        if (fused) {
+            add(makeFusedStage(Phase::Early), int(R::EarlyStreams));
+            add(makeHiZStage(), int(R::HiZ));
+            add(makeFusedStage(Phase::Late), int(R::LateStreams));
+        } else {
+            add(makeFlagStage(Phase::Early));
+            add(makeCompactStage(Phase::Early), int(R::EarlyStreams));
+            add(makeHiZStage(), int(R::HiZ));
+            add(makeFlagStage(Phase::Late));
+            add(makeCompactStage(Phase::Late), int(R::LateStreams));
+        }
+        add(makeCheckStage(), int(R::Check));
+        add(makeStatsStage(), int(R::Stats));
     }
 
     Result<void> describe();
@@ -203,16 +219,29 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
                          "CullingPlugin: at most " +
                              std::to_string(dev.limits.maxStorageBufferRange / sizeof(gpu::Instance)) +
                              " instances fit in one storage buffer binding on this device");
-    // Per-(view, bin, instance) keys: the draw counts and offsets of one phase.
-    const uint64_t keyBytes = uint64_t(config.maxInstances) * streams->size() * 4;
-    if (keyBytes > dev.limits.maxStorageBufferRange || keyBytes / 4 > prim::kMaxScanElements)
-        return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
-                         "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
-                             std::to_string(streams->size()) +
-                             " streams of draw counts exceed one storage buffer binding; lower maxViews or binCount");
+    if (config.fused && dev.bufferInt64Atomics) {
+        // The fused passes' look-back statuses: 8 bytes per (stream, tile of SIEVE_FUSED_TILE instances).
+        const uint64_t tiles = (uint64_t(config.maxInstances) + gpu::SIEVE_FUSED_TILE - 1) / gpu::SIEVE_FUSED_TILE;
+        const uint64_t statusBytes = (gpu::SIEVE_FUSED_ACCUMULATORS + streams->size() * (tiles + 1)) * 8;
+        if (statusBytes > dev.limits.maxStorageBufferRange)
+            return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                             "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
+                                 std::to_string(streams->size()) +
+                                 " streams of look-back statuses exceed one storage buffer binding; lower maxViews "
+                                 "or binCount");
+    } else {
+        // Per-(view, bin, instance) keys: the draw counts and offsets of one phase.
+        const uint64_t keyBytes = uint64_t(config.maxInstances) * streams->size() * 4;
+        if (keyBytes > dev.limits.maxStorageBufferRange || keyBytes / 4 > prim::kMaxScanElements)
+            return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                             "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
+                                 std::to_string(streams->size()) +
+                                 " streams of draw counts exceed one storage buffer binding; lower maxViews or "
+                                 "binCount");
+    }
     auto impl = std::make_unique<Impl>(dev, config, std::move(streams).value());
     impl->instanceCount = config.maxInstances;
-    impl->makeStages();
+    impl->makeStages(dev);
     for (auto& s : impl->stages)
         if (auto r = s->create(impl->kit); !r) return r.error();
     if (auto r = impl->describe(); !r) return r.error();
@@ -269,6 +298,13 @@ const char* viewKindName(ViewKind kind) {
         case ViewKind::Other: break;
     }
     return "other";
+}
+
+uint32_t CullingPlugin::pass(PassRole role) const {
+    return impl_->roles[uint32_t(role)];
+}
+bool CullingPlugin::fused() const {
+    return impl_->fused;
 }
 
 CullingToggles& CullingPlugin::toggles() {

@@ -2,8 +2,6 @@
 // occlusion against the Hi-Z pyramid (view 0), LOD; writes per-(view, instance) flags and LODs and
 // per-(view, bin, instance) draw counts. The early stage also owns the per-frame parameters (views and
 // the stream table), the persistent visibility and the counters, and starts the frame with them.
-#include <cstring>
-
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "sieve/barriers.h"
@@ -15,14 +13,6 @@ namespace sieve::cull {
 namespace {
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-constexpr VkBufferUsageFlags kTransferDst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-
-VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) {
-    return (v + a - 1) / a * a;
-}
-VkDeviceSize storageAlignment(const DeviceInfo& dev) {
-    return std::max<VkDeviceSize>(dev.limits.minStorageBufferOffsetAlignment, 16);
-}
 
 class FlagStage final : public Stage {
 public:
@@ -40,16 +30,7 @@ public:
         const CullingConfig& c = kit.config();
         const VkDeviceSize n = std::max(c.maxInstances, 1u);
         const VkDeviceSize perView = n * kit.phaseViews(phase_) * 4;
-        if (phase_ == Phase::Early) {
-            slots.buffer(kParams, Lifetime::Persistent, kit.paramsStride() * c.framesInFlight,
-                         kStorage | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
-            slots.buffer(kVisibility, Lifetime::Persistent, n * c.maxViews * 4, kStorage | kTransferDst);
-            slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters) * c.maxViews,
-                         kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-            // Exported for debug views (and read back by tests).
-            slots.buffer(CullingPlugin::kInstanceState, Lifetime::Transient, n * 4,
-                         kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-        }
+        if (phase_ == Phase::Early) declareFrameSlots(slots, kit);
         // The late flags are bound (not read) by the single-phase early pass before the late pass writes
         // them: a graph may not read a transient before it is written, so they persist. The late pass
         // reads the early LODs for the state of instances drawn early.
@@ -61,14 +42,15 @@ public:
     }
 
     PassDesc describe(SlotTable& slots) override {
-        params_ = slots.require(kParams);
+        frame_ = requireFrameSlots(slots);
+        params_ = frame_.params;
+        visibility_ = frame_.visibility;
+        counters_ = frame_.counters;
+        state_ = frame_.state;
         instances_ = slots.require(CullingPlugin::kInstances);
         meshes_ = slots.require(CullingPlugin::kMeshes);
         primitives_ = slots.require(CullingPlugin::kPrimitives);
-        visibility_ = slots.require(kVisibility);
         pyramid_ = slots.require(CullingPlugin::kPyramid);
-        counters_ = slots.require(kCounters);
-        state_ = slots.require(CullingPlugin::kInstanceState);
         flags_out_ = slots.require(phaseSlot("flags", phase_));
         drawCounts_ = slots.require(phaseSlot("drawcounts", phase_));
         lods_ = slots.require(phaseSlot("lods", phase_));
@@ -95,20 +77,9 @@ public:
     }
 
     Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& f) override {
-        const VkDeviceSize frameBase = b[params_].offset + kit_->paramsStride() * f.info.frameSlot;
-        if (phase_ == Phase::Early) {
-            auto* dst = static_cast<char*>(b[params_].mapped);
-            if (!dst) return makeError(VK_ERROR_MEMORY_MAP_FAILED, "cull.early.flag: cull.params is not mapped");
-            char* frame = dst + kit_->paramsStride() * f.info.frameSlot;
-            std::memcpy(frame, f.views.data(), f.views.size() * sizeof(gpu::CullParams));
-            std::memcpy(frame + kit_->streamTableOffset(), kit_->streams().data(), kit_->streams().size_bytes());
-            vkCmdFillBuffer(cmd, b[counters_].buffer, b[counters_].offset,
-                            sizeof(gpu::CullCounters) * kit_->config().maxViews, 0);
-            // Last frame's visibility of memory the host just created means nothing: start from none.
-            if (f.initPersistent) vkCmdFillBuffer(cmd, b[visibility_].buffer, b[visibility_].offset, VK_WHOLE_SIZE, 0);
-            transferToComputeBarrier(cmd);
-        }
-        const BufferRange params{b[params_].buffer, frameBase, f.views.size() * sizeof(gpu::CullParams)};
+        if (phase_ == Phase::Early)
+            if (auto r = recordFrameStart(cmd, b, f, *kit_, frame_, "cull.early.flag"); !r) return r;
+        const BufferRange params = viewsRange(b, f, *kit_, params_);
         auto r = [&](SlotId s) { return range(b, *slots_, s); };
         CullPhaseBuffers buffers{params,        r(instances_),  r(meshes_), r(primitives_), r(visibility_),
                                  r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
@@ -132,6 +103,7 @@ private:
     const CullFlagPass* flags_ = nullptr;
     const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
+    FrameSlots frame_;
     SlotId params_{}, instances_{}, meshes_{}, primitives_{}, visibility_{}, pyramid_{}, counters_{}, state_{},
         flags_out_{}, drawCounts_{}, lods_{}, otherFlags_{}, otherLods_{};
 };
@@ -140,17 +112,6 @@ private:
 
 std::unique_ptr<Stage> makeFlagStage(Phase phase) {
     return std::make_unique<FlagStage>(phase);
-}
-
-VkDeviceSize StageKit::streamTableOffset() const {
-    return alignUp(VkDeviceSize(config_.maxViews) * sizeof(gpu::CullParams), storageAlignment(dev_));
-}
-
-VkDeviceSize StageKit::paramsStride() const {
-    // The flag passes bind each frame's views as a uniform buffer, the other stages as storage.
-    const VkDeviceSize uniform = std::max<VkDeviceSize>(dev_.limits.minUniformBufferOffsetAlignment, 1);
-    return alignUp(streamTableOffset() + VkDeviceSize(streams_.size()) * sizeof(gpu::DrawStream),
-                   std::max(storageAlignment(dev_), uniform));
 }
 
 }  // namespace sieve::cull

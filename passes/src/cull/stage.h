@@ -133,7 +133,31 @@ inline std::string phaseSlot(const char* base, Phase p) {
     return std::string(base) + "." + phaseName(p);
 }
 
+// ---- What the first stage of a frame and the stream-writing stages share (frame_slots.cpp) ----
+
+// The per-frame parameters, persistent visibility, counters and cull.state: declared by the first
+// stage (the early flag or fused stage), which starts every frame with recordFrameStart.
+struct FrameSlots {
+    SlotId params{}, visibility{}, counters{}, state{};
+};
+void declareFrameSlots(SlotTable& slots, const StageKit& kit);
+FrameSlots requireFrameSlots(SlotTable& slots);
+// Uploads the frame's views and stream table, clears the counters (and the visibility on first use),
+// then a transfer -> compute barrier. `pass` names the pass in errors.
+Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const FrameState& f, const StageKit& kit,
+                              const FrameSlots& s, const char* pass);
+// The frame's views (uniform) and its stream table (storage), from cull.params.
+BufferRange viewsRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params);
+BufferRange streamTableRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params,
+                             uint32_t streams);
+// draws.<phase> and counts.<phase>: every stream's records and counts.
+void declareStreamSlots(SlotTable& slots, const StageKit& kit, Phase phase);
+// The streams a phase does not write this frame ([active, streamCount)) read count 0: a fill and a
+// transfer -> compute barrier (nothing when every stream is active).
+void clearInactiveCounts(VkCommandBuffer cmd, const SlotBinding& counts, uint32_t active, const StageKit& kit);
+
 // The stages, in pass order (culling_plugin.cpp lists them).
+std::unique_ptr<Stage> makeFusedStage(Phase phase);
 std::unique_ptr<Stage> makeFlagStage(Phase phase);
 std::unique_ptr<Stage> makeCompactStage(Phase phase);
 std::unique_ptr<Stage> makeHiZStage();

@@ -1,0 +1,31 @@
+// The draw records of one (stream, instance) key, shared by the stable expansion (draw/expand.comp) and
+// the fused culling shaders (cull/fused.glsl). The includer declares meshes[], primitives[] and
+// draws[] (DrawCommand).
+//
+// Instance i drew `count` records in stream (view, bin), starting at slot `local` of the stream: its
+// mesh's primitives of that bin (bins >= binCount count as the last), in primitive order, at LOD
+// min(lod, lodCount - 1). Slots at or beyond `capacity` are not written.
+void writeInstanceDraws(uint i, uint meshIndex, uint bin, uint binCount, uint lod, uint local, uint count,
+                        DrawStream stream) {
+    const Mesh mesh = meshes[meshIndex];
+    uint written = 0u;
+    for (uint p = 0u; p < mesh.primitiveCount && written < count; ++p) {
+        const uint primIndex = mesh.firstPrimitive + p;
+        const MeshPrimitive prim = primitives[primIndex];
+        if (binCount > 1u && min(prim.bin, binCount - 1u) != bin) continue;
+        const uint slot = local + written;
+        ++written;
+        if (slot >= stream.capacity) break;
+        const uint l = min(lod, prim.lodCount - 1u);
+        DrawCommand d;
+        d.indexCount = prim.lods[l].indexCount;
+        d.instanceCount = 1u;
+        d.firstIndex = prim.lods[l].firstIndex;
+        d.vertexOffset = prim.vertexOffset;
+        d.firstInstance = i;
+        d.primitive = primIndex;
+        d.material = prim.material;
+        d.lod = l;
+        draws[stream.base + slot] = d;
+    }
+}
