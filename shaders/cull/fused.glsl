@@ -2,20 +2,22 @@
 // the scan and the draw-record expansion of the separate pipeline (flag.glsl, prim scan, draw/expand.comp)
 // in one dispatch, so that no per-(view, bin, instance) array is written or read back.
 //
-// A workgroup is a tile of SIEVE_FUSED_TILE instances, one per invocation, with its id from a ticket in
-// start order. Per instance and view of the phase it decides as flag.glsl does (cull/decide.glsl; the
+// A workgroup is a tile of SIEVE_FUSED_TILE instances, SIEVE_FUSED_ROUNDS per invocation (instance
+// tile * TILE + r * THREADS + invocation in round r), with its id from a ticket in start order. Per instance and view of the phase it decides as flag.glsl does (cull/decide.glsl; the
 // same rule per phase, see there); the late phase learns "drawn early" from a bit mask the early phase
 // wrote (earlyBits, view 0) instead of per-view flags, and recomputes the early LOD for cull.state.
-// Then, per stream s = view * binCount + bin, in rounds of SIEVE_FUSED_CHUNK streams: the tile's draws of
-// s are scanned (subgroup scans, subgroup totals in shared memory), the tile's aggregate is published,
+// Then, per stream s = view * binCount + bin, SIEVE_FUSED_CHUNK streams at a time: the tile's draws of
+// s are scanned (subgroup scans per round, their totals in shared memory in instance order), the tile's aggregate is published,
 // one subgroup per stream looks back over its predecessors' statuses (shared/cull_fused.h) for the
 // tile's exclusive prefix, publishes the inclusive one, and every invocation writes its records at
 // prefix + its offset in the tile (draw/records.glsl): records in instance order, then primitive order,
 // exactly as the separate pipeline writes them. The tile with the last ticket knows every stream's
 // total after its look-back and writes the streams' DrawCounts.
-// The look-back waits boundedly: after SPIN polls of a window with silent predecessors, the subgroup
-// computes their draws of the stream itself (their decisions read nothing this dispatch writes), so no
-// forward-progress guarantee between workgroups is assumed.
+// FALLBACK (on CPU devices such as lavapipe, whose few threads run workgroups as coroutines): the
+// look-back waits boundedly; after SPIN polls of a window with silent predecessors the subgroup computes
+// their draws of the stream itself (their decisions read nothing this dispatch writes). Without it (GPUs,
+// where every started workgroup stays resident and runs) a tile waits for its predecessors, which took
+// their tickets before it and have started; the code of the recomputation would cost registers there.
 // ATOMIC = 1, the unordered peer: each tile takes its records per stream from a counter
 // (status [2 + s]) instead of looking back; the last tile to finish writes the counts and resets the
 // counters.
@@ -32,9 +34,10 @@
 #include "shared/cull_state.h"
 #include "shared/draw.h"
 
-layout(local_size_x = 256) in;  // SIEVE_FUSED_TILE
+layout(local_size_x = 256) in;  // SIEVE_FUSED_THREADS
 layout(constant_id = 0) const uint ATOMIC = 0;
 layout(constant_id = 1) const uint SPIN = 2048;
+layout(constant_id = 2) const bool FALLBACK = true;
 
 layout(set = 0, binding = 0, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
 layout(set = 0, binding = 1, std430) readonly buffer Instances { Instance instances[]; };
@@ -71,7 +74,9 @@ const uint EPOCH_MASK = 0x3fffffffu;
 const uint MAX_SUBGROUPS = 64u;  // 256 invocations in subgroups of >= 4
 
 shared uint s_tile, s_epoch, s_done;
-shared uint s_sub[SIEVE_FUSED_CHUNK * MAX_SUBGROUPS];  // per (stream of the round, subgroup)
+const uint ROUNDS = SIEVE_FUSED_ROUNDS;
+const uint PARTS = ROUNDS * MAX_SUBGROUPS;  // per stream: (round, subgroup) in instance order
+shared uint s_sub[SIEVE_FUSED_CHUNK * PARTS];
 shared uint s_aggregate[SIEVE_FUSED_CHUNK];
 shared uint s_exclusive[SIEVE_FUSED_CHUNK];
 shared uint s_bits[SIEVE_FUSED_TILE / 32u];
@@ -153,7 +158,7 @@ uint lookBack(uint s, uint tile, uint epoch) {
             found = subgroupBallotBitCount(prefixes) != 0u;
             stop = found ? subgroupBallotFindLSB(prefixes) : width - 1u;
             if (subgroupBallotBitCount(subgroupBallot(lane <= stop && st.x == STATE_SILENT)) == 0u) break;
-            if (spin < SPIN) continue;
+            if (!FALLBACK || spin < SPIN) continue;
             // Bounded wait: compute the silent predecessors' draws of this stream here.
             const uvec4 quiet = subgroupBallot(lane <= stop && st.x == STATE_SILENT);
             for (uint j = 0u; j < width; ++j) {
@@ -178,6 +183,20 @@ void writeCounts(uint s, uint total) {
     counts[s] = DrawCounts(written, total - written, total, 0u);
 }
 
+// What an instance carries from its decisions to its records.
+struct Drawn {
+    uvec2 flags;  // bit v: drawn by this phase in view v (and its mesh is valid)
+    uint mesh;
+    uint lods;  // LOD in view v < 8 at bits 4v (views past 8 recompute it)
+};
+
+uint lodIn(uint i, uint v, Drawn d) {
+    if (v < 8u) return (d.lods >> (4u * v)) & 15u;
+    InstanceCache c = emptyCache();
+    bool meshValid;
+    return lodOf(i, v, c, meshValid);
+}
+
 void main() {
     const uint t = gl_LocalInvocationID.x;
     const uint n = pc.instanceCount;
@@ -197,59 +216,62 @@ void main() {
     barrier();
     const uint tile = s_tile;
     const uint epoch = s_epoch;
-    const uint i = tile * SIEVE_FUSED_TILE + t;
-    const bool valid = i < n;
+    const uint base = tile * SIEVE_FUSED_TILE + t;
 
     // Every view of the phase: flags, counters, and what the other phase and the debug views read.
-    InstanceCache cache = emptyCache();
-    uvec2 flagBits = uvec2(0u);
-    for (uint v = 0u; v < pc.viewCount; ++v) {
-        bool kept, inFrustum, vis, drawnEarly;
-        const bool flag = decide(i, v, cache, kept, inFrustum, vis, drawnEarly);
-        if (flag) flagBits[v >> 5u] |= 1u << (v & 31u);
+    Drawn drawn[ROUNDS];
+    for (uint r = 0u; r < ROUNDS; ++r) {
+        const uint i = base + r * SIEVE_FUSED_THREADS;
+        const bool valid = i < n;
+        InstanceCache cache = emptyCache();
+        drawn[r] = Drawn(uvec2(0u), 0u, 0u);
+        for (uint v = 0u; v < pc.viewCount; ++v) {
+            bool kept, inFrustum, vis, drawnEarly;
+            const bool flag = decide(i, v, cache, kept, inFrustum, vis, drawnEarly);
+            bool meshValid = false;
+            const uint lod = flag || (CULL_LATE != 0 && v == 0u && drawnEarly) ? lodOf(i, v, cache, meshValid) : 0u;
+            if (flag && meshValid) {
+                drawn[r].flags[v >> 5u] |= 1u << (v & 31u);
+                if (v < 8u) drawn[r].lods |= lod << (4u * v);
+            }
 #if CULL_LATE
-        if (valid) visibleLast[v * n + i] = vis ? 1u : 0u;
-        if (v == 0u && valid) {
-            bool meshValid;
-            const uint lod = flag || drawnEarly ? lodOf(i, 0u, cache, meshValid) : 0u;
-            state[i] = stateOf(kept, inFrustum, vis, drawnEarly, lod, lod);
-        }
-        countSubgroup(inFrustum, v, 0u);
-        countSubgroup(vis, v, 2u);
-        countSubgroup(flag, v, 3u);
+            if (valid) visibleLast[v * n + i] = vis ? 1u : 0u;
+            if (v == 0u && valid) state[i] = stateOf(kept, inFrustum, vis, drawnEarly, lod, lod);
+            countSubgroup(inFrustum, v, 0u);
+            countSubgroup(vis, v, 2u);
+            countSubgroup(flag, v, 3u);
 #else
-        if (v == 0u && flag) atomicOr(s_bits[t >> 5u], 1u << (t & 31u));
-        const bool earlyView = (views[v].toggles & SIEVE_CULL_EARLY) != 0u;
-        countSubgroup(flag, v, 1u);
-        countSubgroup(earlyView && inFrustum, v, 0u);
-        countSubgroup(earlyView && inFrustum, v, 2u);
+            if (v == 0u && flag) atomicOr(s_bits[(r * SIEVE_FUSED_THREADS + t) >> 5u], 1u << (t & 31u));
+            const bool earlyView = (views[v].toggles & SIEVE_CULL_EARLY) != 0u;
+            countSubgroup(flag, v, 1u);
+            countSubgroup(earlyView && inFrustum, v, 0u);
+            countSubgroup(earlyView && inFrustum, v, 2u);
 #endif
-    }
-    bool meshValid = false;
-    if (flagBits != uvec2(0u)) {
-        loadMesh(i, cache);
-        meshValid = cache.mesh < uint(meshes.length());
+        }
+        drawn[r].mesh = cache.mesh;
     }
 
-    // Every stream, in rounds of SIEVE_FUSED_CHUNK.
+    // Every stream, SIEVE_FUSED_CHUNK at a time.
     const uint streamCount = pc.viewCount * pc.binCount;
     const uint sg = gl_SubgroupID;
-    uint lodView = 0xffffffffu, lod = 0u;
     for (uint first = 0u; first < streamCount; first += SIEVE_FUSED_CHUNK) {
-        const uint round = min(SIEVE_FUSED_CHUNK, streamCount - first);
-        for (uint k = 0u; k < round; ++k) {
-            const uint total = subgroupAdd(streamDraws(first + k, flagBits, meshValid, cache.mesh));
-            if (subgroupElect()) s_sub[k * MAX_SUBGROUPS + sg] = total;
-        }
-        barrier();
-        if (t < round) {
-            // Subgroup totals -> exclusive prefixes over the subgroups; the tile's aggregate.
-            uint sum = 0u;
-            for (uint g = 0u; g < gl_NumSubgroups; ++g) {
-                const uint x = s_sub[t * MAX_SUBGROUPS + g];
-                s_sub[t * MAX_SUBGROUPS + g] = sum;
-                sum += x;
+        const uint count = min(SIEVE_FUSED_CHUNK, streamCount - first);
+        for (uint k = 0u; k < count; ++k)
+            for (uint r = 0u; r < ROUNDS; ++r) {
+                const uint total = subgroupAdd(streamDraws(first + k, drawn[r].flags, true, drawn[r].mesh));
+                if (subgroupElect()) s_sub[k * PARTS + r * MAX_SUBGROUPS + sg] = total;
             }
+        barrier();
+        if (t < count) {
+            // Totals per (round, subgroup) -> exclusive prefixes in instance order; the tile's aggregate.
+            uint sum = 0u;
+            for (uint r = 0u; r < ROUNDS; ++r)
+                for (uint g = 0u; g < gl_NumSubgroups; ++g) {
+                    const uint at = t * PARTS + r * MAX_SUBGROUPS + g;
+                    const uint x = s_sub[at];
+                    s_sub[at] = sum;
+                    sum += x;
+                }
             s_aggregate[t] = sum;
             if (ATOMIC != 0u)
                 s_exclusive[t] = sum == 0u ? 0u
@@ -261,7 +283,7 @@ void main() {
         barrier();
         if (ATOMIC == 0u) {
             // One subgroup per stream finds the tile's place in it.
-            for (uint k = sg; k < round; k += gl_NumSubgroups) {
+            for (uint k = sg; k < count; k += gl_NumSubgroups) {
                 uint exclusive = 0u;
                 if (tile > 0u) {
                     exclusive = lookBack(first + k, tile, epoch);
@@ -271,25 +293,25 @@ void main() {
             }
             barrier();
         }
-        for (uint k = 0u; k < round; ++k) {
+        for (uint k = 0u; k < count; ++k) {
             const uint s = first + k;
-            const uint c = streamDraws(s, flagBits, meshValid, cache.mesh);
-            const uint local = subgroupExclusiveAdd(c) + s_sub[k * MAX_SUBGROUPS + sg] + s_exclusive[k];
-            if (c == 0u) continue;
             const uint v = s / pc.binCount;
-            if (v != lodView) {
-                bool mv;
-                lod = lodOf(i, v, cache, mv);
-                lodView = v;
+            for (uint r = 0u; r < ROUNDS; ++r) {
+                const uint c = streamDraws(s, drawn[r].flags, true, drawn[r].mesh);
+                const uint local =
+                    subgroupExclusiveAdd(c) + s_sub[k * PARTS + r * MAX_SUBGROUPS + sg] + s_exclusive[k];
+                if (c == 0u) continue;
+                const uint i = base + r * SIEVE_FUSED_THREADS;
+                writeInstanceDraws(i, drawn[r].mesh, s % pc.binCount, pc.binCount, lodIn(i, v, drawn[r]), local, c,
+                                   streams[s]);
             }
-            writeInstanceDraws(i, cache.mesh, s % pc.binCount, pc.binCount, lod, local, c, streams[s]);
         }
-        if (ATOMIC == 0u && tile == tiles - 1u && t < round) writeCounts(first + t, s_exclusive[t] + s_aggregate[t]);
-        barrier();  // the shared arrays are reused by the next round
+        if (ATOMIC == 0u && tile == tiles - 1u && t < count) writeCounts(first + t, s_exclusive[t] + s_aggregate[t]);
+        barrier();  // the shared arrays are reused by the next streams
     }
 #if !CULL_LATE
-    if (t < SIEVE_FUSED_TILE / 32u && tile * (SIEVE_FUSED_TILE / 32u) + t < (n + 31u) / 32u)
-        earlyBits[tile * (SIEVE_FUSED_TILE / 32u) + t] = s_bits[t];
+    const uint words = SIEVE_FUSED_TILE / 32u;
+    if (t < words && tile * words + t < (n + 31u) / 32u) earlyBits[tile * words + t] = s_bits[t];
 #endif
     if (ATOMIC != 0u) {
         // The last tile to finish reads every counter after all tiles' additions (their additions happen
@@ -306,7 +328,7 @@ void main() {
         controlBarrier(gl_ScopeWorkgroup, gl_ScopeDevice, gl_StorageSemanticsBuffer | gl_StorageSemanticsShared,
                        gl_SemanticsAcquireRelease);
         if (s_done != 0u)
-            for (uint s = t; s < streamCount; s += SIEVE_FUSED_TILE)
+            for (uint s = t; s < streamCount; s += SIEVE_FUSED_THREADS)
                 writeCounts(s, atomicExchange(status32[2u * (SIEVE_FUSED_ACCUMULATORS + s)], 0u, gl_ScopeDevice,
                                               gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
     }

@@ -7,8 +7,10 @@
 
 SIEVE_NS_BEGIN
 
-SIEVE_CONST(uint, SIEVE_FUSED_TILE, 256u)  // instances per workgroup (one per invocation)
-SIEVE_CONST(uint, SIEVE_FUSED_CHUNK, 32u)  // streams a workgroup scans per round
+SIEVE_CONST(uint, SIEVE_FUSED_THREADS, 256u)  // invocations per workgroup
+SIEVE_CONST(uint, SIEVE_FUSED_ROUNDS, 4u)     // instances per invocation, 256 apart
+SIEVE_CONST(uint, SIEVE_FUSED_TILE, 1024u)    // instances per workgroup (THREADS * ROUNDS)
+SIEVE_CONST(uint, SIEVE_FUSED_CHUNK, 16u)     // streams a workgroup scans at a time
 
 // Status buffer of one pass slot, in 64-bit words (persistent, zeroed once at creation):
 //   [0]  ticket (low 32 bits) | epoch (high 32 bits): tiles take their ids in start order; the tile with

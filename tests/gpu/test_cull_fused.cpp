@@ -187,7 +187,7 @@ const Mode kModes[] = {
 TEST_F(FusedCullingTest, StreamsEqualTheSeparatePipelineAtEdgeSizesInEveryMode) {
     if (!ctx().info().bufferInt64Atomics) GTEST_SKIP() << "no 64-bit buffer atomics: no fused pipeline";
     const uint32_t tile = sieve::gpu::SIEVE_FUSED_TILE;
-    for (const uint32_t n : {1u, tile - 1, tile, tile + 1, 9 * tile + 37}) {
+    for (const uint32_t n : {1u, tile - 1, tile, tile + 1, 3 * tile + 37}) {
         SCOPED_TRACE("n = " + std::to_string(n));
         auto city = sieve::assets::makeCity(n, 11);
         ASSERT_TRUE(city) << city.error();

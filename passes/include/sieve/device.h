@@ -81,6 +81,7 @@ struct DeviceInfo {
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     uint32_t vendorId = 0;
+    VkPhysicalDeviceType deviceType = VK_PHYSICAL_DEVICE_TYPE_OTHER;
     VkPhysicalDeviceLimits limits{};
     uint32_t subgroupSize = 1;
     bool subgroupArithmetic = false;  // compute stage supports subgroup arithmetic ops

@@ -201,6 +201,7 @@ Result<DeviceInfo> describeDevice(const DeviceSetup& setup) {
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
     vkGetPhysicalDeviceProperties2(setup.physical, &props);
     info.vendorId = props.properties.vendorID;
+    info.deviceType = props.properties.deviceType;
     info.limits = props.properties.limits;
     for (int i = 0; i < 3; ++i) info.maxComputeWorkGroupCount[i] = info.limits.maxComputeWorkGroupCount[i];
     info.subgroupSize = subgroup.subgroupSize;

@@ -17,6 +17,7 @@ namespace {
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 constexpr VkBufferUsageFlags kTransferDst = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 constexpr const char* kEarlyBits = "cull.early.bits";
+constexpr uint32_t kSpin = 2048;  // polls of a window before the fallback
 
 // The four fused pipelines (phase x order) and the pyramid's sampler, shared by both stages.
 struct FusedPipelines {
@@ -28,8 +29,10 @@ struct FusedPipelines {
         auto sampler = NearestSampler::create(dev, "cull pyramid nearest (fused)");
         if (!sampler) return sampler.error();
         p.sampler = std::move(sampler).value();
+        // The look-back's bounded wait only where workgroups may not all make progress (fused.glsl).
+        const uint32_t fallback = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 0;
         for (uint32_t atomic = 0; atomic < 2; ++atomic) {
-            const uint32_t spec[] = {atomic};
+            const uint32_t spec[] = {atomic, kSpin, fallback};
             auto e = ComputePipeline::create(dev, {"cull/fused_early.comp", sizeof(gpu::CullFusedPush), spec});
             if (!e) return e.error();
             auto l = ComputePipeline::create(dev, {"cull/fused_late.comp", sizeof(gpu::CullFusedPush), spec});
