@@ -1,7 +1,7 @@
 #pragma once
 // The reference host's side of cluster culling: the cluster tables on the GPU, the cluster plugin, and
-// how its passes join the frame graph (cluster.early after cull.early, cluster.late after
-// cull.late, cluster.stats after cull.stats; the draw passes then draw the cluster lists).
+// how its passes join the frame graph (cluster.early after cull.early.compact, cluster.late after
+// cull.late.compact, cluster.stats after cull.stats; the draw passes then draw the cluster lists).
 #include <memory>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
 // The viewer's frame graph: the culling plugin's passes with the default geometry pass interleaved
-// (draw.early after cull.early, draw.late after cull.late), on the reference render
+// (draw.early after cull.early.compact, draw.late after cull.late.compact), on the reference render
 // graph. Rebuilt when the viewport changes.
 #include <array>
 #include <memory>
@@ -45,7 +45,7 @@ struct SceneRendererOptions {
     uint32_t shadowCascades = 0;
     const ClusterSetup* clusters = nullptr;
     bool materials = true;     // the scene's materials (false: plain shading)
-    bool fusedCulling = true;  // sieve::CullingConfig::fused
+    bool fusedCulling = false;  // sieve::CullingConfig::fused
 };
 
 class SceneRenderer {

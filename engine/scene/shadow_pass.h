@@ -3,7 +3,7 @@
 // only, shadow casters, culled by the early pass: engine/scene/cascades.h); shadow.draw draws every
 // cascade's stream depth-only into its square of one depth atlas, and shadow.copy puts the cascades'
 // matrices and the atlas's texels into the buffer the default geometry pass shades with
-// (shared/shadow.h). Both run after cull.early, before draw.early.
+// (shared/shadow.h). Both run after cull.early.compact, before draw.early.
 #include <memory>
 #include <vector>
 

@@ -36,7 +36,7 @@ struct Options {
     uint64_t seed = 1;
     bool verify = false;
     std::string out;
-    std::string pipeline = "fused";
+    std::string pipeline = "separate";
 };
 
 struct Percentiles {
@@ -89,7 +89,7 @@ int multiviewMain(int argc, char** argv) {
         .count("--frames", "F", "timed frames per subject and round (default 20)", o.frames, 1, 10000)
         .count("--warmup-ms", "MS", "rendering before each timed run (default 500)", o.warmupMs, 0, 60000)
         .count("--seed", "S", "seed of the city (default 1)", o.seed, 0, UINT64_MAX)
-        .choice("--pipeline", {"fused", "separate"}, "culling pipeline of every subject (default fused)", o.pipeline)
+        .choice("--pipeline", {"fused", "separate"}, "culling pipeline of every subject (default separate)", o.pipeline)
         .flag("--verify", "check the counts after timing (see above); exit 1 on a mismatch", o.verify)
         .text("--out", "FILE", "append the JSON line to FILE (default: stdout)", o.out);
     if (auto exit = p.run(argc, argv, 1)) return *exit;

@@ -41,7 +41,7 @@ public:
                                                                VkExtent2D extent, uint32_t maxViews = 1,
                                                                const engine::ClusterSetup* clusters = nullptr,
                                                                const sieve::assets::CameraPose* pose = nullptr,
-                                                               bool fused = true);
+                                                               bool fused = false);
     // Renders warmup + frames frames; times the last `frames`.
     sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
     // Renders for at least `ms` of wall time (the GPU is the bottleneck: an idle GPU clocks down), then

@@ -94,6 +94,9 @@ uint binDraws(uint meshIndex, uint b, uint binCount) {
 // counters[v] += the subgroup's votes (which: 0 frustumVisible, 1 earlyDrawn, 2 lateVisible, 3
 // lateDrawn). Every invocation of the subgroup must reach it.
 void countSubgroup(bool b, uint v, uint which) {
+#ifdef CULL_COUNTERS
+    if (!CULL_COUNTERS) return;
+#endif
     uint n = subgroupBallotBitCount(subgroupBallot(b));
     if (subgroupElect() && n > 0u) {
         switch (which) {

@@ -11,7 +11,8 @@
 // shader and never given to the late one; other views without TWO_PHASE (and all views of a
 // single-phase frame, where the late shader runs in the early slot) completely by the late shader.
 // Occlusion reads the one pyramid, view 0's (only view 0 may have SIEVE_CULL_OCCLUSION).
-// Outputs: flags[vi], lods[vi] (flag ? LOD : 0), drawCounts[(v * B + b) * N + i] = primitives of the
+// Outputs: flags[vi] (early phase: two-phase views only, the others' entries are not written: nothing
+// reads them), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
 // instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; counters[v] (shared/cull.h
 // CullCounters) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision.
 #extension GL_GOOGLE_include_directive : require
@@ -82,8 +83,14 @@ void main() {
         bool meshValid = false;
         const uint lod = flag ? lodOf(i, v, cache, meshValid) : 0u;
         if (valid) {
+#if CULL_LATE
             flags[vi] = flag ? 1u : 0u;
-            lods[vi] = lod;
+#else
+            // Only the late phase of a two-phase view reads them (flagsEarly).
+            if (twoPhase) flags[vi] = flag ? 1u : 0u;
+#endif
+            // Read only where flagged (draw counts > 0, lodsEarly of instances drawn early).
+            if (flag) lods[vi] = lod;
             writeDrawCounts(i, v, flag, meshValid, cache.mesh);
         }
 #if CULL_LATE

@@ -38,6 +38,11 @@ layout(local_size_x = 256) in;  // SIEVE_FUSED_THREADS
 layout(constant_id = 0) const uint ATOMIC = 0;
 layout(constant_id = 1) const uint SPIN = 2048;
 layout(constant_id = 2) const bool FALLBACK = true;
+// Measurement only (sieve-bench, SIEVE_FUSED_EXPERIMENT): 3 = everything; 0 = stop after the decisions,
+// 1 = after the tile's scan and publication, 2 = after the look-back (no records). COUNTERS = 0: no stats.
+layout(constant_id = 3) const uint STAGES = 3;
+layout(constant_id = 4) const bool COUNTERS = true;
+#define CULL_COUNTERS COUNTERS
 
 layout(set = 0, binding = 0, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
 layout(set = 0, binding = 1, std430) readonly buffer Instances { Instance instances[]; };
@@ -251,6 +256,7 @@ void main() {
         drawn[r].mesh = cache.mesh;
     }
 
+    if (STAGES == 0u) return;
     // Every stream, SIEVE_FUSED_CHUNK at a time.
     const uint streamCount = pc.viewCount * pc.binCount;
     const uint sg = gl_SubgroupID;
@@ -281,6 +287,7 @@ void main() {
                 publish(first + t, tile, sum, tile == 0u ? STATE_PREFIX : STATE_AGGREGATE, epoch);
         }
         barrier();
+        if (STAGES == 1u) return;
         if (ATOMIC == 0u) {
             // One subgroup per stream finds the tile's place in it.
             for (uint k = sg; k < count; k += gl_NumSubgroups) {
@@ -293,6 +300,7 @@ void main() {
             }
             barrier();
         }
+        if (STAGES == 2u) return;
         for (uint k = 0u; k < count; ++k) {
             const uint s = first + k;
             const uint v = s / pc.binCount;

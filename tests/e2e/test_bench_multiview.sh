@@ -26,7 +26,7 @@ assert list(views) == ['camera', 'cascade 0', 'cascade 1', 'cascade 2', 'cascade
 for name, v in views.items():
     assert v['kind'] == ('camera' if name == 'camera' else 'shadow'), v
     assert 0 < v['frustum_visible'] < l['n'] and v['draws'] >= v['drawn'], (name, v)
-for p in ('cull.early', 'cull.late', 'hiz.build'):
+for p in ('cull.early.flag', 'cull.late.flag', 'cull.late.compact', 'hiz.build'):
     assert l['multi_passes_us'][p] > 0, p
 assert l['device'] and l['driver'] and l['date']
 print('multiview line ok')

@@ -32,10 +32,12 @@ cat "$out/report.json"
 
 # What the viewer labels now, one line per label in frame order (see renderdoc_expect.py for the syntax).
 cat > "$out/expected.txt" <<'EOF'
-label cull.early
+label cull.early.flag
+label cull.early.compact
 label draw.early
 label hiz.build
-label cull.late
+label cull.late.flag
+label cull.late.compact
 label draw.late
 label cull.stats
 label imgui

@@ -42,7 +42,7 @@ assert stats["instances"] > 0 and stats["drawn"] > 0, stats
 assert isinstance(stats["passes"], dict)
 for name, ms in stats["passes"].items():
     assert isinstance(ms, float) and ms >= 0, (name, ms)
-for name in ["cull.early", "draw.early", "hiz.build", "cull.late", "draw.late", "overlay", "overlay.hiz"]:
+for name in ["cull.early.flag", "draw.early", "hiz.build", "cull.late.flag", "draw.late", "overlay", "overlay.hiz"]:
     assert name in stats["passes"], (name, stats["passes"])
 assert stats["frames"] == 5 and stats["width"] == 640 and stats["height"] == 360
 print("headless viewer OK:", sorted(stats["passes"]))

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "gpu/test_cull_views.h"
@@ -12,6 +13,23 @@
 namespace testing_cull {
 
 using sieve::gpu::vec4;
+
+// What the flag passes leave unwritten (shaders/cull/flag.glsl: nothing reads it) reads as 0 here, so
+// that what they write compares exactly: the LODs of (view, instance) pairs `flags` does not flag (the
+// reference's flags, or the GPU's where they are all written), and the early flags of views without
+// SIEVE_CULL_TWO_PHASE (views[v] covers entries [v * n, (v + 1) * n)).
+inline std::vector<uint32_t> writtenLods(std::vector<uint32_t> lods, const std::vector<uint32_t>& flags) {
+    for (size_t k = 0; k < lods.size(); ++k)
+        if (k >= flags.size() || !flags[k]) lods[k] = 0;
+    return lods;
+}
+inline std::vector<uint32_t> writtenEarlyFlags(std::vector<uint32_t> flags,
+                                               std::span<const sieve::gpu::CullParams> views, size_t n) {
+    for (size_t v = 0; v < views.size(); ++v)
+        if (!(views[v].toggles & sieve::gpu::SIEVE_CULL_TWO_PHASE))
+            for (size_t k = v * n; k < std::min((v + 1) * n, flags.size()); ++k) flags[k] = 0;
+    return flags;
+}
 
 struct RandomScene {
     std::vector<sieve::gpu::Instance> instances;

@@ -181,8 +181,9 @@ TEST_F(Host2Test, SameDrawListsCountsAndImageAsTheReferenceHost) {
     ASSERT_GT(ref.early.counts.count, 0u);
     EXPECT_LT(ref.stats.earlyDrawn + ref.stats.lateDrawn, ref.stats.instances);
     expectSameOutput(ref, h2);
-    const std::vector<std::string> expected = {"cull.early", "draw.early", "hiz.build", "cull.late",
-                                               "draw.late",  "cull.check", "cull.stats"};
+    const std::vector<std::string> expected = {"cull.early.flag", "cull.early.compact", "draw.early",
+                                               "hiz.build",       "cull.late.flag",     "cull.late.compact",
+                                               "draw.late",       "cull.check",         "cull.stats"};
     EXPECT_EQ(order, expected);
     // One GPU time per pass, in the order they ran; the frame took some time.
     std::vector<std::string> timed;

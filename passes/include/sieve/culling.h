@@ -1,15 +1,15 @@
 #pragma once
 // The culling plugin: frustum and two-phase Hi-Z occlusion culling, LOD selection, and stable
 // (instance-ordered) draw lists for vkCmdDrawIndexedIndirectCount. Data flow (DESIGN.md):
-//   cull.early         flagE = visibleLast && inFrustum; scan + records -> draws.early, counts.early
-//                      (single-phase: the full test, see below)
+//   cull.early.flag    flagE = visibleLast && inFrustum             (single-phase: the full test, see below)
+//   cull.early.compact scan(drawCountsE) -> draws.early, counts.early
 //   [host draw.early]  DrawIndexedIndirectCount(draws.early, counts.early)
 //   hiz.build          depth -> min/max pyramid
-//   cull.late          vis = inFrustum && !occluded; flagL = vis && !flagE; visibleLast = vis;
-//                      scan + records -> draws.late, counts.late
+//   cull.late.flag     vis = inFrustum && !occluded; flagL = vis && !flagE; visibleLast = vis
+//   cull.late.compact  scan(drawCountsL) -> draws.late, counts.late
 //   [host draw.late]
-// (CullingConfig::fused = false splits cull.early and cull.late into a flag pass writing per-key draw
-// counts, cull.<phase>.flag, and a scan + expansion pass, cull.<phase>.compact.)
+// (CullingConfig::fused = true makes each phase's two passes one, cull.early / cull.late, with the same
+// streams; hosts find the passes by role: pass(PassRole).)
 //   cull.check         debug (toggles().checkCulling): occlusion-culled instances vs the final depth
 //   cull.stats         counters -> readback ring (read framesInFlight frames later, never waiting)
 // Views: up to maxViews per frame (setViews), each as the host draws it (sieve/view.h: any projection,
@@ -55,10 +55,11 @@ struct CullingConfig {
     std::vector<uint32_t> streamCapacities;
     uint32_t framesInFlight = 2;
     VkExtent2D viewport{0, 0};  // extent of the host's depth attachment
-    // One pass per phase (shaders/cull/fused.glsl: test, scan and draw records in one dispatch; needs
-    // DeviceInfo::bufferInt64Atomics, else the separate passes run). false: the separate flag and
-    // compaction passes (their per-key arrays; for comparison and for tests of the parts).
-    bool fused = true;
+    // true: one pass per phase (shaders/cull/fused.glsl: every view's test, the scan and the draw records
+    // in one dispatch; needs DeviceInfo::bufferInt64Atomics, else the separate passes run). It gives the
+    // same streams byte for byte, but on the H200 it is slower than the separate passes (bench/RESULTS.md,
+    // "Fused culling pipeline"), so the default is false: a flag pass and a scan + expansion pass per phase.
+    bool fused = false;
     prim::PrimOptions scan;  // scan tier for the separate pipeline's draw lists
 };
 
@@ -156,9 +157,9 @@ public:
     static constexpr const char* kInstanceState = "cull.state";
     // The passes (passes() order) by what they do for the host's graph: draw.early goes after
     // pass(EarlyStreams), draw.late (the late streams of every view) after pass(LateStreams); pass(Check)
-    // reads the final depth, so nothing may draw into it after that pass. Fused (fused()): cull.early,
-    // hiz.build, cull.late, cull.check, cull.stats; separate: cull.early.flag, cull.early.compact,
-    // hiz.build, cull.late.flag, cull.late.compact, cull.check, cull.stats.
+    // reads the final depth, so nothing may draw into it after that pass. Separate (the default):
+    // cull.early.flag, cull.early.compact, hiz.build, cull.late.flag, cull.late.compact, cull.check,
+    // cull.stats; fused (fused()): cull.early, hiz.build, cull.late, cull.check, cull.stats.
     enum class PassRole : uint32_t { EarlyStreams, HiZ, LateStreams, Check, Stats };
     uint32_t pass(PassRole role) const;
     bool fused() const;

@@ -3,6 +3,8 @@
 // also starts the frame (frame_slots.cpp). Chosen by CullingConfig::fused on devices with 64-bit buffer
 // atomics; the separate flag and compact stages remain for the others and for comparison.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "core/vk.h"
 #include "cull/stage.h"
@@ -29,10 +31,16 @@ struct FusedPipelines {
         auto sampler = NearestSampler::create(dev, "cull pyramid nearest (fused)");
         if (!sampler) return sampler.error();
         p.sampler = std::move(sampler).value();
+        // Measurement only: SIEVE_FUSED_EXPERIMENT="STAGES,COUNTERS" (fused.glsl) leaves parts out.
+        struct {
+            uint32_t stages = 3, counters = 1;
+        } experiment;
+        if (const char* e = std::getenv("SIEVE_FUSED_EXPERIMENT"))
+            std::sscanf(e, "%u,%u", &experiment.stages, &experiment.counters);
         // The look-back's bounded wait only where workgroups may not all make progress (fused.glsl).
         const uint32_t fallback = dev.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : 0;
         for (uint32_t atomic = 0; atomic < 2; ++atomic) {
-            const uint32_t spec[] = {atomic, kSpin, fallback};
+            const uint32_t spec[] = {atomic, kSpin, fallback, experiment.stages, experiment.counters};
             auto e = ComputePipeline::create(dev, {"cull/fused_early.comp", sizeof(gpu::CullFusedPush), spec});
             if (!e) return e.error();
             auto l = ComputePipeline::create(dev, {"cull/fused_late.comp", sizeof(gpu::CullFusedPush), spec});
