@@ -48,9 +48,13 @@ bool keptBy(uint i, uint v, bool tested, inout InstanceCache c) {
     return tested && (mask == 0u || (kindsOf(i, c) & mask) == mask);
 }
 
-// Kept and in view v's frustum (frustum test off: kept).
-bool inFrustumOf(uint i, uint v, bool kept, inout InstanceCache c) {
-    return kept && ((views[v].toggles & SIEVE_CULL_FRUSTUM) == 0u || sieveInFrustum(sphereOf(i, c), views[v]));
+// Kept by view v's mask and in its frustum (frustum test off: kept), among the instances the phase tests.
+// The kinds are read only for instances in the frustum: a shadow view's mask costs no read of the
+// instances it cannot see.
+bool inFrustumKept(uint i, uint v, bool tested, inout InstanceCache c) {
+    return tested &&
+           ((views[v].toggles & SIEVE_CULL_FRUSTUM) == 0u || sieveInFrustum(sphereOf(i, c), views[v])) &&
+           keptBy(i, v, true, c);
 }
 
 // LOD of an instance whose mesh index is valid (shared/cull.h sieveApplyLodBias); non-finite bounds

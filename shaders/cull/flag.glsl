@@ -70,8 +70,7 @@ void main() {
         const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
         const bool tested = valid && (earlyView || (twoPhase && visibleLast[vi] != 0u));
 #endif
-        const bool kept = keptBy(i, v, tested, cache);
-        const bool inFrustum = inFrustumOf(i, v, kept, cache);
+        const bool inFrustum = inFrustumKept(i, v, tested, cache);
 #if CULL_LATE
         const bool vis = visibleOf(i, v, inFrustum, cache);
         const bool drawnEarly = twoPhase && valid && flagsEarly[vi] != 0u;
@@ -94,7 +93,9 @@ void main() {
             writeDrawCounts(i, v, flag, meshValid, cache.mesh);
         }
 #if CULL_LATE
-        if (v == 0u && valid) state[i] = stateOf(kept, inFrustum, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u, lod);
+        if (v == 0u && valid)
+            state[i] = stateOf(keptBy(i, v, tested, cache), inFrustum, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u,
+                               lod);
         // Every invocation reaches the ballots (threads past the count vote false).
         countSubgroup(inFrustum, v, 0u);
         countSubgroup(vis, v, 2u);

@@ -96,16 +96,16 @@ bool decide(uint i, uint v, inout InstanceCache c, out bool kept, out bool inFru
     const bool twoPhase = (toggles & SIEVE_CULL_TWO_PHASE) != 0u;
     const bool valid = i < pc.instanceCount;
 #if CULL_LATE
-    kept = keptBy(i, v, valid, c);
-    inFrustum = inFrustumOf(i, v, kept, c);
+    inFrustum = inFrustumKept(i, v, valid, c);
+    kept = v == 0u ? keptBy(i, v, valid, c) : inFrustum;  // (only view 0's goes into cull.state)
     vis = visibleOf(i, v, inFrustum, c);
     drawnEarly = twoPhase && valid && ((earlyBits[i >> 5u] >> (i & 31u)) & 1u) != 0u;
     return vis && !drawnEarly;
 #else
     const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
     const bool tested = valid && (earlyView || (twoPhase && visibleLast[v * pc.instanceCount + i] != 0u));
-    kept = keptBy(i, v, tested, c);
-    inFrustum = inFrustumOf(i, v, kept, c);
+    inFrustum = inFrustumKept(i, v, tested, c);
+    kept = inFrustum;  // (unused early)
     vis = inFrustum;
     drawnEarly = false;
     return inFrustum;
