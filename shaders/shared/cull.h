@@ -79,6 +79,20 @@ struct CullFlagPush {
     uint pad;
 };
 
+// Per-dispatch constants of the stats record (cull/stats.comp): one frame's record of the readback ring at
+// word `recordWord`, in 16-byte units: header (frameLo, frameHi, instanceCount, 1), CullCounters[views],
+// DrawCounts early[streams] and late[streams], the check's count.
+struct CullStatsPush {
+    uint frameLo;
+    uint frameHi;
+    uint instanceCount;
+    uint views;
+    uint streams;
+    uint recordWord;
+    uint pad0;
+    uint pad1;
+};
+
 // Per-dispatch constants of the false-culling check (cull/check.comp).
 struct CullCheckPush {
     uint instanceCount;

@@ -1,0 +1,33 @@
+#version 460
+// The frame's counts into its record of the readback ring (shared/cull.h CullStatsPush), in one dispatch
+// of one workgroup: the header, every view's counters, every stream's early and late counts, the check's
+// count, word by word.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/cull.h"
+
+layout(local_size_x = 64) in;
+layout(set = 0, binding = 0, std430) readonly buffer Counters { uint counters[]; };
+layout(set = 0, binding = 1, std430) readonly buffer Early { uint early[]; };
+layout(set = 0, binding = 2, std430) readonly buffer Late { uint late[]; };
+layout(set = 0, binding = 3, std430) readonly buffer Check { uint check[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer Ring { uint ring[]; };
+layout(push_constant) uniform Push { CullStatsPush pc; };
+
+void main() {
+    const uint counterWords = pc.views * 4u, streamWords = pc.streams * 4u;
+    const uint words = 4u + counterWords + 2u * streamWords + 4u;
+    for (uint w = gl_LocalInvocationID.x; w < words; w += gl_WorkGroupSize.x) {
+        uint value;
+        if (w < 4u)
+            value = w == 0u ? pc.frameLo : w == 1u ? pc.frameHi : w == 2u ? pc.instanceCount : 1u;
+        else if (w < 4u + counterWords)
+            value = counters[w - 4u];
+        else if (w < 4u + counterWords + streamWords)
+            value = early[w - 4u - counterWords];
+        else if (w < 4u + counterWords + 2u * streamWords)
+            value = late[w - 4u - counterWords - streamWords];
+        else
+            value = check[w - 4u - counterWords - 2u * streamWords];
+        ring[pc.recordWord + w] = value;
+    }
+}
