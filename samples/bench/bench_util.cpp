@@ -162,7 +162,10 @@ Stat stat(std::vector<double> v) {
 }
 
 void addStat(Json& j, const std::string& prefix, const Stat& s) {
-    j.num(prefix + "_us", s.median).num(prefix + "_min_us", s.min).num(prefix + "_p90_us", s.p90);
+    j.num(prefix + "_us", s.median)
+        .num(prefix + "_min_us", s.min)
+        .num(prefix + "_p10_us", s.p10)
+        .num(prefix + "_p90_us", s.p90);
 }
 
 sieve::Result<engine::Buffer> deviceBuffer(engine::Context& ctx, uint64_t bytes, const char* name) {

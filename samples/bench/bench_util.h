@@ -74,7 +74,7 @@ struct Stat {
     uint32_t samples = 0;
 };
 Stat stat(std::vector<double> v);
-void addStat(Json& j, const std::string& prefix, const Stat& s);  // prefix_us, prefix_min_us, prefix_p90_us
+void addStat(Json& j, const std::string& prefix, const Stat& s);  // prefix_us, _min_us, _p10_us, _p90_us
 
 // The peers measured in every scenario's run.
 struct Peers {
