@@ -56,10 +56,6 @@ void addPercentiles(Json& j, const std::string& prefix, const Percentiles& p) {
     j.num(prefix + "_us", p.median).num(prefix + "_p10_us", p.p10).num(prefix + "_p90_us", p.p90);
 }
 
-sieve::Result<SceneRun> timed(SceneHarness& h, uint32_t ms, uint32_t frames) {
-    return h.runWarm(ms, 0, frames);
-}
-
 // Instances the view keeps (mask) and finds in its frustum, on the host (shared/cull.h, the GPU's test).
 uint64_t viewReferenceCount(const sieve::assets::SceneData& scene, const sieve::CullView& v) {
     const VkExtent2D own{uint32_t(v.desc.viewport.width), uint32_t(std::abs(v.desc.viewport.height))};
@@ -135,13 +131,13 @@ int multiviewMain(int argc, char** argv) {
     SceneRun lastSingle, lastMulti;
     std::vector<SceneRun> lastSeparate(separate.size());
     for (uint32_t round = 0; round < o.rounds; ++round) {
-        auto s = timed(single, o.warmupMs, o.frames);
+        auto s = single.runWarm(o.warmupMs, 0, o.frames);
         if (!s) return fail(kName, s.error().message);
-        auto m = timed(multi, o.warmupMs, o.frames);
+        auto m = multi.runWarm(o.warmupMs, 0, o.frames);
         if (!m) return fail(kName, m.error().message);
         double sum = median(s->cullUs);  // the camera's own plugin
         for (size_t k = 0; k < separate.size(); ++k) {
-            auto r = timed(*separate[k], o.warmupMs, o.frames);
+            auto r = separate[k]->runWarm(o.warmupMs, 0, o.frames);
             if (!r) return fail(kName, r.error().message);
             sum += median(r->cullUs);
             lastSeparate[k] = std::move(r).value();

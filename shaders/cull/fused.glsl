@@ -112,11 +112,12 @@ bool decide(uint i, uint v, inout InstanceCache c, out bool kept, out bool inFru
 #endif
 }
 
-// Draws of instance i in stream s, given its flags per view (bit v of flagBits) and its mesh.
-uint streamDraws(uint s, uvec2 flagBits, bool meshValid, uint mesh) {
+// Draws of an instance in stream s, given its flags per view (bit v of flagBits: drawn in view v, with a
+// valid mesh) and its mesh.
+uint streamDraws(uint s, uvec2 flagBits, uint mesh) {
     const uint v = s / pc.binCount;
     const bool flag = ((flagBits[v >> 5u] >> (v & 31u)) & 1u) != 0u;
-    return flag && meshValid ? binDraws(mesh, s % pc.binCount, pc.binCount) : 0u;
+    return flag ? binDraws(mesh, s % pc.binCount, pc.binCount) : 0u;
 }
 
 // The same from nothing (the look-back's fallback for a silent predecessor).
@@ -264,7 +265,7 @@ void main() {
         const uint count = min(SIEVE_FUSED_CHUNK, streamCount - first);
         for (uint k = 0u; k < count; ++k)
             for (uint r = 0u; r < ROUNDS; ++r) {
-                const uint total = subgroupAdd(streamDraws(first + k, drawn[r].flags, true, drawn[r].mesh));
+                const uint total = subgroupAdd(streamDraws(first + k, drawn[r].flags, drawn[r].mesh));
                 if (subgroupElect()) s_sub[k * PARTS + r * MAX_SUBGROUPS + sg] = total;
             }
         barrier();
@@ -305,7 +306,7 @@ void main() {
             const uint s = first + k;
             const uint v = s / pc.binCount;
             for (uint r = 0u; r < ROUNDS; ++r) {
-                const uint c = streamDraws(s, drawn[r].flags, true, drawn[r].mesh);
+                const uint c = streamDraws(s, drawn[r].flags, drawn[r].mesh);
                 const uint local =
                     subgroupExclusiveAdd(c) + s_sub[k * PARTS + r * MAX_SUBGROUPS + sg] + s_exclusive[k];
                 if (c == 0u) continue;

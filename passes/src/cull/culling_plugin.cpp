@@ -5,7 +5,6 @@
 #include <string>
 
 #include "cull/stage.h"
-#include "shared/cull_fused.h"
 #include "sieve/cull_flags.h"
 #include "sieve/hiz.h"
 #include "sieve/prim/scan.h"
@@ -220,10 +219,8 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
                              std::to_string(dev.limits.maxStorageBufferRange / sizeof(gpu::Instance)) +
                              " instances fit in one storage buffer binding on this device");
     if (config.fused && dev.bufferInt64Atomics) {
-        // The fused passes' look-back statuses: 8 bytes per (stream, tile of SIEVE_FUSED_TILE instances).
-        const uint64_t tiles = (uint64_t(config.maxInstances) + gpu::SIEVE_FUSED_TILE - 1) / gpu::SIEVE_FUSED_TILE;
-        const uint64_t statusBytes = (gpu::SIEVE_FUSED_ACCUMULATORS + streams->size() * (tiles + 1)) * 8;
-        if (statusBytes > dev.limits.maxStorageBufferRange)
+        // The fused passes' look-back statuses (the early slot's, for every stream, is the larger).
+        if (cull::fusedStatusBytes(config.maxInstances, streams->size()) > dev.limits.maxStorageBufferRange)
             return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
                              "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
                                  std::to_string(streams->size()) +

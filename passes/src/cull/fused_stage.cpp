@@ -52,8 +52,11 @@ struct FusedPipelines {
     }
 };
 
+uint32_t maxTiles(uint32_t maxInstances) {
+    return (std::max(maxInstances, 1u) + gpu::SIEVE_FUSED_TILE - 1) / gpu::SIEVE_FUSED_TILE;
+}
 uint32_t maxTiles(const CullingConfig& c) {
-    return (std::max(c.maxInstances, 1u) + gpu::SIEVE_FUSED_TILE - 1) / gpu::SIEVE_FUSED_TILE;
+    return maxTiles(c.maxInstances);
 }
 
 class FusedStage final : public Stage {
@@ -81,8 +84,8 @@ public:
             slots.buffer(kEarlyBits, Lifetime::Persistent, VkDeviceSize(maxTiles(c)) * gpu::SIEVE_FUSED_TILE / 8,
                          kStorage);
         }
-        const uint64_t words = gpu::SIEVE_FUSED_ACCUMULATORS + uint64_t(slotStreams(kit)) * (1 + maxTiles(c));
-        slots.buffer(phaseSlot("cull.fused.status", phase_), Lifetime::Persistent, words * 8, kStorage | kTransferDst);
+        slots.buffer(phaseSlot("cull.fused.status", phase_), Lifetime::Persistent,
+                     fusedStatusBytes(c.maxInstances, slotStreams(kit)), kStorage | kTransferDst);
         declareStreamSlots(slots, kit, phase_);
     }
 
@@ -162,6 +165,11 @@ private:
 };
 
 }  // namespace
+
+uint64_t fusedStatusBytes(uint32_t maxInstances, uint64_t streams) {
+    // 64-bit words: the control pair, one record counter per stream, then maxTiles statuses per stream.
+    return (gpu::SIEVE_FUSED_ACCUMULATORS + streams * (1 + uint64_t(maxTiles(maxInstances)))) * 8;
+}
 
 std::unique_ptr<Stage> makeFusedStage(Phase phase) {
     return std::make_unique<FusedStage>(phase);

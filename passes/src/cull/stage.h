@@ -156,6 +156,9 @@ void declareStreamSlots(SlotTable& slots, const StageKit& kit, Phase phase);
 // transfer -> compute barrier (nothing when every stream is active).
 void clearInactiveCounts(VkCommandBuffer cmd, const SlotBinding& counts, uint32_t active, const StageKit& kit);
 
+// Bytes of a fused pass slot's look-back statuses for `streams` streams (shared/cull_fused.h layout).
+uint64_t fusedStatusBytes(uint32_t maxInstances, uint64_t streams);
+
 // The stages, in pass order (culling_plugin.cpp lists them).
 std::unique_ptr<Stage> makeFusedStage(Phase phase);
 std::unique_ptr<Stage> makeFlagStage(Phase phase);
