@@ -1,10 +1,13 @@
 #pragma once
-// Helpers shared by the prim GPU tests: deterministic inputs and guarded output buffers.
+// Helpers shared by the prim GPU tests: deterministic inputs, guarded output buffers, and one scan
+// checked against the CPU reference.
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "gpu/gpu_fixture.h"
+#include "sieve/prim/reference.h"
+#include "sieve/prim/scan.h"
 
 namespace prim_test {
 
@@ -53,5 +56,36 @@ inline std::vector<uint32_t> makeData(Data d, size_t n, uint64_t seed = 1) {
 inline std::vector<uint32_t> guarded(size_t n) {
     return std::vector<uint32_t>(n + kGuardWords, kGuard);
 }
+
+class PrimTest : public testing_gpu::GpuTest {
+protected:
+    // Scans `input` with `scan` on `scratch` and checks the offsets, the guards after them, and the total,
+    // written to a word at byte offset 4 of its buffer (not aligned for a storage binding, on purpose)
+    // with the words around it untouched.
+    void scanAndCheck(const sieve::prim::Scan& scan, const std::vector<uint32_t>& input, sieve::BufferRange scratch,
+                      const std::string& what) {
+        const size_t n = input.size();
+        engine::Buffer in = makeBuffer(input);
+        engine::Buffer out = makeBuffer(guarded(n));
+        engine::Buffer total = makeBuffer(std::vector<uint32_t>(4, kGuard));
+        uint64_t bound = 0;
+        for (uint32_t v : input) bound += v;
+        sieve::Result<void> rec;
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+            rec = scan.record(cmd, {in.range(), out.range(), total.range(4, 4), scratch}, n,
+                              sieve::prim::SumBound::total(bound));
+        });
+        ASSERT_TRUE(rec) << rec.error().message;
+        ASSERT_TRUE(r) << r.error().message;
+        const auto expect = sieve::prim::reference::exclusiveScanWithTotal(input);
+        const auto got = read<uint32_t>(out, n + kGuardWords);
+        for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], expect[i]) << what << " offset " << i;
+        for (size_t i = n; i < n + kGuardWords; ++i) ASSERT_EQ(got[i], kGuard) << what << " guard " << i - n;
+        const auto t = read<uint32_t>(total, 4);
+        EXPECT_EQ(t[1], expect[n]) << what << " total";
+        EXPECT_EQ(t[0], kGuard);
+        EXPECT_EQ(t[2], kGuard);
+    }
+};
 
 }  // namespace prim_test

@@ -18,7 +18,7 @@ using sieve::prim::ScanTier;
 
 namespace {
 
-class PrimPersistent : public testing_gpu::GpuTest {
+class PrimPersistent : public PrimTest {
 protected:
     static PrimOptions persistent(bool packed, uint32_t spins = 2048, uint32_t workgroup = 256, uint32_t vectors = 4) {
         PrimOptions o;
@@ -41,25 +41,9 @@ protected:
             makeBuffer(std::vector<uint32_t>(std::max<VkDeviceSize>(scan->scratchBytes(maxN), 4) / 4 + 1, 0));
         for (size_t k = 0; k < inputs.size(); ++k) {
             const auto& input = inputs[k];
-            const size_t n = input.size();
-            const std::string at = what + " scan " + std::to_string(k) + " n=" + std::to_string(n);
-            engine::Buffer in = makeBuffer(input);
-            engine::Buffer out = makeBuffer(guarded(n));
-            engine::Buffer total = makeBuffer(std::vector<uint32_t>(4, kGuard));
-            uint64_t bound = 0;
-            for (uint32_t v : input) bound += v;
-            sieve::Result<void> rec;
-            auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-                rec = scan->record(cmd, {in.range(), out.range(), total.range(4, 4), scratch.range()}, n,
-                                   sieve::prim::SumBound::total(bound));
-            });
-            ASSERT_TRUE(rec) << rec.error().message;
-            ASSERT_TRUE(r) << r.error().message;
-            const auto expect = sieve::prim::reference::exclusiveScanWithTotal(input);
-            const auto got = read<uint32_t>(out, n + kGuardWords);
-            for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], expect[i]) << at << " offset " << i;
-            for (size_t i = n; i < n + kGuardWords; ++i) ASSERT_EQ(got[i], kGuard) << at << " guard " << i - n;
-            EXPECT_EQ(read<uint32_t>(total, 4)[1], expect[n]) << at << " total";
+            scanAndCheck(*scan, input, scratch.range(),
+                         what + " scan " + std::to_string(k) + " n=" + std::to_string(input.size()));
+            if (HasFatalFailure()) return;
         }
     }
 

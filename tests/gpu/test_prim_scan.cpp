@@ -30,38 +30,17 @@ std::string configName(const Config& c) {
            (c.subgroups ? "_sg" : "_shared");
 }
 
-class PrimScan : public testing_gpu::GpuTest {
+class PrimScan : public PrimTest {
 protected:
-    // Scans `input` and checks offsets, total and guards. The total goes to a word at byte offset 4 of its
-    // buffer (not aligned for a storage binding, on purpose).
+    // Scans `input` and checks offsets, total and guards (PrimTest::scanAndCheck).
     void check(const PrimOptions& options, const std::vector<uint32_t>& input, const std::string& what) {
         auto scan = sieve::prim::Scan::create(ctx().info(), options);
         ASSERT_TRUE(scan) << scan.error().message;
         if (options.tier == ScanTier::Multilevel || !options.subgroups) {
             EXPECT_FALSE(scan->usesSubgroups());
         }
-        const size_t n = input.size();
-        engine::Buffer in = makeBuffer(input);
-        engine::Buffer out = makeBuffer(guarded(n));
-        engine::Buffer total = makeBuffer(std::vector<uint32_t>(4, kGuard));
-        engine::Buffer scratch = makeEmpty(std::max<VkDeviceSize>(scan->scratchBytes(n), 4));
-        uint64_t bound = 0;
-        for (uint32_t v : input) bound += v;
-        sieve::Result<void> rec;
-        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            rec = scan->record(cmd, {in.range(), out.range(), total.range(4, 4), scratch.range()}, n,
-                               sieve::prim::SumBound::total(bound));
-        });
-        ASSERT_TRUE(rec) << rec.error().message;
-        ASSERT_TRUE(r) << r.error().message;
-        const auto expect = sieve::prim::reference::exclusiveScanWithTotal(input);
-        const auto got = read<uint32_t>(out, n + kGuardWords);
-        for (size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], expect[i]) << what << " offset " << i;
-        for (size_t i = n; i < n + kGuardWords; ++i) ASSERT_EQ(got[i], kGuard) << what << " guard " << i - n;
-        const auto t = read<uint32_t>(total, 4);
-        EXPECT_EQ(t[1], expect[n]) << what << " total";
-        EXPECT_EQ(t[0], kGuard);
-        EXPECT_EQ(t[2], kGuard);
+        engine::Buffer scratch = makeEmpty(std::max<VkDeviceSize>(scan->scratchBytes(input.size()), 4));
+        scanAndCheck(*scan, input, scratch.range(), what);
     }
     PrimOptions options(const Config& c) {
         PrimOptions o;
