@@ -85,9 +85,11 @@ sieve::Result<void> Target::createDepth(VkExtent2D extent) {
 }
 
 sieve::Result<void> Target::waitAllSlots() {
+    // Only fences of submitted frames: a fence is reset just before its submission (endFrame), so one
+    // that was never submitted is signalled, and one left unsignalled always has work that will signal it.
     std::vector<VkFence> fences;
     for (const Slot& s : slots_)
-        if (s.fence) fences.push_back(s.fence);
+        if (s.fence && s.submitted) fences.push_back(s.fence);
     if (fences.empty()) return {};
     SIEVE_VK_TRY(vkWaitForFences(ctx_->device(), uint32_t(fences.size()), fences.data(), VK_TRUE, UINT64_MAX));
     return {};
@@ -97,7 +99,38 @@ void Target::requestScreenshot(std::string path) {
     requestedShot_ = std::move(path);
 }
 
+sieve::Result<void> Target::abandonFrame() {
+    if (!inFrame_) return {};
+    Slot& slot = slots_[frame_.info.frameSlot];
+    // Whatever was recorded is dropped (the pool reset takes a recording command buffer back to the
+    // initial state); the frame then clears its colour image and ends as any other, so that the image
+    // acquired for it is waited for, presented or kept, and the slot's fence is signalled.
+    requestedShot_.clear();
+    SIEVE_VK_TRY(vkResetCommandPool(ctx_->device(), slot.pool, 0));
+    VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    SIEVE_VK_TRY(vkBeginCommandBuffer(slot.cmd, &begin));
+    imageBarrier(slot.cmd, frame_.colorImage, frame_.firstUseStage, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED,
+                 VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
+                 VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    VkRenderingAttachmentInfo colour{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+    colour.imageView = frame_.colorView;
+    colour.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+    colour.clearValue.color = {{0.0f, 0.0f, 0.0f, 1.0f}};
+    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
+    rendering.renderArea = {{0, 0}, frame_.extent};
+    rendering.layerCount = 1;
+    rendering.colorAttachmentCount = 1;
+    rendering.pColorAttachments = &colour;
+    vkCmdBeginRendering(slot.cmd, &rendering);
+    vkCmdEndRendering(slot.cmd);
+    return endFrame({});
+}
+
 sieve::Result<void> Target::finish() {
+    if (auto r = abandonFrame(); !r) return r;
     if (auto r = waitAllSlots(); !r) return r;
     for (Slot& s : slots_)
         if (!s.shot.path.empty())
@@ -128,7 +161,6 @@ sieve::Result<Frame> Target::beginFrame() {
         return frame;
     }
     current_ = acquired.value();
-    SIEVE_VK_TRY(vkResetFences(ctx_->device(), 1, &slot.fence));
     SIEVE_VK_TRY(vkResetCommandPool(ctx_->device(), slot.pool, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
@@ -213,6 +245,9 @@ sieve::Result<void> Target::endFrame(const FrameEnd& end) {
     submit.pCommandBufferInfos = &cmdInfo;
     submit.signalSemaphoreInfoCount = current_.signalSemaphore ? 1 : 0;
     submit.pSignalSemaphoreInfos = &signal;
+    // Reset here, not in beginFrame: a frame that is never submitted leaves its fence signalled, so no
+    // wait can hang on it.
+    SIEVE_VK_TRY(vkResetFences(ctx_->device(), 1, &slot.fence));
     SIEVE_VK_TRY(vkQueueSubmit2(ctx_->queue(), 1, &submit, slot.fence));
     slot.submitted = true;
     ++frameIndex_;

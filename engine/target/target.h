@@ -74,7 +74,13 @@ public:
     // Copies the colour image of the next frame that ends into host memory; the PNG is written once that
     // frame's fence has been waited for (a later beginFrame of the same slot, or finish()). No stall.
     void requestScreenshot(std::string path);
-    // Waits for every frame in flight and writes pending screenshots. Outside the frame loop only.
+    // Ends a frame whose recording failed: drops what was recorded, submits the frame with its colour
+    // image cleared (black) so that its acquired image and fence complete, and moves on to the next
+    // frame. Nothing to do outside a frame. Hosts call it on any error between beginFrame and endFrame
+    // (finish() does it too).
+    sieve::Result<void> abandonFrame();
+    // Ends a frame left open (abandonFrame), waits for every frame in flight and writes pending
+    // screenshots. Outside the frame loop only.
     sieve::Result<void> finish();
 
     virtual VkExtent2D extent() const = 0;
@@ -123,7 +129,7 @@ private:
         Image depth;
         Buffer shotBuffer;  // host-visible copy of the colour image for a requested screenshot
         PendingShot shot;   // path empty: none pending
-        bool submitted = false;
+        bool submitted = false;  // a frame was submitted with this slot's fence
     };
     sieve::Result<void> writePendingShot(Slot& slot);
 

@@ -151,7 +151,7 @@ uvec2 poll(uint s, uint tile, uint epoch) {
 // control flow that depends on ballots only. Lane d inspects predecessor end - 1 - d of each window.
 uint lookBack(uint s, uint tile, uint epoch) {
     const uint lane = gl_SubgroupInvocationID;
-    const uint width = gl_SubgroupSize;
+    const uint width = subgroupBallotBitCount(subgroupBallot(true));  // active, not gl_SubgroupSize
     uint exclusive = 0u;
     uint end = tile;
     for (;;) {

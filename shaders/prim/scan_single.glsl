@@ -112,11 +112,14 @@ uvec2 poll(uint p, uint epoch, uint prevEpoch) {
 }
 #endif
 
-// Sum of one tile's (binarized) input by the whole subgroup, for the look-back fallback.
-uint subgroupReduceTile(uint tileBase) {
+// Sum of one tile's (binarized) input by the whole subgroup of `width` active invocations, for the
+// look-back fallback. The stride is the active width, not gl_SubgroupSize: a subgroup may run fewer
+// invocations than gl_SubgroupSize (lavapipe at 1024/2048-bit vectors runs 16 of a declared 32/64;
+// docs/subgroup-matrix.md), and a stride of gl_SubgroupSize would skip part of the tile.
+uint subgroupReduceTile(uint tileBase, uint width) {
     uint sum = 0;
     const uint end = min(tileBase + TILE, pc.n);
-    for (uint e = tileBase + 4 * gl_SubgroupInvocationID; e < end; e += 4 * gl_SubgroupSize) {
+    for (uint e = tileBase + 4 * gl_SubgroupInvocationID; e < end; e += 4 * width) {
         uvec4 x = loadVec(e, pc.n, 0);
         if (BINARIZE) x = uvec4(notEqual(x, uvec4(0)));
         sum += vecSum(x);
@@ -172,7 +175,7 @@ uint lookBack(uint tile, uint epoch, uint prevEpoch) {
                     if (!subgroupBallotBitExtract(quiet, j)) continue;
                     const uint q = end - 1 - (k * width + j);
                     if (q < pc.firstTile) continue;
-                    const uint sum = subgroupReduceTile((q - pc.firstTile) * TILE);
+                    const uint sum = subgroupReduceTile((q - pc.firstTile) * TILE, width);
                     if (lane == j) s[k] = uvec2(STATE_REDUCED, sum);
                 }
             }
@@ -251,7 +254,8 @@ void main() {
         if (subgroupElect()) s_wsSub[gl_SubgroupID] = own;
         barrier();
         uvec4 before = uvec4(0), all = uvec4(0);
-        for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += gl_SubgroupSize) {
+        const uint width = subgroupAdd(1u);  // active invocations (see subgroupReduceTile)
+        for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += width) {
             const uvec4 v = s_wsSub[k];
             all += v;
             if (k < gl_SubgroupID) before += v;

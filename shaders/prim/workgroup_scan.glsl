@@ -26,7 +26,9 @@ uvec4 workgroupExclusiveScan(uvec4 v, out uvec4 total) {
         barrier();
         if (gl_SubgroupID == 0) {
             uvec4 carry = uvec4(0);
-            for (uint base = 0; base < gl_NumSubgroups; base += gl_SubgroupSize) {
+            // Chunks of the active width: a subgroup may run fewer invocations than gl_SubgroupSize.
+            const uint width = subgroupAdd(1u);
+            for (uint base = 0; base < gl_NumSubgroups; base += width) {
                 uint k = base + gl_SubgroupInvocationID;
                 uvec4 s = k < gl_NumSubgroups ? s_wsSub[k] : uvec4(0);
                 uvec4 e = subgroupExclusiveAdd(s);

@@ -3,6 +3,8 @@
 #include <stb_image.h>
 
 #include <array>
+#include <chrono>
+#include <future>
 #include <cstdio>
 #include <filesystem>
 
@@ -178,6 +180,40 @@ TEST_F(GpuTest, HeadlessTargetFrameCallsOutOfOrderAreErrors) {
     ASSERT_TRUE(px);
     EXPECT_TRUE(px->empty());
     EXPECT_FALSE(t.readback("/nonexistent/never.png"));
+}
+
+// A frame whose recording failed (beginFrame, then an error, then the host's finish()) must not hang the
+// host: the slot's fence was reset for a submission that never came. A 5 s watchdog turns a hang into a
+// failure; after the abandoned frame the target renders on, and its first pixels are the abandoned
+// frame's clear (black), not stale contents.
+TEST_F(GpuTest, HeadlessTargetFinishAfterAFailedFrameReturns) {
+    engine::HeadlessTargetDesc desc;
+    desc.extent = {16, 8};
+    desc.framesInFlight = 2;
+    auto target = engine::HeadlessTarget::create(ctx(), desc);
+    ASSERT_TRUE(target) << target.error().message;
+    auto& t = *target.value();
+    for (int round = 0; round < 3; ++round) {
+        auto f = t.beginFrame();
+        ASSERT_TRUE(f) << f.error().message;
+        recordClear(*f, colourOf(5));  // half a frame, then the host gives up
+        auto done = std::async(std::launch::async, [&] { return t.finish(); });
+        ASSERT_EQ(done.wait_for(std::chrono::seconds(5)), std::future_status::ready) << "finish() hangs, round " << round;
+        auto r = done.get();
+        ASSERT_TRUE(r) << r.error().message;
+        auto px = t.readbackPixels();
+        ASSERT_TRUE(px) << px.error().message;
+        ASSERT_FALSE(px->empty());
+        EXPECT_EQ((*px)[0], 0);
+        EXPECT_EQ((*px)[1], 0);
+        EXPECT_EQ((*px)[2], 0);
+        // A whole frame after it.
+        auto g = t.beginFrame();
+        ASSERT_TRUE(g) << g.error().message;
+        recordClear(*g, colourOf(1));
+        ASSERT_TRUE(t.endFrame(clearEnd()));
+    }
+    ASSERT_TRUE(t.finish());
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, HeadlessTargetTest,

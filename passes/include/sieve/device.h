@@ -84,6 +84,10 @@ struct DeviceInfo {
     VkPhysicalDeviceType deviceType = VK_PHYSICAL_DEVICE_TYPE_OTHER;
     VkPhysicalDeviceLimits limits{};
     uint32_t subgroupSize = 1;
+    // The smallest subgroup a compute dispatch may run in (subgroup size control, core in 1.3; the fixed
+    // subgroupSize where the device cannot say). Shared arrays with one entry per subgroup hold
+    // workgroup / minSubgroupSize entries.
+    uint32_t minSubgroupSize = 1;
     bool subgroupArithmetic = false;  // compute stage supports subgroup arithmetic ops
     bool subgroupBallot = false;
     uint32_t maxComputeWorkGroupCount[3] = {65535, 65535, 65535};

@@ -205,6 +205,14 @@ Result<DeviceInfo> describeDevice(const DeviceSetup& setup) {
     info.limits = props.properties.limits;
     for (int i = 0; i < 3; ++i) info.maxComputeWorkGroupCount[i] = info.limits.maxComputeWorkGroupCount[i];
     info.subgroupSize = subgroup.subgroupSize;
+    info.minSubgroupSize = subgroup.subgroupSize;
+    if (props.properties.apiVersion >= VK_API_VERSION_1_3) {
+        VkPhysicalDeviceSubgroupSizeControlProperties control{
+            VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES};
+        VkPhysicalDeviceProperties2 p2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &control};
+        vkGetPhysicalDeviceProperties2(setup.physical, &p2);
+        if (control.minSubgroupSize) info.minSubgroupSize = std::min(control.minSubgroupSize, subgroup.subgroupSize);
+    }
     const bool compute = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
     info.subgroupArithmetic = compute && (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
     info.subgroupBallot = compute && (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT);

@@ -13,6 +13,15 @@ namespace sieve {
 
 using namespace cull;
 
+// The fused passes need 64-bit atomics, subgroups of at least 4 (shared arrays of 64 entries per 256
+// invocations) and about 16.3 KiB of shared memory (shaders/cull/fused.glsl); elsewhere the separate passes
+// serve the same streams (CullingPlugin::fused() says which was chosen).
+static bool fusedUsable(const CullingConfig& config, const DeviceInfo& dev) {
+    constexpr uint32_t kFusedSharedBytes = 16u * 1024u + 3u * 64u + 128u + 12u;
+    return config.fused && dev.bufferInt64Atomics && dev.minSubgroupSize >= 4 &&
+           dev.limits.maxComputeSharedMemorySize >= kFusedSharedBytes;
+}
+
 struct CullingPlugin::Impl {
     Impl(const DeviceInfo& dev, const CullingConfig& config, std::vector<gpu::DrawStream> streams)
         : kit(dev, config, std::move(streams)), config(config) {}
@@ -35,7 +44,7 @@ struct CullingPlugin::Impl {
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
     void makeStages(const DeviceInfo& dev) {
-        fused = config.fused && dev.bufferInt64Atomics;
+        fused = fusedUsable(config, dev);
         auto add = [&](std::unique_ptr<Stage> s, int role = -1) {
             if (role >= 0) roles[role] = uint32_t(stages.size());
             stages.push_back(std::move(s));
@@ -218,7 +227,7 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
                          "CullingPlugin: at most " +
                              std::to_string(dev.limits.maxStorageBufferRange / sizeof(gpu::Instance)) +
                              " instances fit in one storage buffer binding on this device");
-    if (config.fused && dev.bufferInt64Atomics) {
+    if (fusedUsable(config, dev)) {
         // The fused passes' look-back statuses (the early slot's, for every stream, is the larger).
         if (cull::fusedStatusBytes(config.maxInstances, streams->size()) > dev.limits.maxStorageBufferRange)
             return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,

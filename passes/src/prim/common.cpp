@@ -33,14 +33,16 @@ Result<Tiles> resolveTiles(const DeviceInfo& dev, const PrimOptions& o, bool wan
     Tiles t;
     t.workgroup = o.workgroupSize;
     t.vectors = o.vectorsPerThread;
-    t.subgroups = wantSubgroups && o.subgroups && dev.subgroupArithmetic;
+    // The subgroup scans keep one shared entry per subgroup, WG / 4 of them (shaders/prim/workgroup_scan.glsl):
+    // a device whose subgroups can be smaller than 4 takes the shared-memory scan.
+    t.subgroups = wantSubgroups && o.subgroups && dev.subgroupArithmetic && dev.minSubgroupSize >= 4;
     if (!std::has_single_bit(t.workgroup) || t.workgroup < 32 || t.workgroup > 1024 ||
         t.workgroup > dev.limits.maxComputeWorkGroupInvocations || t.workgroup > dev.limits.maxComputeWorkGroupSize[0])
         return makeError(VK_ERROR_INITIALIZATION_FAILED,
                          "prim: workgroup size " + std::to_string(t.workgroup) +
                              " must be a power of two in 32..1024 within the device limits");
-    if (t.subgroups && t.workgroup < dev.subgroupSize)
-        return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: workgroup size below the subgroup size");
+    // A workgroup smaller than the subgroup size is one partial subgroup: the shared-memory scan serves it.
+    if (t.workgroup < dev.subgroupSize) t.subgroups = false;
     if (t.vectors < 1 || t.vectors > 4)
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: vectorsPerThread must be 1..4");
     return t;
