@@ -25,6 +25,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/passes/include/sieve/prim/config.h DESTINATI
 install(FILES ${PROJECT_SOURCE_DIR}/shaders/shared/common.h ${PROJECT_SOURCE_DIR}/shaders/shared/scene.h
               ${PROJECT_SOURCE_DIR}/shaders/shared/draw.h ${PROJECT_SOURCE_DIR}/shaders/shared/cull_tests.h
               ${PROJECT_SOURCE_DIR}/shaders/shared/cull_state.h
+              ${PROJECT_SOURCE_DIR}/shaders/shared/material.h ${PROJECT_SOURCE_DIR}/shaders/shared/shadow.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/shaders/shared)
 
 # Everything in sieve's link closure that is built here. A static library exports its private

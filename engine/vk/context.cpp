@@ -1,5 +1,6 @@
 #include "engine/vk/context.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -143,11 +144,35 @@ void Context::clearValidationMessages() {
     messageCount_ = 0;
 }
 
+namespace {
+
+// The Vulkan 1.3 minimum limits (the spec's "Required Limits" table) of what the plugin reads from
+// DeviceInfo, and none of the optional features it can do without.
+void clampToMinimumDevice(sieve::DeviceInfo& info) {
+    VkPhysicalDeviceLimits& l = info.limits;
+    l.maxPerStageDescriptorStorageImages = std::min(l.maxPerStageDescriptorStorageImages, 4u);
+    l.maxComputeSharedMemorySize = std::min(l.maxComputeSharedMemorySize, 16384u);
+    l.maxComputeWorkGroupInvocations = std::min(l.maxComputeWorkGroupInvocations, 128u);
+    const uint32_t size[3] = {128, 128, 64};
+    for (int i = 0; i < 3; ++i) {
+        l.maxComputeWorkGroupSize[i] = std::min(l.maxComputeWorkGroupSize[i], size[i]);
+        l.maxComputeWorkGroupCount[i] = std::min(l.maxComputeWorkGroupCount[i], 65535u);
+        info.maxComputeWorkGroupCount[i] = l.maxComputeWorkGroupCount[i];
+    }
+    l.maxStorageBufferRange = std::min(l.maxStorageBufferRange, 1u << 27);
+    l.maxImageDimension2D = std::min(l.maxImageDimension2D, 4096u);
+    info.bufferInt64Atomics = false;
+    info.meshShader = false;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<Context>> Context::create(const ContextDesc& descIn) {
     ContextDesc desc = descIn;
     if (envFlag("SIEVE_VALIDATION")) desc.validation = true;
     if (envFlag("SIEVE_SYNC_VALIDATION")) desc.validation = desc.syncValidation = true;
     if (envFlag("SIEVE_FORCE_VULKAN12")) desc.forceVulkan12 = true;
+    if (envFlag("SIEVE_MIN_DEVICE")) desc.minimumDevice = true;
     std::unique_ptr<Context> ctx(new Context());
     if (VkResult r = volkInitialize(); r != VK_SUCCESS)
         return sieve::makeError(r,
@@ -376,6 +401,7 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     auto described = sieve::describeDevice(setup);
     if (!described) return described.error();
     info_ = described.value();
+    if (desc.minimumDevice) clampToMinimumDevice(info_);
     allocator_ = std::make_unique<Allocator>(physical_, device_);
 
     VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};

@@ -28,6 +28,10 @@ struct ContextDesc {
     // 1.3, so that tests can cover the path RenderDoc's capture layer forces. Also on when
     // SIEVE_FORCE_VULKAN12=1.
     bool forceVulkan12 = false;
+    // Describe the device to the plugin as one at the Vulkan 1.3 minimum limits the plugin depends on (4
+    // storage images per stage, 16 KiB of shared memory, 128 invocations per workgroup, no 64-bit atomics,
+    // no mesh shaders), so that tests run every fallback on any device. Also on when SIEVE_MIN_DEVICE=1.
+    bool minimumDevice = false;
 };
 
 class Context {

@@ -9,7 +9,7 @@
 #include "shared/dispatch.h"
 #include "shared/draw.h"
 
-layout(local_size_x = 256) in;
+layout(local_size_x_id = 0) in;  // 256 where the device allows (fittedGroupSize)
 layout(set = 0, binding = 0, std430) readonly buffer Clusters { Cluster clusters[]; };
 layout(set = 0, binding = 1, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
 layout(set = 0, binding = 2, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };

@@ -12,7 +12,8 @@
 #include "shared/scene.h"
 
 layout(constant_id = 0) const uint ATOMIC = 0;
-layout(local_size_x = 256) in;
+layout(constant_id = 1) const uint GROUP = 256;  // fittedGroupSize: 256 where the device allows
+layout(local_size_x_id = 1) in;
 
 layout(set = 0, binding = 0, std430) readonly buffer Instances { Instance instances[]; };
 layout(set = 0, binding = 1, std430) readonly buffer Meshes { Mesh meshes[]; };

@@ -23,7 +23,7 @@
 #extension GL_KHR_memory_scope_semantics : require
 #include "hiz/hiz_shared.h"
 #include "hiz/hiz_reduce.glsl"
-layout(local_size_x = 256) in;
+layout(local_size_x = 256) in;  // SIEVE_HIZ_SINGLE_THREADS
 layout(set = 0, binding = 0) uniform sampler2D depth;
 layout(set = 0, binding = 1) coherent buffer Counter { uint counter; };
 

@@ -3,7 +3,8 @@
 // that a test can compare them with what the input says they must be (tests/gpu/test_subgroup_probe.cpp).
 // Each invocation i writes 8 words at out[8 i]: subgroup size, subgroup id, lane, ballot bit count of its
 // subgroup's predicate, lowest lane whose predicate holds (or ~0), subgroupAdd, subgroupExclusiveAdd, and
-// the sum of the lanes whose ballot bit is set, found by extracting every bit in a uniform loop.
+// the sum of the lanes whose ballot bit is set, found by extracting every active lane's bit in a uniform
+// loop.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_ballot : require
@@ -21,8 +22,11 @@ void main() {
     const uvec4 ballot = subgroupBallot(pred);
     const uint count = subgroupBallotBitCount(ballot);
     const uint lowest = count != 0u ? subgroupBallotFindLSB(ballot) : ~0u;
+    // Bits of the active lanes only (as the scans do): lavapipe returns bit j & 31 for j >= 32 of lanes
+    // that do not exist (docs/subgroup-matrix.md).
+    const uint width = subgroupAdd(1u);
     uint lanes = 0u;
-    for (uint j = 0u; j < gl_SubgroupSize; ++j)
+    for (uint j = 0u; j < width; ++j)
         if (subgroupBallotBitExtract(ballot, j)) lanes += j;
     const uint at = 8u * i;
     dst.data[at + 0u] = gl_SubgroupSize;

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # A long headless run (small city, 64x64, overlay off, validation on): no validation message, and both
 # the host's resident set (VmRSS) and the device memory the engine's allocator holds stay flat after
-# warm-up. Frames: SIEVE_LONGRUN_FRAMES (default 10000, about a minute on lavapipe with 2 cores).
+# warm-up. Frames: SIEVE_LONGRUN_FRAMES (default 6000, about 50 s on lavapipe with 2 cores). The resident
+# set's growth is the least-squares slope over the steady phase's 45 samples times its length, not the
+# difference of two single samples (which oscillate by several MiB and failed a CI run on noise).
 # $1: build directory, $2: source directory.
 set -euo pipefail
 build=$1
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-frames=${SIEVE_LONGRUN_FRAMES:-10000}
-every=$((frames / 20))
+frames=${SIEVE_LONGRUN_FRAMES:-6000}
+every=$((frames / 60))
 [ "$every" -ge 1 ] || every=1
 source "$(dirname "$0")/scratch.sh"
 
@@ -28,7 +30,7 @@ for line in open(log):
     m = re.match(r"memory: frame (\d+) rss_kib (\d+) device_block_bytes (\d+) device_in_use_bytes (\d+)", line)
     if m:
         rows.append(tuple(int(x) for x in m.groups()))
-assert len(rows) >= 20, f"only {len(rows)} memory reports"
+assert len(rows) >= 40, f"only {len(rows)} memory reports"
 assert rows[-1][0] == frames, rows[-1]
 for frame, rss, blocks, used in rows:
     print(f"  frame {frame:6d}: rss {rss / 1024:8.1f} MiB, device blocks {blocks / 2**20:7.2f} MiB, in use {used / 2**20:7.2f} MiB")
@@ -38,11 +40,21 @@ blocks = {r[2] for r in steady}
 used = {r[3] for r in steady}
 assert len(blocks) == 1, f"device memory blocks changed after warm-up: {sorted(blocks)}"
 assert len(used) == 1, f"device memory in use changed after warm-up: {sorted(used)}"
-rss_growth = steady[-1][1] - steady[0][1]
-# Flat: a leak of even one small allocation per frame would grow by far more over these frames.
+# The trend, not the noise: least-squares slope (KiB per frame) over every steady sample, times the
+# steady span. A leak of one small allocation per frame grows linearly and shows in the slope; the
+# resident set's oscillation (allocator trimming, the validation layer's caches) averages out.
+xs = [r[0] for r in steady]
+ys = [r[1] for r in steady]
+mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+span = xs[-1] - xs[0]
+rss_growth = int(slope * span)
+spread = max(ys) - min(ys)
 limit_kib = 4096
-assert rss_growth <= limit_kib, f"resident set grew by {rss_growth} KiB over {steady[-1][0] - steady[0][0]} frames"
+print(f"  steady phase: {len(steady)} samples over {span} frames, slope {slope:.3f} KiB/frame, "
+      f"trend {rss_growth} KiB, min-max spread {spread} KiB")
+assert rss_growth <= limit_kib, f"resident set grew by {rss_growth} KiB (trend) over {span} frames"
 stats = json.load(open(stats_path))
 assert stats["frames"] == frames and stats["instances"] == 200, stats
-print(f"long run OK: {frames} frames, rss growth after warm-up {rss_growth} KiB, device memory flat")
+print(f"long run OK: {frames} frames, rss trend after warm-up {rss_growth} KiB, device memory flat")
 PY

@@ -17,8 +17,16 @@ engine::Context& context() {
                          c.error().message.c_str());
             std::exit(1);
         }
-        std::printf("GPU tests on %s (subgroup size %u)\n", c.value()->properties().deviceName,
-                    c.value()->info().subgroupSize);
+        const sieve::DeviceInfo& info = c.value()->info();
+        std::printf("GPU tests on %s (subgroup size %u, minimum %u)\n", c.value()->properties().deviceName,
+                    info.subgroupSize, info.minSubgroupSize);
+        // The subgroup matrix (ctest -L subgroups) says which size each run is for: a driver that ignored
+        // LP_NATIVE_VECTOR_WIDTH would otherwise pass at the wrong size.
+        if (const char* want = std::getenv("SIEVE_EXPECT_SUBGROUP_SIZE");
+            want && std::strtoul(want, nullptr, 10) != info.subgroupSize) {
+            std::fprintf(stderr, "GPU tests: subgroup size %u, but this run is for %s\n", info.subgroupSize, want);
+            std::exit(1);
+        }
         return std::move(c).value();
     }();
     return *ctx;

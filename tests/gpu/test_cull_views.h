@@ -28,7 +28,7 @@ struct Camera {
     glm::mat4 proj{1.0f};
     float znear = 0.5f;       // view distance of the near plane
     float zfar = kInfinity;   // and of the far plane
-    bool leftHanded = false;  // perspective with w = +z (the view looks down +Z)
+    bool leftHanded = false;  // the view looks down +Z (perspective: w = +z; orthographic: orthographicForward)
     bool flipY = false;       // negative-height viewport
     float minDepth = 0.0f, maxDepth = 1.0f;
     bool reverse = true;  // the host's depth test: nearer = larger depth (GREATER_OR_EQUAL)
@@ -37,7 +37,7 @@ struct Camera {
         const float w = float(e.width), h = float(e.height);
         return flipY ? VkViewport{0, h, w, -h, minDepth, maxDepth} : VkViewport{0, 0, w, h, minDepth, maxDepth};
     }
-    sieve::ViewDesc desc(VkExtent2D e) const { return {view, proj, viewport(e)}; }
+    sieve::ViewDesc desc(VkExtent2D e) const { return {view, proj, viewport(e), leftHanded ? 1.0f : -1.0f}; }
     // The depth the host clears to (the far end of the viewport's depth range).
     float clearDepth() const { return reverse ? std::min(minDepth, maxDepth) : std::max(minDepth, maxDepth); }
 };
@@ -129,6 +129,15 @@ inline std::vector<Camera> allCameras(float aspect, glm::vec3 eye = {1, 2, 3}, g
     of.flipY = true;
     of.minDepth = 0.2f;
     of.maxDepth = 0.9f;
+    // Left-handed orthographic (glm lookAtLH + orthoLH_ZO): the matrices alone read as a right-handed view
+    // of the other depth convention; ViewDesc::orthographicForward = +1 says which it is.
+    for (bool reverse : {false, true}) {
+        Camera& lo = add(reverse ? "left-handed orthographic reverse-Z" : "left-handed orthographic standard-Z",
+                         orthographic(-hw, hw, -hh, hh, n, f, reverse), reverse, f);
+        lo.leftHanded = true;
+        for (int c = 0; c < 4; ++c) lo.view[c][2] = -lo.view[c][2];
+        lo.proj[2] = -lo.proj[2];
+    }
     return cams;
 }
 

@@ -182,5 +182,47 @@ TEST_P(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
             }
 }
 
+// A frame whose passes fail (here: the instance table is not bound) must not leave the streams' counts
+// as the memory held them (issue 22: a host drew 2440223760 draws): every streams pass writes its counts,
+// zero, on every failure path; and so does record() without its prepare().
+TEST_P(CullingPluginUses, FailedFramesLeaveEmptyCountsNotWhatTheMemoryHeld) {
+    const auto slots = plugin_->slots();
+    std::vector<uint32_t> countSlots;
+    for (uint32_t s = 0; s < slots.size(); ++s)
+        if (slots[s].name == sieve::CullingPlugin::kCountsEarly || slots[s].name == sieve::CullingPlugin::kCountsLate)
+            countSlots.push_back(s);
+    ASSERT_EQ(countSlots.size(), 2u);
+    for (bool prepared : {true, false}) {
+        SCOPED_TRACE(prepared ? "a binding missing" : "record() without prepare()");
+        const sieve::FrameInfo frame{prepared ? 0u : 1u, prepared ? 0u : 1u, plugin_->config().framesInFlight};
+        if (prepared) ASSERT_TRUE(plugin_->prepare(frame));
+        std::vector<sieve::SlotBinding> broken = bindings_;
+        for (uint32_t s = 0; s < slots.size(); ++s)
+            if (slots[s].name == sieve::CullingPlugin::kInstances) broken[s].buffer = VK_NULL_HANDLE;
+        const sieve::Bindings bindings{prepared ? broken : bindings_};
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+            for (uint32_t s : countSlots) vkCmdFillBuffer(cmd, bindings_[s].buffer, 0, VK_WHOLE_SIZE, 0xffffffffu);
+            sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                                 VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+            // The first pass (it binds the instances), then the streams passes (the late one after a
+            // failed earlier pass of the frame).
+            using Role = sieve::CullingPlugin::PassRole;
+            std::vector<uint32_t> passes{0u};
+            for (uint32_t p : {plugin_->pass(Role::EarlyStreams), plugin_->pass(Role::LateStreams)})
+                if (p != 0u) passes.push_back(p);
+            for (uint32_t pass : passes)
+                EXPECT_FALSE(plugin_->record(pass, cmd, bindings, frame)) << plugin_->passes()[pass].name;
+        });
+        ASSERT_TRUE(r) << r.error().message;
+        EXPECT_NE(plugin_->lastError(), "");
+        for (uint32_t s : countSlots) {
+            const auto words = read<uint32_t>(buffers_[s], size_t(slots[s].size / 4));
+            for (size_t w = 0; w < words.size(); ++w) ASSERT_EQ(words[w], 0u) << slots[s].name << " word " << w;
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Pipelines, CullingPluginUses, testing::Bool(),
                          [](const testing::TestParamInfo<bool>& i) { return i.param ? "Fused" : "Separate"; });

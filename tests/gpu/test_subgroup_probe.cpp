@@ -1,7 +1,8 @@
-// The subgroup operations the look-back scan relies on, checked one by one against what the input says
-// they must return (shaders/test/subgroup_probe.comp). On a correct driver this always passes; it is the
-// minimal reproduction of the lavapipe + LLVM 15 fault on AVX-512 hosts described in
-// docs/subgroup-matrix.md, which is why the subgroup matrix runs lavapipe without AVX-512.
+// The subgroup operations the scans rely on, checked one by one against what the input says they must
+// return (shaders/test/subgroup_probe.comp), and what the shaders assume of a subgroup: its active
+// invocations are lanes 0 .. n-1, n = subgroupAdd(1) <= gl_SubgroupSize. It does not assume n ==
+// gl_SubgroupSize: lavapipe at 1024/2048-bit vectors runs 16 invocations in subgroups it declares 32 or 64
+// wide (docs/subgroup-matrix.md), which is what broke the look-back's fallback there.
 #include <map>
 #include <random>
 
@@ -44,6 +45,8 @@ TEST_F(GpuTest, SubgroupOperationsReturnWhatTheirInputsSay) {
     }
     int wrong = 0;
     for (const auto& [key, lanes] : subgroups) {
+        // Active lanes are 0 .. n-1.
+        ASSERT_EQ(lanes.rbegin()->first + 1, lanes.size()) << "workgroup " << key.first << " subgroup " << key.second;
         uint32_t count = 0, lowest = ~0u, sum = 0, laneSum = 0;
         for (const auto& [lane, i] : lanes) {
             const bool bit = input[i] & 1;

@@ -105,6 +105,24 @@ struct Refusal {
     const char* message;  // a part of the error message
 };
 
+// A left-handed orthographic view described as right-handed (the default orthographicForward) would
+// swap standard and reverse Z and cull everything it sees (issue 22): it is refused, naming the field.
+TEST(CullParamsRefuse, LeftHandedOrthographicWithoutItsDirection) {
+    const float aspect = float(kExtent.width) / kExtent.height;
+    for (const Camera& cam : testing_cull::allCameras(aspect)) {
+        if (!cam.leftHanded || cam.proj[2][3] != 0.0f) continue;
+        SCOPED_TRACE(cam.name);
+        sieve::ViewDesc desc = cam.desc(kExtent);
+        desc.orthographicForward = -1.0f;
+        const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(kExtent);
+        auto p = sieve::makeCullParams(desc, base, sieve::HiZBuilder::mipCount(base), 1, {});
+        ASSERT_FALSE(p);
+        EXPECT_NE(p.error().message.find("orthographicForward"), std::string::npos) << p.error().message;
+        desc.orthographicForward = 0.5f;
+        EXPECT_FALSE(sieve::makeCullParams(desc, base, sieve::HiZBuilder::mipCount(base), 1, {}));
+    }
+}
+
 TEST(CullParamsRefuse, WhatItCannotCull) {
     const Camera base = testing_cull::makeCamera(16.0f / 9.0f);
     auto expectRefused = [&](const Camera& cam, VkExtent2D pyramid, uint32_t mips, const Refusal& r) {

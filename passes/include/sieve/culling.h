@@ -1,6 +1,6 @@
 #pragma once
 // The culling plugin: frustum and two-phase Hi-Z occlusion culling, LOD selection, and stable
-// (instance-ordered) draw lists for vkCmdDrawIndexedIndirectCount. Data flow (DESIGN.md):
+// (instance-ordered) draw lists for vkCmdDrawIndexedIndirectCount. Data flow:
 //   cull.early.flag    flagE = visibleLast && inFrustum             (single-phase: the full test, see below)
 //   cull.early.compact scan(drawCountsE) -> draws.early, counts.early
 //   [host draw.early]  DrawIndexedIndirectCount(draws.early, counts.early)
@@ -85,7 +85,7 @@ const char* viewKindName(ViewKind kind);  // "camera", "shadow", "light", "other
 // One view of a frame.
 struct CullView {
     ViewDesc desc;
-    // SIEVE_CULL_FRUSTUM / OCCLUSION / LOD (shared/cull.h); the run-time toggles switch them off for
+    // SIEVE_CULL_FRUSTUM / OCCLUSION / LOD (shared/cull_tests.h); the run-time toggles switch them off for
     // every view. OCCLUSION only for view 0.
     uint32_t tests = gpu::SIEVE_CULL_FRUSTUM | gpu::SIEVE_CULL_OCCLUSION | gpu::SIEVE_CULL_LOD;
     // The view culls an instance only when (Instance::flags & instanceMask) == instanceMask (0: all),
@@ -146,11 +146,32 @@ public:
     static constexpr const char* kInstances = "scene.instances";    // imported
     static constexpr const char* kMeshes = "scene.meshes";          // imported
     static constexpr const char* kPrimitives = "scene.primitives";  // imported
-    static constexpr const char* kDepth = "depth";                  // imported: the host's D32 depth
+    // Imported: the host's depth, declared VK_FORMAT_D32_SFLOAT, 1 mip, SAMPLED usage; bound as a view of
+    // its depth aspect and sampled single-sample (sampler2D, texelFetch / textureGather: shaders/hiz,
+    // shaders/cull/check.comp) in SHADER_READ_ONLY_OPTIMAL by hiz.build and cull.check. The plugin cannot
+    // see the view's format or sample count and checks neither: bind a single-sample D32_SFLOAT image
+    // (multisampled depth is not supported; bind a single-sample resolve of it).
+    static constexpr const char* kDepth = "depth";
     static constexpr const char* kDrawsEarly = "draws.early";       // exported: read as indirect arguments
     static constexpr const char* kCountsEarly = "counts.early";
     static constexpr const char* kDrawsLate = "draws.late";
     static constexpr const char* kCountsLate = "counts.late";
+    // The counts of a phase's streams are written only by its streams pass (pass(EarlyStreams) /
+    // pass(LateStreams)), every stream's on every frame that pass records: the active streams' by the
+    // expansion, the others zeroed. They are transient: the plugin never initialises them otherwise.
+    // A failed frame can leave them unwritten, holding whatever the memory held (an earlier frame's
+    // counts, or anything in memory the host just created):
+    // - the streams pass's record() is refused (record() without its prepare(), a bad binding, an
+    //   unknown pass): nothing of it is recorded;
+    // - prepare() fails without preparing the frame (only when even the fallback view, which culls
+    //   nothing, cannot be served): every record() of the frame is refused. Its other errors (FrameInfo
+    //   mismatch, a view it cannot serve) still prepare the frame, and every count is written;
+    // - separate passes only: cull.<phase>.compact fails in its draw-list builder (the scan's checks:
+    //   buffer offsets, a draw total that could pass 2^32 - 1) after it zeroed the inactive streams'
+    //   counts: the active streams' counts are not written.
+    // A streams pass that records after an earlier pass of the frame failed writes every count, from
+    // inputs the failed pass did not write this frame. So a host skips a phase's draws when the record()
+    // of its streams pass, or of an earlier pass of the frame, failed.
     static constexpr const char* kPyramid = "hiz.pyramid";  // persistent, for debug views
     // Exported: u32 per instance, view 0's decision (shared/cull_state.h), written by the late flag
     // pass (the early one in a single-phase frame).
@@ -163,6 +184,15 @@ public:
     enum class PassRole : uint32_t { EarlyStreams, HiZ, LateStreams, Check, Stats };
     uint32_t pass(PassRole role) const;
     bool fused() const;
+
+    // The paths create() chose for this device: where the device lacks what a path needs, the plugin
+    // takes the fallback itself (a toggle never asks for a path that fails every frame).
+    struct Paths {
+        bool fused = false;              // the fused passes (CullingConfig::fused where the device allows)
+        bool singleDispatchHiZ = false;  // the one-dispatch pyramid exists (used while its toggle is on); else per mip
+        bool packedLookback = false;     // tier c's statuses in one 64-bit word; else two words
+    };
+    Paths paths() const;
 
     // Refuses a device without what culling needs (kCullingNeeds), naming each missing extension/feature.
     static Result<std::unique_ptr<CullingPlugin>> create(const DeviceInfo& dev, const CullingConfig& config);

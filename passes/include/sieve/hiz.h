@@ -94,9 +94,12 @@ public:
     static constexpr VkDeviceSize counterBytes() { return 4; }
 
     // The single-pass builder binds every mip at once: it needs more storage-image and push
-    // descriptors than the Vulkan minimum (true on desktop GPUs and lavapipe). recordSingle fails
-    // when false; recordPerMip always works.
+    // descriptors, shared memory and invocations than the Vulkan minimum (true on desktop GPUs and
+    // lavapipe). recordSingle fails when false; recordPerMip always works.
+    static bool singlePassFits(const DeviceInfo& dev);
     bool singlePassSupported() const { return !singlePass_.empty(); }
+    // recordSingle can build the pyramid of a depth attachment of this extent (at most 16 mips).
+    bool singlePassServes(VkExtent2D depth) const;
 
     Result<void> recordPerMip(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid) const;
     // `counter`: counterBytes() of a storage buffer, read and written by the compute shader.

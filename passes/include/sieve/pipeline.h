@@ -127,6 +127,11 @@ private:
     std::array<uint32_t, 3> localSize_{1, 1, 1};
 };
 
+// The largest power of two <= `wanted` that a one-dimensional workgroup may have on this device
+// (maxComputeWorkGroupInvocations, maxComputeWorkGroupSize[0]; the Vulkan minimum is 128): the size the
+// plugin's linear shaders are specialized to.
+uint32_t fittedGroupSize(const DeviceInfo& dev, uint32_t wanted);
+
 // Test hook: lower the x-dimension group limit used by dispatchLinear (0 restores the device limit).
 void overrideMaxGroupsX(uint32_t limit);
 

@@ -23,9 +23,16 @@ enum class Lifetime : uint8_t {
 
 enum class SlotKind : uint8_t { Buffer, Image };
 
-// Where a buffer slot lives. Upload and Readback slots are host-visible and stay mapped
-// (SlotBinding::mapped): the plugin writes per-frame parameters or reads counters there, indexing by
-// FrameInfo::frameSlot so that the CPU never touches memory a frame in flight still uses.
+// Where a buffer slot lives: what memory the host must bind it to.
+// - Device: the plugin touches the buffer only from the GPU (commands and shaders); it never maps it
+//   and never reads SlotBinding::mapped. Device-local memory is what these slots are for; any memory
+//   type the buffer accepts works.
+// - Upload, Readback: HOST_VISIBLE | HOST_COHERENT memory, mapped for as long as the slot is bound
+//   (SlotBinding::mapped, required: a binding without it is refused). The plugin writes the frame's
+//   parameters (Upload) or reads counters the GPU wrote framesInFlight frames earlier (Readback) with
+//   plain CPU loads and stores during record(), in the region of FrameInfo::frameSlot, so that the CPU
+//   never touches memory a frame in flight still uses. It never calls vkFlushMappedMemoryRanges or
+//   vkInvalidateMappedMemoryRanges: non-coherent memory is not supported.
 enum class Memory : uint8_t { Device, Upload, Readback };
 
 using SlotId = uint32_t;
@@ -88,7 +95,9 @@ struct SlotBinding {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0;
     VkDeviceSize size = 0;
-    void* mapped = nullptr;  // Upload/Readback buffers
+    // Upload/Readback buffers: the host address of byte `offset` of `buffer` (the binding's first byte,
+    // not the start of the VkDeviceMemory allocation), valid while the slot is bound. Ignored otherwise.
+    void* mapped = nullptr;
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;  // all mips
     std::vector<VkImageView> mipViews;  // one per mip (images only)
@@ -121,11 +130,14 @@ public:
     virtual ~Plugin() = default;
     virtual std::span<const SlotDesc> slots() const = 0;
     virtual std::span<const PassDesc> passes() const = 0;
-    // CPU work for the frame (parameters into host-visible memory). Never waits for the GPU. After an
-    // error the frame's passes still record something valid (the plugin says what in its header).
+    // CPU work for the frame (it decides the frame's parameters; they reach the Upload slot when record()
+    // records the frame's first pass, not here). Never waits for the GPU. After an error the frame's
+    // passes still record something valid, with the exceptions the plugin's header names.
     virtual Result<void> prepare(const FrameInfo& frame) = 0;
     // Records pass `pass` (index into passes()). Never submits, waits or allocates device memory. An
-    // error (bad binding, unknown pass) records nothing of the pass.
+    // error found before recording (unknown pass, record() without its prepare(), a bad binding) records
+    // nothing of the pass: what the pass writes is not written this frame and keeps whatever its memory
+    // held (for the culling plugin's stream counts see sieve/culling.h, at CullingPlugin::kCountsLate).
     virtual Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& bindings,
                                 const FrameInfo& frame) = 0;
     // The last error of the current frame ("" when none).

@@ -105,7 +105,11 @@ Result<std::unique_ptr<ClusterPlugin>> ClusterPlugin::create(const DeviceInfo& d
     m.scan = std::move(scan).value();
     for (auto [pipe, name] : {std::pair{&m.count, "cluster/count.comp"}, std::pair{&m.test, "cluster/test.comp"},
                               std::pair{&m.emit, "cluster/emit.comp"}}) {
-        auto p = ComputePipeline::create(dev, {name, sizeof(gpu::ClusterPush)});
+        // count and emit take their workgroup size from constant 0 (test.comp has a fixed one).
+        const uint32_t group[] = {fittedGroupSize(dev, 256)};
+        ComputePipelineDesc desc{name, sizeof(gpu::ClusterPush)};
+        if (pipe != &m.test) desc.specialization = group;
+        auto p = ComputePipeline::create(dev, desc);
         if (!p) return p.error();
         *pipe = std::move(p).value();
     }
@@ -309,7 +313,10 @@ Result<void> ClusterPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bin
         std::memcpy(dst + m.sizes.paramsStride * m.info.frameSlot, &m.params, sizeof(m.params));
         vkCmdFillBuffer(cmd, b[m.id.counters].buffer, b[m.id.counters].offset, sizeof(gpu::ClusterCounters), 0);
         // Last frame's visibility of memory the host just created means nothing: start from none.
-        if (m.fresh) vkCmdFillBuffer(cmd, b[m.id.visibility].buffer, b[m.id.visibility].offset, VK_WHOLE_SIZE, 0);
+        // Only the slot's own bytes: the binding may be a range of a larger buffer.
+        if (m.fresh)
+            vkCmdFillBuffer(cmd, b[m.id.visibility].buffer, b[m.id.visibility].offset,
+                            VkDeviceSize(m.sizes.visibilitySlots) * 4, 0);
         transferToComputeBarrier(cmd);
     }
     m.recordPhase(cmd, b, pass == kEarly ? 0u : 1u);

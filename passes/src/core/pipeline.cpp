@@ -1,6 +1,8 @@
 #include "sieve/pipeline.h"
 
+#include <algorithm>
 #include <atomic>
+#include <bit>
 #include <utility>
 #include <vector>
 
@@ -14,9 +16,46 @@ namespace {
 std::atomic<uint32_t> g_maxGroupsOverride{0};
 }
 
+uint32_t fittedGroupSize(const DeviceInfo& dev, uint32_t wanted) {
+    const uint32_t limit = std::min({wanted, dev.limits.maxComputeWorkGroupInvocations,
+                                     dev.limits.maxComputeWorkGroupSize[0]});
+    return limit ? std::bit_floor(limit) : 1u;
+}
+
 void overrideMaxGroupsX(uint32_t limit) {
     g_maxGroupsOverride = limit;
 }
+
+namespace {
+
+// The device limits a compute shader must fit, checked before Vulkan sees it: a clear error instead of
+// an invalid pipeline on a device at the Vulkan minimums (128 invocations, 4 storage buffers / images per
+// stage).
+Result<void> checkComputeLimits(const DeviceInfo& dev, const spirv::ShaderInfo& info,
+                                const std::array<uint32_t, 3>& local, const std::string& name) {
+    const VkPhysicalDeviceLimits& l = dev.limits;
+    const uint64_t invocations = uint64_t(local[0]) * local[1] * local[2];
+    if (invocations > l.maxComputeWorkGroupInvocations || local[0] > l.maxComputeWorkGroupSize[0] ||
+        local[1] > l.maxComputeWorkGroupSize[1] || local[2] > l.maxComputeWorkGroupSize[2])
+        return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
+                         name + ": workgroup " + std::to_string(local[0]) + "x" + std::to_string(local[1]) + "x" +
+                             std::to_string(local[2]) + " exceeds the device's limit of " +
+                             std::to_string(l.maxComputeWorkGroupInvocations) + " invocations");
+    uint32_t buffers = 0, images = 0;
+    for (const auto& b : info.bindings) {
+        buffers += b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ? b.count : 0;
+        images += b.type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ? b.count : 0;
+    }
+    if (buffers > l.maxPerStageDescriptorStorageBuffers || images > l.maxPerStageDescriptorStorageImages)
+        return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
+                         name + ": binds " + std::to_string(buffers) + " storage buffers and " +
+                             std::to_string(images) + " storage images; the device allows " +
+                             std::to_string(l.maxPerStageDescriptorStorageBuffers) + " and " +
+                             std::to_string(l.maxPerStageDescriptorStorageImages) + " per stage");
+    return {};
+}
+
+}  // namespace
 
 Result<ComputePipeline> ComputePipeline::create(const DeviceInfo& dev, const ComputePipelineDesc& desc) {
     std::span<const uint32_t> spirv = embeddedSpirv(desc.shader);
@@ -36,6 +75,7 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
         return makeError(VK_ERROR_INITIALIZATION_FAILED, name + ": not a compute shader");
     if (auto r = spirv::checkPushSize(reflected->pushConstantBytes, desc.pushConstantBytes, name); !r) return r.error();
     p.localSize_ = reflected->resolveLocalSize(desc.specialization);
+    if (auto r = checkComputeLimits(dev, *reflected, p.localSize_, name); !r) return r.error();
     auto bindings = spirv::setLayoutBindings(reflected->bindings, name);
     if (!bindings) return bindings.error();
     auto handles =

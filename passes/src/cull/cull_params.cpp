@@ -38,7 +38,7 @@ struct Canonical {
     double ndcA = 0, ndcB = 0;
 };
 
-Result<Canonical> classify(const gpu::mat4& P) {
+Result<Canonical> classify(const gpu::mat4& P, float orthographicForward) {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r)
             if (!std::isfinite(P[c][r])) return refuse("projection term " + at("P", c, r) + " is not finite");
@@ -63,7 +63,9 @@ Result<Canonical> classify(const gpu::mat4& P) {
         if (P[2][0] != 0.0f || P[2][1] != 0.0f)
             return refuse("orthographic with P[2][0] or P[2][1] non-zero (an oblique parallel projection)");
         k.kind = gpu::SIEVE_PROJ_ORTHOGRAPHIC;
-        k.forward = -1.0f;  // w gives no hint: the view looks down -Z
+        if (orthographicForward != -1.0f && orthographicForward != 1.0f)
+            return refuse("ViewDesc::orthographicForward must be -1 (looking down -Z) or +1 (down +Z)");
+        k.forward = orthographicForward;  // w gives no hint: the host says
         k.offsetX = P[3][0];
         k.offsetY = P[3][1];
         k.ndcA = P[3][2];
@@ -154,7 +156,7 @@ Result<void> fillPlanes(const gpu::mat4& P, const gpu::mat4& V, gpu::CullParams&
 
 Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidExtent, uint32_t pyramidMips,
                                        uint32_t instanceCount, const CullSettings& settings) {
-    auto k = classify(view.projection);
+    auto k = classify(view.projection, view.orthographicForward);
     if (!k) return k.error();
     if (auto v = checkView(view.view); !v) return v.error();
     const VkViewport& vp = view.viewport;
@@ -182,6 +184,17 @@ Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidE
     if (!std::isfinite(dn) || (persp && !(dn > 0.0)))
         return refuse("the projection has no near plane in front of the eye (near distance " + std::to_string(dn) +
                       ")");
+    if (!persp) {
+        // Near and far may lie behind the eye (a parallel view's slab can start behind it), but not both:
+        // that is a view looking the other way, whose depth would read as the opposite convention.
+        const double farDepth = reverse ? std::min(minD, maxD) : std::max(minD, maxD);
+        const double df = (farDepth - A) / B;
+        if (!(std::max(dn, df) > 0.0))
+            return refuse("the orthographic view's visible depth range (" + std::to_string(dn) + " .. " +
+                          std::to_string(df) + " along " + (k->forward < 0 ? "-Z" : "+Z") +
+                          ") lies behind the camera: a view looking down " + (k->forward < 0 ? "+Z" : "-Z") +
+                          " (left- or right-handed) must say so in ViewDesc::orthographicForward");
+    }
     p.depthA = float(A);
     p.depthB = float(B);
     p.nearDist = float(dn);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/vk.h"
 #include "cull/stage.h"
 #include "sieve/cull_flags.h"
 #include "sieve/hiz.h"
@@ -41,6 +42,10 @@ struct CullingPlugin::Impl {
 
     bool fused = false;
     uint32_t roles[5] = {};  // pass index per PassRole
+
+    bool frameFailed = false;  // a record() of the prepared frame failed
+    bool viewsSet = false;     // the host called setView(s): no culling for a camera it never gave
+    void writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const;
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
     void makeStages(const DeviceInfo& dev) {
@@ -139,6 +144,10 @@ Result<void> CullingPlugin::Impl::describe() {
     pyramid = slots.find(kPyramid);
     persistentFresh = true;
     pyramidConvention = -1;
+    // Frozen views were set for the old depth extent and cannot be served at the new one: culling stays
+    // frozen at the host's current views (without occlusion until a pyramid of the new extent is built:
+    // pyramidConvention above), instead of failing every frame.
+    cullViews = views;
     return {};
 }
 
@@ -251,9 +260,11 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
     for (auto& s : impl->stages)
         if (auto r = s->create(impl->kit); !r) return r.error();
     if (auto r = impl->describe(); !r) return r.error();
+    // Until the host sets its views, a stand-in that culls nothing (prepare() reports the omission).
     CullView main;
     main.desc = defaultView(impl->slots[impl->slots.find(kDepth)].extent);
     main.name = "camera";
+    main.tests = 0;
     impl->views = impl->cullViews = {main};
     return std::unique_ptr<CullingPlugin>(new CullingPlugin(std::move(impl)));
 }
@@ -281,6 +292,7 @@ Result<void> CullingPlugin::setView(const ViewDesc& view) {
 Result<void> CullingPlugin::setViews(std::span<const CullView> views) {
     if (auto r = impl_->check(views); !r) return r;
     impl_->views.assign(views.begin(), views.end());
+    impl_->viewsSet = true;
     return {};
 }
 
@@ -313,6 +325,14 @@ bool CullingPlugin::fused() const {
     return impl_->fused;
 }
 
+CullingPlugin::Paths CullingPlugin::paths() const {
+    Paths p;
+    p.fused = impl_->fused;
+    p.singleDispatchHiZ = HiZBuilder::singlePassFits(impl_->kit.dev());
+    p.packedLookback = impl_->config.scan.packedLookbackStatus && impl_->kit.dev().bufferInt64Atomics;
+    return p;
+}
+
 CullingToggles& CullingPlugin::toggles() {
     return impl_->toggles;
 }
@@ -339,7 +359,11 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     clearError();
     Impl& m = *impl_;
     m.prepared = false;
+    m.frameFailed = false;
     Result<void> result;
+    if (!m.viewsSet)  // the frame records, drawing everything (the stand-in view tests nothing)
+        result = fail(error("prepare(): no views: call setView() or setViews() first (the plugin does not guess "
+                            "a camera); this frame culls nothing"));
     FrameInfo info = frame;
     if (frame.framesInFlight != m.config.framesInFlight ||
         frame.frameSlot != frame.frameIndex % m.config.framesInFlight) {
@@ -381,7 +405,8 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
             if (result) result = fail(params.error());
             CullView fallback = view;
             fallback.desc = defaultView(m.slots[m.slots.find(kDepth)].extent);
-            params = m.params(fallback, 0, 0u);
+            // (Views past the main one keep their phase: they are drawn from the early streams.)
+            params = m.params(fallback, 0, v > 0 ? gpu::SIEVE_CULL_EARLY : 0u);
             if (!params) return fail(params.error());
             params->debugRadiusShrink = 0.0f;
         }
@@ -405,13 +430,42 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     return result;
 }
 
+// A streams pass that fails still writes its phase's counts: zero, so the phase draws nothing and a host
+// that draws the counts after an error never reads what the memory held. Only where the counts binding
+// itself is usable (a missing or short one cannot be written: the host's own error). The fill is inside
+// the pass's declared uses (transfer write of the counts).
+void CullingPlugin::Impl::writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const {
+    const char* name = pass == roles[uint32_t(PassRole::EarlyStreams)]  ? kCountsEarly
+                       : pass == roles[uint32_t(PassRole::LateStreams)] ? kCountsLate
+                                                                       : nullptr;
+    if (!name || !cmd) return;
+    const SlotId s = slots.find(name);
+    if (s == kNoSlot || s >= b.slots.size() || !b[s].buffer) return;
+    const VkDeviceSize bytes = slots[s].size;
+    if ((b[s].size && b[s].size < bytes) || b[s].offset % 4) return;
+    vkCmdFillBuffer(cmd, b[s].buffer, b[s].offset, bytes, 0);
+}
+
 Result<void> CullingPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) {
     Impl& m = *impl_;
     if (pass >= m.stages.size()) return fail(error("no pass " + std::to_string(pass)));
+    auto refuse = [&](Error e) {
+        m.frameFailed = true;
+        // The persistent slots' initialisation may not have reached the command buffer: again next frame.
+        if (m.frame.initPersistent) m.persistentFresh = true;
+        m.writeEmptyCounts(pass, cmd, b);
+        return fail(std::move(e));
+    };
     if (!m.prepared || frame.frameIndex != m.frame.info.frameIndex)
-        return fail(error("record() of frame " + std::to_string(frame.frameIndex) + " without its prepare()"));
-    if (auto r = m.checkBindings(pass, b); !r) return fail(r.error());
-    if (auto r = m.stages[pass]->record(cmd, b, m.frame); !r) return fail(r.error());
+        return refuse(error("record() of frame " + std::to_string(frame.frameIndex) + " without its prepare()"));
+    // After a failed pass the later streams would be built from what it did not write: empty instead.
+    const bool streams = pass == m.roles[uint32_t(PassRole::EarlyStreams)] ||
+                         pass == m.roles[uint32_t(PassRole::LateStreams)];
+    if (m.frameFailed && streams)
+        return refuse(error("pass " + m.passes[pass].name + ": an earlier pass of frame " +
+                            std::to_string(frame.frameIndex) + " failed; its streams are empty"));
+    if (auto r = m.checkBindings(pass, b); !r) return refuse(r.error());
+    if (auto r = m.stages[pass]->record(cmd, b, m.frame); !r) return refuse(r.error());
     return {};
 }
 

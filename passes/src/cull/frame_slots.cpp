@@ -34,13 +34,17 @@ VkDeviceSize StageKit::paramsStride() const {
                    std::max(storageAlignment(dev_), uniform));
 }
 
+VkDeviceSize visibilityBytes(const CullingConfig& c) {
+    return VkDeviceSize(std::max(c.maxInstances, 1u)) * c.maxViews * 4;
+}
+
 void declareFrameSlots(SlotTable& slots, const StageKit& kit) {
     const CullingConfig& c = kit.config();
     const VkDeviceSize n = std::max(c.maxInstances, 1u);
     slots.buffer(kParams, Lifetime::Persistent, kit.paramsStride() * c.framesInFlight,
                  kStorage | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
     // (Transfer source: tests read it back.)
-    slots.buffer(kVisibility, Lifetime::Persistent, n * c.maxViews * 4,
+    slots.buffer(kVisibility, Lifetime::Persistent, visibilityBytes(c),
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters) * c.maxViews,
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
@@ -63,8 +67,10 @@ Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const Fram
     std::memcpy(frame + kit.streamTableOffset(), kit.streams().data(), kit.streams().size_bytes());
     vkCmdFillBuffer(cmd, b[s.counters].buffer, b[s.counters].offset, sizeof(gpu::CullCounters) * kit.config().maxViews,
                     0);
-    // Last frame's visibility of memory the host just created means nothing: start from none.
-    if (f.initPersistent) vkCmdFillBuffer(cmd, b[s.visibility].buffer, b[s.visibility].offset, VK_WHOLE_SIZE, 0);
+    // Last frame's visibility of memory the host just created means nothing: start from none. Only the
+    // slot's own bytes: the binding may be a range of a larger buffer.
+    if (f.initPersistent)
+        vkCmdFillBuffer(cmd, b[s.visibility].buffer, b[s.visibility].offset, visibilityBytes(kit.config()), 0);
     transferToComputeBarrier(cmd);
     return {};
 }

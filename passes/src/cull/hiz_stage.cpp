@@ -53,8 +53,11 @@ public:
         // The graph leaves the pyramid in GENERAL for this pass (storage image write).
         HiZSource src{b[depth_].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, (*slots_)[depth_].extent};
         HiZTarget dst{b[pyramid_].image, b[pyramid_].mipViews};
-        return f.singleDispatchHiZ ? hiz_->recordSingle(cmd, src, dst, range(b, *slots_, counter_))
-                                   : hiz_->recordPerMip(cmd, src, dst);
+        // The single dispatch where the device and the extent allow it, else one dispatch per mip: a
+        // toggle never asks for a path that fails every frame.
+        return f.singleDispatchHiZ && hiz_->singlePassServes(src.extent)
+                   ? hiz_->recordSingle(cmd, src, dst, range(b, *slots_, counter_))
+                   : hiz_->recordPerMip(cmd, src, dst);
     }
 
 private:

@@ -120,8 +120,12 @@ public:
 
 // The range bound to slot s: imported tables are as large as the host made them, the declared size is
 // a minimum.
+// The range a stage binds for slot s: the host's size, or where it gave 0 ("the declared size") the
+// declared size; for an imported table (instances, meshes, primitives: declared as their smallest valid
+// size) 0 means the rest of the buffer, which is what a host binding a whole table means.
 inline BufferRange range(const Bindings& b, const SlotTable& slots, SlotId s) {
-    return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size};
+    if (b[s].size) return {b[s].buffer, b[s].offset, b[s].size};
+    return {b[s].buffer, b[s].offset, slots[s].lifetime == Lifetime::Imported ? VK_WHOLE_SIZE : slots[s].size};
 }
 
 // Slot names shared between stages.
@@ -142,6 +146,8 @@ struct FrameSlots {
 };
 void declareFrameSlots(SlotTable& slots, const StageKit& kit);
 FrameSlots requireFrameSlots(SlotTable& slots);
+// Bytes of the cull.visibility slot (one u32 per view and instance).
+VkDeviceSize visibilityBytes(const CullingConfig& config);
 // Uploads the frame's views and stream table, clears the counters (and the visibility on first use),
 // then a transfer -> compute barrier. `pass` names the pass in errors.
 Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const FrameState& f, const StageKit& kit,

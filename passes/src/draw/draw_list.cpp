@@ -16,7 +16,8 @@ Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const pri
     auto scan = prim::Scan::create(dev, scanOptions);
     if (!scan) return scan.error();
     b.scan_ = std::move(scan).value();
-    const uint32_t stable[] = {0}, atomic[] = {1};
+    const uint32_t group = fittedGroupSize(dev, 256);
+    const uint32_t stable[] = {0, group}, atomic[] = {1, group};
     auto s = ComputePipeline::create(dev, {"draw/expand.comp", sizeof(gpu::DrawExpandPush), stable});
     if (!s) return s.error();
     auto a = ComputePipeline::create(dev, {"draw/expand.comp", sizeof(gpu::DrawExpandPush), atomic});

@@ -61,14 +61,7 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, std::span<const HiZ
     if (!reduce) return reduce.error();
     h.reduce_ = std::move(reduce).value();
 
-    // The single-pass builder needs every mip bound at once: as many push descriptors as it declares.
-    auto singleInfo = spirv::reflect(embeddedSpirv("hiz/single_pass.comp"));
-    if (!singleInfo) return makeError(singleInfo.error().code, "hiz/single_pass.comp: " + singleInfo.error().message);
-    VkPhysicalDevicePushDescriptorPropertiesKHR push{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
-    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &push};
-    vkGetPhysicalDeviceProperties2(dev.physical, &props);
-    if (push.maxPushDescriptors >= singleInfo->bindings.size() &&
-        dev.limits.maxPerStageDescriptorStorageImages >= gpu::SIEVE_HIZ_MAX_MIPS) {
+    if (singlePassFits(dev)) {
         std::vector<HiZSingleVariant> variants{kHiZSingleDefault, kHiZSinglePrevious};
         variants.insert(variants.end(), extraVariants.begin(), extraVariants.end());
         for (const HiZSingleVariant v : variants) {
@@ -82,6 +75,26 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, std::span<const HiZ
         }
     }
     return h;
+}
+
+bool HiZBuilder::singlePassFits(const DeviceInfo& dev) {
+    // The single-pass builder binds every mip at once: as many push descriptors as it declares. Where
+    // any limit falls short (the Vulkan minimums are 4 storage images per stage, 16 KiB of shared memory
+    // and 128 invocations), only the per-mip builder exists and the culling plugin builds with it.
+    auto info = spirv::reflect(embeddedSpirv("hiz/single_pass.comp"));
+    if (!info) return false;
+    VkPhysicalDevicePushDescriptorPropertiesKHR push{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &push};
+    vkGetPhysicalDeviceProperties2(dev.physical, &props);
+    return push.maxPushDescriptors >= info->bindings.size() &&
+           dev.limits.maxPerStageDescriptorStorageImages >= gpu::SIEVE_HIZ_MAX_MIPS &&
+           dev.limits.maxComputeSharedMemorySize >= gpu::SIEVE_HIZ_SINGLE_SHARED_BYTES &&
+           dev.limits.maxComputeWorkGroupInvocations >= gpu::SIEVE_HIZ_SINGLE_THREADS &&
+           dev.limits.maxComputeWorkGroupSize[0] >= gpu::SIEVE_HIZ_SINGLE_THREADS;
+}
+
+bool HiZBuilder::singlePassServes(VkExtent2D depth) const {
+    return singlePassSupported() && mipCount(pyramidExtent(depth)) <= gpu::SIEVE_HIZ_MAX_MIPS;
 }
 
 Result<void> HiZBuilder::check(const HiZSource& depth, const HiZTarget& pyramid) const {
@@ -124,7 +137,8 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
     if (auto r = check(depth, pyramid); !r) return r;
     if (!singlePassSupported())
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
-                         "HiZBuilder: single-pass builder needs 18 push descriptors and 16 storage images per stage");
+                         "HiZBuilder: the single-pass builder needs 18 push descriptors, 16 storage images per stage, "
+                         "18 KiB of shared memory and 256 invocations per workgroup");
     const VkExtent2D base = pyramidExtent(depth.extent);
     const uint32_t mips = mipCount(base);
     if (mips > gpu::SIEVE_HIZ_MAX_MIPS)

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sieve/barriers.h"
+#include "sieve/pipeline.h"
 
 namespace sieve::prim {
 
@@ -31,7 +32,11 @@ namespace detail {
 
 Result<Tiles> resolveTiles(const DeviceInfo& dev, const PrimOptions& o, bool wantSubgroups) {
     Tiles t;
-    t.workgroup = o.workgroupSize;
+    // A valid size the device cannot run (above its limits; the Vulkan minimum is 128 invocations) is
+    // lowered to the largest power of two it can, not refused: the default 256 must work everywhere.
+    t.workgroup = std::has_single_bit(o.workgroupSize) && o.workgroupSize >= 32 && o.workgroupSize <= 1024
+                      ? std::max(fittedGroupSize(dev, o.workgroupSize), 32u)
+                      : o.workgroupSize;
     t.vectors = o.vectorsPerThread;
     // The subgroup scans keep one shared entry per subgroup, WG / 4 of them (shaders/prim/workgroup_scan.glsl):
     // a device whose subgroups can be smaller than 4 takes the shared-memory scan.

@@ -6,13 +6,13 @@ namespace sieve::prim {
 
 // How the exclusive scan runs. All tiers give identical results.
 enum class ScanTier : uint32_t {
-    Auto = 0,    // per device: autoScanTier() in sieve/prim/scan.h, rule below
+    Auto = 0,    // per device and size: the rule below (autoScanTier(), passes/src/prim/scan.cpp)
     Multilevel,  // (a) portable reduce-then-scan: block sums scanned recursively and added back; shared memory only
     Subgroup,    // (b) the same structure with the workgroup scan on subgroup arithmetic (shared memory if absent)
     SinglePass,  // (c) one pass with decoupled look-back; bounded spinning, never hangs
 };
 // ScanTier::Auto, chosen per device and size from measurements (bench/RESULTS.md, top section "H200,
-// 2026-12-01"; autoScanTier() in sieve/prim/scan.h). H200, driver 580.159.04, warmed by time, interleaved
+// 2026-12-01"; autoScanTier() in passes/src/prim/scan.cpp). H200, driver 580.159.04, warmed by time, interleaved
 // with a compute copy, verified (tier c without persistentLookback, which Auto cannot use):
 //  - NVIDIA (vendor 0x10DE), n <= kAutoSinglePassMaxElements (2^22): SinglePass. 2^20: c 11.39 us, b 13.73;
 //    2^22: c 20.00 us, b 21.55.
