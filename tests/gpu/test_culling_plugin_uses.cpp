@@ -6,6 +6,7 @@
 // compute work because the plugin's own transfer -> compute barrier (the counters' clear) would cover
 // transfer writes. Inside a pass, the plugin's compute -> compute barriers between its dispatches hide
 // the later dispatches from this check; the flag passes are single dispatches.
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -180,6 +181,31 @@ TEST_P(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
                 plugin_->toggles().singleDispatchHiZ = singleDispatchHiZ;
                 for (uint32_t pass = 0; pass < plugin_->passes().size(); ++pass) recordAlone(pass);
             }
+}
+
+// On a device with the Vulkan minimum of 4 storage images per stage there is no single-dispatch pyramid:
+// the default toggle (singleDispatchHiZ) must build per mip, not fail every frame and leave the late pass
+// testing against a pyramid nobody wrote (issue 22: with standard Z everything was culled for good).
+TEST_P(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
+    sieve::DeviceInfo dev = ctx().info();
+    dev.limits.maxPerStageDescriptorStorageImages = 4;
+    dev.limits.maxComputeSharedMemorySize = std::min(dev.limits.maxComputeSharedMemorySize, 16384u);
+    sieve::CullingConfig config = plugin_->config();
+    auto p = sieve::CullingPlugin::create(dev, config);
+    ASSERT_TRUE(p) << p.error().message;
+    plugin_ = std::move(p).value();
+    EXPECT_FALSE(plugin_->paths().singleDispatchHiZ);
+    EXPECT_FALSE(plugin_->paths().fused);  // 16 KiB of shared memory: the separate passes
+    sieve::ViewDesc view;
+    view.projection = sieve::perspectiveReverseZ(1.0f, 40.0f / 24.0f, 0.1f);
+    view.viewport = {0.0f, 0.0f, 40.0f, 24.0f, 0.0f, 1.0f};
+    ASSERT_TRUE(plugin_->setView(view));
+    bindings_.clear();
+    buffers_.clear();
+    images_.clear();
+    allocate();
+    ASSERT_TRUE(plugin_->toggles().singleDispatchHiZ);
+    recordAlone(plugin_->pass(sieve::CullingPlugin::PassRole::HiZ));
 }
 
 // A frame whose passes fail (here: the instance table is not bound) must not leave the streams' counts

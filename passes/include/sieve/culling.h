@@ -156,22 +156,11 @@ public:
     static constexpr const char* kCountsEarly = "counts.early";
     static constexpr const char* kDrawsLate = "draws.late";
     static constexpr const char* kCountsLate = "counts.late";
-    // The counts of a phase's streams are written only by its streams pass (pass(EarlyStreams) /
-    // pass(LateStreams)), every stream's on every frame that pass records: the active streams' by the
-    // expansion, the others zeroed. They are transient: the plugin never initialises them otherwise.
-    // A failed frame can leave them unwritten, holding whatever the memory held (an earlier frame's
-    // counts, or anything in memory the host just created):
-    // - the streams pass's record() is refused (record() without its prepare(), a bad binding, an
-    //   unknown pass): nothing of it is recorded;
-    // - prepare() fails without preparing the frame (only when even the fallback view, which culls
-    //   nothing, cannot be served): every record() of the frame is refused. Its other errors (FrameInfo
-    //   mismatch, a view it cannot serve) still prepare the frame, and every count is written;
-    // - separate passes only: cull.<phase>.compact fails in its draw-list builder (the scan's checks:
-    //   buffer offsets, a draw total that could pass 2^32 - 1) after it zeroed the inactive streams'
-    //   counts: the active streams' counts are not written.
-    // A streams pass that records after an earlier pass of the frame failed writes every count, from
-    // inputs the failed pass did not write this frame. So a host skips a phase's draws when the record()
-    // of its streams pass, or of an earlier pass of the frame, failed.
+    // Every stream's count is written on every frame: by the phase's streams pass (pass(EarlyStreams) /
+    // pass(LateStreams)), or, where that pass fails (its record() refused, the frame unprepared, the
+    // draw-list builder's checks, an earlier pass of the frame failed), as zero: the phase draws nothing,
+    // never what the memory held. Not covered: a counts binding the plugin cannot write (no buffer,
+    // shorter than the slot, offset not a multiple of 4), which is the host's record() error.
     static constexpr const char* kPyramid = "hiz.pyramid";  // persistent, for debug views
     // Exported: u32 per instance, view 0's decision (shared/cull_state.h), written by the late flag
     // pass (the early one in a single-phase frame).

@@ -314,7 +314,7 @@ Result<void> ClusterPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bin
         vkCmdFillBuffer(cmd, b[m.id.counters].buffer, b[m.id.counters].offset, sizeof(gpu::ClusterCounters), 0);
         // Last frame's visibility of memory the host just created means nothing: start from none.
         // Only the slot's own bytes: the binding may be a range of a larger buffer.
-        if (m.fresh)
+        if (m.fresh && m.sizes.visibilitySlots)
             vkCmdFillBuffer(cmd, b[m.id.visibility].buffer, b[m.id.visibility].offset,
                             VkDeviceSize(m.sizes.visibilitySlots) * 4, 0);
         transferToComputeBarrier(cmd);
