@@ -224,7 +224,7 @@ int main(int argc, char** argv) {
                         c.early.count, c.early.total, c.early.overflow, c.late.count, c.late.total, c.late.overflow);
     };
 
-    uint64_t rendered = 0, skipped = 0;
+    uint64_t rendered = 0, skipped = 0, failedInARow = 0;
     bool captureNext = false, capturing = false, shotRequested = false, quit = false, iconified = false;
     auto last = std::chrono::steady_clock::now();
     while (true) {
@@ -282,8 +282,22 @@ int main(int argc, char** argv) {
         const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
         debugView.apply(model.debugView, renderer.plugin().toggles(), camera.view(), camera.projection(aspect),
                         renderer);
-        if (auto r = renderer.record(*target, *frame, camera.view(), camera.projection(aspect)); !r)
-            return fail(r.error().message);
+        auto recorded = renderer.record(*target, *frame, camera.view(), camera.projection(aspect));
+        for (const viewer::ViewerOptions::TestAction& a : opt.testActions)
+            if (a.name == "fail" && uint64_t(a.frame) == rendered && recorded)
+                recorded = sieve::makeError(VK_ERROR_UNKNOWN, "test-actions: an error forced in frame " +
+                                                                  std::to_string(rendered));
+        if (!recorded) {
+            // A failed frame is dropped (the target submits it cleared) and the next one tries again; only
+            // an error that repeats for a second's worth of frames ends the viewer.
+            std::fprintf(stderr, "frame %llu failed, dropped: %s\n", static_cast<unsigned long long>(rendered),
+                         recorded.error().message.c_str());
+            if (auto r = target->abandonFrame(); !r) return fail(r.error().message);
+            if (++failedInARow >= 60) return fail("60 frames in a row failed: " + recorded.error().message);
+            ++rendered;
+            continue;
+        }
+        failedInARow = 0;
         if (hizView) {  // after record: a viewport change rebuilds the view's image
             model.hiz.mipCount = int(hizView->mipCount());
             model.hiz.width = hizView->pyramidExtent().width;

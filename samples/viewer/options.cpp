@@ -30,7 +30,7 @@ bool parseTestActions(const std::string& v, ViewerOptions& o) {
         const std::vector<std::string> p = cli::split(item, '@');
         long long n;
         if (p.size() != 2 || !cli::parseInt(p[1], 0, 100000000, n)) return false;
-        if (p[0] != "screenshot" && p[0] != "capture" && p[0] != "reload") return false;
+        if (p[0] != "screenshot" && p[0] != "capture" && p[0] != "reload" && p[0] != "fail") return false;
         o.testActions.push_back({p[0], int(n)});
     }
     return !o.testActions.empty();
@@ -181,7 +181,8 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .option("--test-actions", "NAME@N,...",
-                "(testing) press overlay buttons in frame N: screenshot, capture (RenderDoc), reload (shaders)",
+                "(testing) press overlay buttons in frame N: screenshot, capture (RenderDoc), reload (shaders); "
+                "fail: the frame's recording fails (the viewer drops it and goes on)",
                 [&o](const std::string& v) { return parseTestActions(v, o); })
         .option("--test-resize-sequence", "WxH,WxH,...",
                 "(testing) window mode: resize through these sizes, one every 3 frames; 'min' iconifies and the "

@@ -61,7 +61,7 @@ struct ViewerOptions {
     std::vector<ShaderSubstitute> testReloadShaders;
     // Hidden test hook: overlay buttons "clicked" in a given frame (what the buttons and keys trigger).
     struct TestAction {
-        std::string name;  // screenshot | capture | reload
+        std::string name;  // screenshot | capture | reload | fail (the frame's recording fails)
         int frame = 0;
     };
     std::vector<TestAction> testActions;

@@ -199,6 +199,15 @@ uint lookBack(uint tile, uint epoch, uint prevEpoch) {
     return exclusive;
 }
 
+// The per-subgroup totals of the tile scan (s_wsSub): those of the subgroups before this one, and all.
+void sumSubgroupTotals(uint stride, inout uvec4 before, inout uvec4 all) {
+    for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += stride) {
+        const uvec4 v = s_wsSub[k];
+        all += v;
+        if (k < gl_SubgroupID) before += v;
+    }
+}
+
 uvec4 loadTile(uint tileBase, out uvec4 x[4]) {
     uvec4 sums = uvec4(0);
     for (uint r = 0; r < ROUNDS; ++r) {
@@ -249,17 +258,17 @@ void main() {
     if (SUBGROUPS) {
         // One barrier: subgroup totals to shared memory, then every subgroup adds up the totals before it
         // itself (no pass through subgroup 0), so the aggregate is published as early as it can be.
+        const uint width = subgroupAdd(1u);  // active invocations (see subgroupReduceTile), before the barrier
         ex = subgroupExclusiveAdd(sums);
         const uvec4 own = subgroupAdd(sums);
         if (subgroupElect()) s_wsSub[gl_SubgroupID] = own;
         barrier();
         uvec4 before = uvec4(0), all = uvec4(0);
-        const uint width = subgroupAdd(1u);  // active invocations (see subgroupReduceTile)
-        for (uint k = gl_SubgroupInvocationID; k < gl_NumSubgroups; k += width) {
-            const uvec4 v = s_wsSub[k];
-            all += v;
-            if (k < gl_SubgroupID) before += v;
-        }
+        // Full subgroups take the stride the compiler knows (the loop folds); partial ones the active width.
+        if (width == gl_SubgroupSize)
+            sumSubgroupTotals(gl_SubgroupSize, before, all);
+        else
+            sumSubgroupTotals(width, before, all);
         ex += subgroupAdd(before);
         roundTotals = subgroupAdd(all);
     } else {

@@ -16,26 +16,37 @@ shared uvec4 s_wsData[WG + (WG >> 3)];
 shared uvec4 s_wsSub[WG / 4];  // one per subgroup; subgroups have at least 4 invocations
 shared uvec4 s_wsTotal;
 
+// Subgroup 0 scans the per-subgroup totals in chunks of `width` (its active invocations).
+void wsScanSubgroupTotals(uint width) {
+    uvec4 carry = uvec4(0);
+    for (uint base = 0; base < gl_NumSubgroups; base += width) {
+        uint k = base + gl_SubgroupInvocationID;
+        uvec4 s = k < gl_NumSubgroups ? s_wsSub[k] : uvec4(0);
+        uvec4 e = subgroupExclusiveAdd(s);
+        if (k < gl_NumSubgroups) s_wsSub[k] = e + carry;
+        carry += subgroupAdd(s);
+    }
+    if (subgroupElect()) s_wsTotal = carry;
+}
+
 uvec4 workgroupExclusiveScan(uvec4 v, out uvec4 total) {
     const uint t = gl_LocalInvocationID.x;
     uvec4 result;
     if (SUBGROUPS) {
+        // Active invocations, counted before the barrier (off the critical path): a subgroup may run
+        // fewer than gl_SubgroupSize (docs/subgroup-matrix.md).
+        const uint width = subgroupAdd(1u);
         uvec4 ex = subgroupExclusiveAdd(v);
         uvec4 sum = subgroupAdd(v);
         if (subgroupElect()) s_wsSub[gl_SubgroupID] = sum;
         barrier();
         if (gl_SubgroupID == 0) {
-            uvec4 carry = uvec4(0);
-            // Chunks of the active width: a subgroup may run fewer invocations than gl_SubgroupSize.
-            const uint width = subgroupAdd(1u);
-            for (uint base = 0; base < gl_NumSubgroups; base += width) {
-                uint k = base + gl_SubgroupInvocationID;
-                uvec4 s = k < gl_NumSubgroups ? s_wsSub[k] : uvec4(0);
-                uvec4 e = subgroupExclusiveAdd(s);
-                if (k < gl_NumSubgroups) s_wsSub[k] = e + carry;
-                carry += subgroupAdd(s);
-            }
-            if (subgroupElect()) s_wsTotal = carry;
+            // Full subgroups (every real GPU here) take the call whose stride the compiler knows, so the
+            // loop folds as it did before the width was checked; a partial subgroup takes the general one.
+            if (width == gl_SubgroupSize)
+                wsScanSubgroupTotals(gl_SubgroupSize);
+            else
+                wsScanSubgroupTotals(width);
         }
         barrier();
         result = ex + s_wsSub[gl_SubgroupID];

@@ -45,6 +45,7 @@ struct CullingPlugin::Impl {
 
     bool frameFailed = false;  // a record() of the prepared frame failed
     bool viewsSet = false;     // the host called setView(s): no culling for a camera it never gave
+    bool frozenStale = false;  // the depth extent changed: frozen views are re-taken from the host's
     void writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const;
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
@@ -144,10 +145,10 @@ Result<void> CullingPlugin::Impl::describe() {
     pyramid = slots.find(kPyramid);
     persistentFresh = true;
     pyramidConvention = -1;
-    // Frozen views were set for the old depth extent and cannot be served at the new one: culling stays
-    // frozen at the host's current views (without occlusion until a pyramid of the new extent is built:
-    // pyramidConvention above), instead of failing every frame.
-    cullViews = views;
+    // Frozen views were set for the old depth extent and cannot be served at the new one: the next
+    // prepare() freezes the host's views of that frame instead (without occlusion until a pyramid of the
+    // new extent is built: pyramidConvention above), rather than failing every frame.
+    frozenStale = true;
     return {};
 }
 
@@ -386,7 +387,8 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.stable = t.stable;
     f.singleDispatchHiZ = t.singleDispatchHiZ;
     f.initPersistent = m.persistentFresh;
-    if (!f.frozen) m.cullViews = m.views;
+    if (!f.frozen || m.frozenStale) m.cullViews = m.views;
+    m.frozenStale = false;
     f.check = t.checkCulling && !f.frozen;
     const uint32_t on = (t.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) | (t.lod ? gpu::SIEVE_CULL_LOD : 0u) |
                         (t.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u);
