@@ -6,6 +6,7 @@
 
 #include "cluster/cluster_slots.h"
 #include "core/vk.h"
+#include "prim/common.h"
 #include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
 #include "sieve/hiz.h"
@@ -63,7 +64,7 @@ struct ClusterPlugin::Impl {
         return makeCullParams(v, sizes.pyramid, sizes.pyramidMips, instanceCount, s);
     }
     Result<void> checkBindings(uint32_t pass, const Bindings& b) const;
-    void recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const;
+    Result<void> recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const;
     void recordStats(VkCommandBuffer cmd, const Bindings& b);
 };
 
@@ -100,7 +101,7 @@ Result<std::unique_ptr<ClusterPlugin>> ClusterPlugin::create(const DeviceInfo& d
     m.dev = dev;
     m.config = config;
     m.instanceCount = config.maxInstances;
-    auto scan = prim::Scan::create(dev, config.scan);
+    auto scan = prim::Scan::create(dev, prim::detail::forTransientScratch(config.scan));
     if (!scan) return scan.error();
     m.scan = std::move(scan).value();
     for (auto [pipe, name] : {std::pair{&m.count, "cluster/count.comp"}, std::pair{&m.test, "cluster/test.comp"},
@@ -229,7 +230,7 @@ Result<void> ClusterPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b
     return {};
 }
 
-void ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const {
+Result<void> ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const {
     auto r = [&](SlotId s) -> BufferRange { return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size}; };
     auto st = [&](SlotId s) { return Binding::storage(r(s)); };
     auto word = [&](SlotId s, VkDeviceSize w) { return BufferRange{b[s].buffer, b[s].offset + 4 * w, 4}; };
@@ -244,9 +245,11 @@ void ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, ui
         cmd, {st(id.ranges), st(id.drawsEarly), st(id.countsEarly), st(drawsB), st(countsB), st(id.candCounts)}, push,
         count.groupsFor(candidateSlots));
     computeToComputeBarrier(cmd);
-    // Bounds checked at create(); errors cannot occur here.
-    (void)scan.record(cmd, {r(id.candCounts), r(id.candOffsets), word(id.totals, 0), r(id.scratch)}, candidateSlots,
-                      prim::SumBound::perValue(candidateSlots, config.maxClustersPerDraw));
+    // Bounds were checked at create(); the host's bindings (offsets, sizes) are checked here.
+    if (auto r0 = scan.record(cmd, {r(id.candCounts), r(id.candOffsets), word(id.totals, 0), r(id.scratch)},
+                              candidateSlots, prim::SumBound::perValue(candidateSlots, config.maxClustersPerDraw));
+        !r0)
+        return r0;
     computeToComputeBarrier(cmd);
     const BufferRange params{b[id.params].buffer, b[id.params].offset + sizes.paramsStride * info.frameSlot,
                              sizeof(gpu::CullParams)};
@@ -258,14 +261,17 @@ void ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, ui
          Binding::sampled(b[id.pyramid].view, sampler.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)},
         push, test.groupsFor(K));
     computeToComputeBarrier(cmd);
-    (void)scan.record(cmd, {r(id.flags), r(id.outOffsets), word(id.totals, 1), r(id.scratch)}, K,
-                      prim::SumBound::flags(K));
+    if (auto r1 = scan.record(cmd, {r(id.flags), r(id.outOffsets), word(id.totals, 1), r(id.scratch)}, K,
+                              prim::SumBound::flags(K));
+        !r1)
+        return r1;
     computeToComputeBarrier(cmd);
     emit.dispatchLinear(cmd,
                         {st(id.clusters), st(id.drawsEarly), st(drawsB), st(id.flags), st(id.candidates),
                          st(id.outOffsets), st(id.totals), st(id.outDraws[phase]), st(id.outIds[phase]),
                          st(id.outCounts[phase]), st(id.tasks[phase]), st(id.counters)},
                         push, emit.groupsFor(K));
+    return {};
 }
 
 void ClusterPlugin::Impl::recordStats(VkCommandBuffer cmd, const Bindings& b) {
@@ -319,7 +325,7 @@ Result<void> ClusterPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bin
                             VkDeviceSize(m.sizes.visibilitySlots) * 4, 0);
         transferToComputeBarrier(cmd);
     }
-    m.recordPhase(cmd, b, pass == kEarly ? 0u : 1u);
+    if (auto r = m.recordPhase(cmd, b, pass == kEarly ? 0u : 1u); !r) return fail(r.error());
     return {};
 }
 

@@ -3,6 +3,7 @@
 // each stream's count and overflow.
 #include "core/vk.h"
 #include "cull/stage.h"
+#include "prim/common.h"
 #include "sieve/barriers.h"
 #include "sieve/draw_list.h"
 
@@ -18,7 +19,7 @@ public:
     explicit CompactStage(Phase phase) : phase_(phase) {}
 
     Result<void> create(StageKit& kit) override {
-        auto list = kit.shared<DrawListBuilder>([&] { return DrawListBuilder::create(kit.dev(), kit.config().scan); });
+        auto list = kit.shared<DrawListBuilder>([&] { return DrawListBuilder::create(kit.dev(), prim::detail::forTransientScratch(kit.config().scan)); });
         if (!list) return list.error();
         list_ = list.value();
         kit_ = &kit;

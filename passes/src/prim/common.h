@@ -25,6 +25,14 @@ struct Tiles {
     std::array<uint32_t, 3> spec() const { return {workgroup, vectors, subgroups ? 1u : 0u}; }
 };
 
+// The options of a scan whose scratch is transient (the culling and cluster plugins' slots: nobody keeps
+// it zeroed between frames): the persistent look-back state, which needs a scratch zeroed once and kept,
+// is turned off (with it, stale tile ids read out of range: issue 22).
+inline PrimOptions forTransientScratch(PrimOptions o) {
+    o.persistentLookback = false;
+    return o;
+}
+
 // Validates the options and resolves subgroup use against the device.
 Result<Tiles> resolveTiles(const DeviceInfo& dev, const PrimOptions& options, bool wantSubgroups);
 
