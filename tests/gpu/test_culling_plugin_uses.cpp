@@ -208,6 +208,42 @@ TEST_P(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
     recordAlone(plugin_->pass(sieve::CullingPlugin::PassRole::HiZ));
 }
 
+// The plugin's clears touch only its slot's bytes: a slot bound at an offset inside a larger buffer (a
+// host's sub-allocation) keeps its neighbours. Before, the visibility clear of a plugin's first frame
+// used VK_WHOLE_SIZE from the binding's offset and wiped the rest of the buffer.
+TEST_P(CullingPluginUses, ClearsStayInsideTheSlotsBinding) {
+    const auto slots = plugin_->slots();
+    uint32_t s = 0;
+    while (s < slots.size() && slots[s].name != "cull.visibility") ++s;
+    ASSERT_LT(s, slots.size());
+    const VkDeviceSize pad = 256, declared = slots[s].size;
+    engine::Buffer big = makeEmpty(pad + declared + pad, 0, "visibility inside a larger buffer");
+    bindings_[s].buffer = big.handle();
+    bindings_[s].offset = pad;
+    bindings_[s].size = declared;
+    const sieve::FrameInfo frame{0, 0, plugin_->config().framesInFlight};
+    ASSERT_TRUE(plugin_->prepare(frame));
+    const sieve::Bindings bindings{bindings_};
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        writeEveryDeviceBuffer(cmd);
+        sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        vkCmdFillBuffer(cmd, big.handle(), 0, VK_WHOLE_SIZE, 0xabababab);
+        sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                             VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        declaredBarriers(cmd, plugin_->passes()[0]);
+        auto recorded = plugin_->record(0, cmd, bindings, frame);
+        EXPECT_TRUE(recorded) << recorded.error().message;
+    });
+    ASSERT_TRUE(r) << r.error().message;
+    const auto words = read<uint32_t>(big, size_t((pad + declared + pad) / 4));
+    for (size_t w = 0; w < pad / 4; ++w) ASSERT_EQ(words[w], 0xababababu) << "before the binding, word " << w;
+    for (size_t w = (pad + declared) / 4; w < words.size(); ++w)
+        ASSERT_EQ(words[w], 0xababababu) << "after the binding, word " << w;
+}
+
 // A frame whose passes fail (here: the instance table is not bound) must not leave the streams' counts
 // as the memory held them (issue 22: a host drew 2440223760 draws): every streams pass writes its counts,
 // zero, on every failure path; and so does record() without its prepare().
