@@ -258,17 +258,17 @@ void main() {
     if (SUBGROUPS) {
         // One barrier: subgroup totals to shared memory, then every subgroup adds up the totals before it
         // itself (no pass through subgroup 0), so the aggregate is published as early as it can be.
-        const uint width = subgroupAdd(1u);  // active invocations (see subgroupReduceTile), before the barrier
         ex = subgroupExclusiveAdd(sums);
         const uvec4 own = subgroupAdd(sums);
         if (subgroupElect()) s_wsSub[gl_SubgroupID] = own;
         barrier();
         uvec4 before = uvec4(0), all = uvec4(0);
-        // Full subgroups take the stride the compiler knows (the loop folds); partial ones the active width.
-        if (width == gl_SubgroupSize)
+        // Full subgroups (the test folds where the compiler knows both sides) walk the totals with the
+        // stride gl_SubgroupSize, partial ones with their active width (as workgroup_scan.glsl).
+        if (gl_NumSubgroups * gl_SubgroupSize == gl_WorkGroupSize.x)
             sumSubgroupTotals(gl_SubgroupSize, before, all);
         else
-            sumSubgroupTotals(width, before, all);
+            sumSubgroupTotals(subgroupBallotBitCount(subgroupBallot(true)), before, all);
         ex += subgroupAdd(before);
         roundTotals = subgroupAdd(all);
     } else {

@@ -7,6 +7,7 @@
 //  - shared memory (work-efficient up/down sweep) with padding against bank conflicts.
 #extension GL_KHR_shader_subgroup_basic : enable
 #extension GL_KHR_shader_subgroup_arithmetic : enable
+#extension GL_KHR_shader_subgroup_ballot : enable
 
 // One uvec4 spans 4 of the 32 banks, so 8 consecutive uvec4 cover all banks: one pad slot per 8 entries
 // keeps power-of-two strides from landing in the same banks.
@@ -33,20 +34,20 @@ uvec4 workgroupExclusiveScan(uvec4 v, out uvec4 total) {
     const uint t = gl_LocalInvocationID.x;
     uvec4 result;
     if (SUBGROUPS) {
-        // Active invocations, counted before the barrier (off the critical path): a subgroup may run
-        // fewer than gl_SubgroupSize (docs/subgroup-matrix.md).
-        const uint width = subgroupAdd(1u);
         uvec4 ex = subgroupExclusiveAdd(v);
         uvec4 sum = subgroupAdd(v);
         if (subgroupElect()) s_wsSub[gl_SubgroupID] = sum;
         barrier();
         if (gl_SubgroupID == 0) {
-            // Full subgroups (every real GPU here) take the call whose stride the compiler knows, so the
-            // loop folds as it did before the width was checked; a partial subgroup takes the general one.
-            if (width == gl_SubgroupSize)
+            // A subgroup may run fewer invocations than gl_SubgroupSize (docs/subgroup-matrix.md): then
+            // the totals are walked in chunks of the active width. Subgroups are all full exactly when
+            // gl_NumSubgroups * gl_SubgroupSize equals the workgroup size; where the compiler knows both
+            // (the H200) the test folds and the loop is the plain one (any run-time width test there cost
+            // tier b's 2^28 scan 6%: bench/RESULTS.md).
+            if (gl_NumSubgroups * gl_SubgroupSize == gl_WorkGroupSize.x)
                 wsScanSubgroupTotals(gl_SubgroupSize);
             else
-                wsScanSubgroupTotals(width);
+                wsScanSubgroupTotals(subgroupBallotBitCount(subgroupBallot(true)));
         }
         barrier();
         result = ex + s_wsSub[gl_SubgroupID];
