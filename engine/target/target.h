@@ -127,8 +127,8 @@ private:
         VkFence fence = VK_NULL_HANDLE;
         VkSemaphore acquireSemaphore = VK_NULL_HANDLE;
         Image depth;
-        Buffer shotBuffer;  // host-visible copy of the colour image for a requested screenshot
-        PendingShot shot;   // path empty: none pending
+        Buffer shotBuffer;       // host-visible copy of the colour image for a requested screenshot
+        PendingShot shot;        // path empty: none pending
         bool submitted = false;  // a frame was submitted with this slot's fence
     };
     sieve::Result<void> writePendingShot(Slot& slot);

@@ -285,8 +285,8 @@ int main(int argc, char** argv) {
         auto recorded = renderer.record(*target, *frame, camera.view(), camera.projection(aspect));
         for (const viewer::ViewerOptions::TestAction& a : opt.testActions)
             if (a.name == "fail" && uint64_t(a.frame) == rendered && recorded)
-                recorded = sieve::makeError(VK_ERROR_UNKNOWN, "test-actions: an error forced in frame " +
-                                                                  std::to_string(rendered));
+                recorded = sieve::makeError(VK_ERROR_UNKNOWN,
+                                            "test-actions: an error forced in frame " + std::to_string(rendered));
         if (!recorded) {
             // A failed frame is dropped (the target submits it cleared) and the next one tries again; only
             // an error that repeats for a second's worth of frames ends the viewer.

@@ -86,7 +86,9 @@ uint lodOf(uint i, uint v, inout InstanceCache c, out bool meshValid) {
 // bin, bins clamped to the last one.
 uint binDraws(uint meshIndex, uint b, uint binCount) {
     const Mesh mesh = meshes[meshIndex];
-    if (binCount == 1u) return mesh.primitiveCount;
+    // Primitive indices past the table draw nothing (records.glsl skips them the same way).
+    const uint table = uint(primitives.length());
+    if (binCount == 1u) return mesh.firstPrimitive >= table ? 0u : min(mesh.primitiveCount, table - mesh.firstPrimitive);
     uint c = 0u;
     for (uint k = 0u; k < mesh.primitiveCount; ++k) {
         const uint pi = mesh.firstPrimitive + k;

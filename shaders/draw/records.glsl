@@ -9,8 +9,12 @@ void writeInstanceDraws(uint i, uint meshIndex, uint bin, uint binCount, uint lo
                         DrawStream stream) {
     const Mesh mesh = meshes[meshIndex];
     uint written = 0u;
+    const uint table = uint(primitives.length());
     for (uint p = 0u; p < mesh.primitiveCount && written < count; ++p) {
         const uint primIndex = mesh.firstPrimitive + p;
+        // Indices past the table (or wrapped around) are not primitives: counted as no draw
+        // (cull/decide.glsl binDraws), never read.
+        if (primIndex < mesh.firstPrimitive || primIndex >= table) break;
         const MeshPrimitive prim = primitives[primIndex];
         if (binCount > 1u && min(prim.bin, binCount - 1u) != bin) continue;
         const uint slot = local + written;

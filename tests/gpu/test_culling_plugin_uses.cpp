@@ -244,6 +244,25 @@ TEST_P(CullingPluginUses, ClearsStayInsideTheSlotsBinding) {
         ASSERT_EQ(words[w], 0xababababu) << "after the binding, word " << w;
 }
 
+// A depth attachment of another extent than the declared one (a host that resized its depth without
+// resize()) is refused by name, not read as if it had the declared size (issue 22).
+TEST_P(CullingPluginUses, DepthOfAnotherExtentIsRefused) {
+    const auto slots = plugin_->slots();
+    uint32_t s = 0;
+    while (s < slots.size() && slots[s].name != sieve::CullingPlugin::kDepth) ++s;
+    ASSERT_LT(s, slots.size());
+    bindings_[s].extent = {slots[s].extent.width * 2, slots[s].extent.height};
+    const sieve::FrameInfo frame{0, 0, plugin_->config().framesInFlight};
+    ASSERT_TRUE(plugin_->prepare(frame));
+    const sieve::Bindings bindings{bindings_};
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        auto recorded = plugin_->record(plugin_->pass(sieve::CullingPlugin::PassRole::HiZ), cmd, bindings, frame);
+        ASSERT_FALSE(recorded);
+        EXPECT_NE(recorded.error().message.find("call resize()"), std::string::npos) << recorded.error().message;
+    });
+    ASSERT_TRUE(r) << r.error().message;
+}
+
 // A frame whose passes fail (here: the instance table is not bound) must not leave the streams' counts
 // as the memory held them (issue 22: a host drew 2440223760 draws): every streams pass writes its counts,
 // zero, on every failure path; and so does record() without its prepare().

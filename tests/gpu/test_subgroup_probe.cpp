@@ -7,8 +7,8 @@
 #include <random>
 
 #include "gpu_fixture.h"
-#include "sieve/pipeline.h"
 #include "shared/test_push.h"
+#include "sieve/pipeline.h"
 
 namespace {
 
@@ -63,8 +63,8 @@ TEST_F(GpuTest, SubgroupOperationsReturnWhatTheirInputsSay) {
             for (int k = 3; k < 8; ++k)
                 if (w[k] != expect[k] && ++wrong <= 10)
                     ADD_FAILURE() << "subgroup size " << size << ", workgroup " << key.first << " subgroup "
-                                  << key.second << " lane " << lane << ": " << names[k] << " " << w[k]
-                                  << ", expected " << expect[k];
+                                  << key.second << " lane " << lane << ": " << names[k] << " " << w[k] << ", expected "
+                                  << expect[k];
             before += input[i];
         }
     }

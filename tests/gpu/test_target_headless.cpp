@@ -4,9 +4,9 @@
 
 #include <array>
 #include <chrono>
-#include <future>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 
 #include "engine/target/headless_target.h"
 #include "gpu/gpu_fixture.h"
@@ -198,7 +198,8 @@ TEST_F(GpuTest, HeadlessTargetFinishAfterAFailedFrameReturns) {
         ASSERT_TRUE(f) << f.error().message;
         recordClear(*f, colourOf(5));  // half a frame, then the host gives up
         auto done = std::async(std::launch::async, [&] { return t.finish(); });
-        ASSERT_EQ(done.wait_for(std::chrono::seconds(5)), std::future_status::ready) << "finish() hangs, round " << round;
+        ASSERT_EQ(done.wait_for(std::chrono::seconds(5)), std::future_status::ready)
+            << "finish() hangs, round " << round;
         auto r = done.get();
         ASSERT_TRUE(r) << r.error().message;
         auto px = t.readbackPixels();

@@ -152,7 +152,7 @@ public:
     // see the view's format or sample count and checks neither: bind a single-sample D32_SFLOAT image
     // (multisampled depth is not supported; bind a single-sample resolve of it).
     static constexpr const char* kDepth = "depth";
-    static constexpr const char* kDrawsEarly = "draws.early";       // exported: read as indirect arguments
+    static constexpr const char* kDrawsEarly = "draws.early";  // exported: read as indirect arguments
     static constexpr const char* kCountsEarly = "counts.early";
     static constexpr const char* kDrawsLate = "draws.late";
     static constexpr const char* kCountsLate = "counts.late";

@@ -101,6 +101,8 @@ struct SlotBinding {
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;  // all mips
     std::vector<VkImageView> mipViews;  // one per mip (images only)
+    // Images: the bound image's extent. A plugin refuses an image whose extent is given and is not the
+    // declared one (0 x 0: not checked).
     VkExtent2D extent{0, 0};
 };
 

@@ -17,8 +17,8 @@ std::atomic<uint32_t> g_maxGroupsOverride{0};
 }
 
 uint32_t fittedGroupSize(const DeviceInfo& dev, uint32_t wanted) {
-    const uint32_t limit = std::min({wanted, dev.limits.maxComputeWorkGroupInvocations,
-                                     dev.limits.maxComputeWorkGroupSize[0]});
+    const uint32_t limit =
+        std::min({wanted, dev.limits.maxComputeWorkGroupInvocations, dev.limits.maxComputeWorkGroupSize[0]});
     return limit ? std::bit_floor(limit) : 1u;
 }
 

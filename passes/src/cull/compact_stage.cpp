@@ -19,7 +19,8 @@ public:
     explicit CompactStage(Phase phase) : phase_(phase) {}
 
     Result<void> create(StageKit& kit) override {
-        auto list = kit.shared<DrawListBuilder>([&] { return DrawListBuilder::create(kit.dev(), prim::detail::forTransientScratch(kit.config().scan)); });
+        auto list = kit.shared<DrawListBuilder>(
+            [&] { return DrawListBuilder::create(kit.dev(), prim::detail::forTransientScratch(kit.config().scan)); });
         if (!list) return list.error();
         list_ = list.value();
         kit_ = &kit;

@@ -54,12 +54,10 @@ void writeDrawCounts(const CullScene& scene, const gpu::Instance& inst, size_t v
     if (inst.mesh >= scene.meshes.size()) return;
     const gpu::Mesh& mesh = scene.meshes[inst.mesh];
     for (uint32_t k = 0; k < mesh.primitiveCount; ++k) {
-        uint32_t bin = 0;
-        if (binCount > 1) {
-            const uint64_t pi = uint64_t(mesh.firstPrimitive) + k;
-            if (pi >= scene.primitives.size()) continue;
-            bin = std::min(scene.primitives[pi].bin, binCount - 1);
-        }
+        // A primitive index past the table draws nothing, in any bin.
+        const uint64_t pi = uint64_t(mesh.firstPrimitive) + k;
+        if (pi >= scene.primitives.size()) continue;
+        const uint32_t bin = binCount > 1 ? std::min(scene.primitives[pi].bin, binCount - 1) : 0u;
         ++out.drawCounts[(view * binCount + bin) * n + i];
     }
 }
@@ -158,7 +156,8 @@ std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, co
                 ref.counts.total += wanted;
                 const gpu::Mesh& mesh = scene.meshes[scene.instances[i].mesh];
                 for (uint32_t p = 0; p < mesh.primitiveCount; ++p) {
-                    const uint32_t primIndex = mesh.firstPrimitive + p;
+                    const uint64_t primIndex = uint64_t(mesh.firstPrimitive) + p;
+                    if (primIndex >= scene.primitives.size()) break;
                     const gpu::MeshPrimitive& prim = scene.primitives[primIndex];
                     if (binCount > 1 && std::min(prim.bin, binCount - 1) != b) continue;
                     if (ref.draws.size() >= capacities[s]) break;
@@ -169,7 +168,7 @@ std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, co
                     d.firstIndex = prim.lods[l].firstIndex;
                     d.vertexOffset = prim.vertexOffset;
                     d.firstInstance = uint32_t(i);
-                    d.primitive = primIndex;
+                    d.primitive = uint32_t(primIndex);
                     d.material = prim.material;
                     d.lod = l;
                     ref.draws.push_back(d);

@@ -210,6 +210,12 @@ Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b
                 what = "no image";
             else if (d.mipLevels > 1 && got.mipViews.size() < d.mipLevels)
                 what = "fewer mip views than mips";
+            // An image of another size than declared (a depth attachment resized without resize()) would
+            // be read as if it had the declared extent: refused where the host says its extent.
+            else if (got.extent.width && (got.extent.width != d.extent.width || got.extent.height != d.extent.height))
+                what = "an image of " + std::to_string(got.extent.width) + " x " + std::to_string(got.extent.height) +
+                       ", declared " + std::to_string(d.extent.width) + " x " + std::to_string(d.extent.height) +
+                       " (call resize() when the depth attachment changes)";
         }
         if (!what.empty()) return error("pass " + passes[pass].name + ": slot " + d.name + " is bound with " + what);
     }
@@ -363,8 +369,9 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     m.frameFailed = false;
     Result<void> result;
     if (!m.viewsSet)  // the frame records, drawing everything (the stand-in view tests nothing)
-        result = fail(error("prepare(): no views: call setView() or setViews() first (the plugin does not guess "
-                            "a camera); this frame culls nothing"));
+        result =
+            fail(error("prepare(): no views: call setView() or setViews() first (the plugin does not guess "
+                       "a camera); this frame culls nothing"));
     FrameInfo info = frame;
     if (frame.framesInFlight != m.config.framesInFlight ||
         frame.frameSlot != frame.frameIndex % m.config.framesInFlight) {
@@ -439,7 +446,7 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
 void CullingPlugin::Impl::writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const {
     const char* name = pass == roles[uint32_t(PassRole::EarlyStreams)]  ? kCountsEarly
                        : pass == roles[uint32_t(PassRole::LateStreams)] ? kCountsLate
-                                                                       : nullptr;
+                                                                        : nullptr;
     if (!name || !cmd) return;
     const SlotId s = slots.find(name);
     if (s == kNoSlot || s >= b.slots.size() || !b[s].buffer) return;
@@ -461,8 +468,8 @@ Result<void> CullingPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bin
     if (!m.prepared || frame.frameIndex != m.frame.info.frameIndex)
         return refuse(error("record() of frame " + std::to_string(frame.frameIndex) + " without its prepare()"));
     // After a failed pass the later streams would be built from what it did not write: empty instead.
-    const bool streams = pass == m.roles[uint32_t(PassRole::EarlyStreams)] ||
-                         pass == m.roles[uint32_t(PassRole::LateStreams)];
+    const bool streams =
+        pass == m.roles[uint32_t(PassRole::EarlyStreams)] || pass == m.roles[uint32_t(PassRole::LateStreams)];
     if (m.frameFailed && streams)
         return refuse(error("pass " + m.passes[pass].name + ": an earlier pass of frame " +
                             std::to_string(frame.frameIndex) + " failed; its streams are empty"));

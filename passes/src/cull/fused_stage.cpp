@@ -127,7 +127,8 @@ public:
         const uint32_t n = views ? f.instanceCount : 0u;
         // Statuses of memory the host just created: zero (epoch 0, silent), once.
         if (f.initPersistent) {
-            vkCmdFillBuffer(cmd, b[status_].buffer, b[status_].offset, (*slots_)[status_].size, 0);  // its own bytes only
+            vkCmdFillBuffer(cmd, b[status_].buffer, b[status_].offset, (*slots_)[status_].size,
+                            0);  // its own bytes only
             transferToComputeBarrier(cmd);
         }
         // No tile writes the counts of inactive streams, nor any when there is nothing to cull.

@@ -41,7 +41,8 @@ Result<Tiles> resolveTiles(const DeviceInfo& dev, const PrimOptions& o, bool wan
     // The subgroup scans keep one shared entry per subgroup, WG / 4 of them (shaders/prim/workgroup_scan.glsl),
     // and count a subgroup's active invocations by ballot: a device whose subgroups can be smaller than 4, or
     // without ballots, takes the shared-memory scan.
-    t.subgroups = wantSubgroups && o.subgroups && dev.subgroupArithmetic && dev.subgroupBallot && dev.minSubgroupSize >= 4;
+    t.subgroups =
+        wantSubgroups && o.subgroups && dev.subgroupArithmetic && dev.subgroupBallot && dev.minSubgroupSize >= 4;
     if (!std::has_single_bit(t.workgroup) || t.workgroup < 32 || t.workgroup > 1024 ||
         t.workgroup > dev.limits.maxComputeWorkGroupInvocations || t.workgroup > dev.limits.maxComputeWorkGroupSize[0])
         return makeError(VK_ERROR_INITIALIZATION_FAILED,
