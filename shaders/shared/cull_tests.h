@@ -1,7 +1,8 @@
 #ifndef SIEVE_SHARED_CULL_TESTS_H
 #define SIEVE_SHARED_CULL_TESTS_H
-// The culling tests a view asks for (CullView::tests) and the toggle bits of CullParams::toggles
-// (shared/cull.h), shared by GLSL and C++; part of the installed surface.
+// The culling tests a view asks for (CullView::tests) and the toggle bits of the plugin's per-view
+// parameters (CullParams::toggles, declared in the plugin's private shader layouts), shared by GLSL and
+// C++; part of the installed surface.
 #include "shared/common.h"
 
 SIEVE_NS_BEGIN

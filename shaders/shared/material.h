@@ -3,8 +3,8 @@
 // The material model of the default geometry pass (material mode): the material table (one Material per
 // DrawCommand::material, a storage buffer), the second vertex stream (one VertexUv per Vertex, same
 // index), the texture array's size and the push block of geometry/material.vert + material.frag.
-// Bins: a primitive's pipeline class is bin = alphaMode * 2 + doubleSided (assets/bins.h uses the same
-// numbers), one pipeline each.
+// Bins: a primitive's pipeline class is bin = alphaMode * 2 + doubleSided (SIEVE_MATERIAL_BIN_COUNT of
+// them; the sample loaders use the same numbers), one pipeline each.
 #include "shared/common.h"
 
 SIEVE_NS_BEGIN
