@@ -6,6 +6,7 @@
 #include "engine/target/target.h"
 #include "shared/geometry_push.h"
 #include "shared/scene.h"
+#include "sieve/geometry_pass.h"
 
 namespace engine {
 
@@ -18,6 +19,7 @@ sieve::Result<std::unique_ptr<ShadowPass>> ShadowPass::create(Context& ctx, uint
     if (!pipeline) return pipeline.error();
     std::unique_ptr<ShadowPass> p(new ShadowPass());
     p->pipeline_ = std::move(pipeline).value();
+    p->dev_ = &ctx.info();
     p->count_ = cascades;
     p->mapSize_ = mapSize;
     return p;
@@ -150,9 +152,8 @@ void ShadowPass::recordDraw(VkCommandBuffer cmd, const sieve::Bindings& b) const
                                        VkDeviceSize(s.maxDraws) * sieve::gpu::SIEVE_DRAW_STRIDE};
         const sieve::BufferRange instances{b[slots_.instances].buffer, 0, VK_WHOLE_SIZE};
         pipeline_.bind(cmd, {sieve::Binding::storage(instances), sieve::Binding::storage(draws)}, &push, sizeof(push));
-        vkCmdDrawIndexedIndirectCount(cmd, draws.buffer, draws.offset, b[slots_.countsEarly].buffer,
-                                      b[slots_.countsEarly].offset + s.countOffset, s.maxDraws,
-                                      sieve::gpu::SIEVE_DRAW_STRIDE);
+        sieve::drawStream(cmd, *dev_, draws,
+                          {b[slots_.countsEarly].buffer, b[slots_.countsEarly].offset + s.countOffset, 16}, s.maxDraws);
     }
     vkCmdEndRendering(cmd);
 }

@@ -43,6 +43,7 @@ private:
     void recordCopy(VkCommandBuffer cmd, const sieve::Bindings& b) const;
 
     sieve::GraphicsPipeline pipeline_;
+    const sieve::DeviceInfo* dev_ = nullptr;  // the context's (drawStream: count draws or not)
     uint32_t count_ = 0, mapSize_ = 0;
     std::vector<Cascade> fitted_;
     std::vector<sieve::CullView> views_;

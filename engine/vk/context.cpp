@@ -147,7 +147,8 @@ void Context::clearValidationMessages() {
 namespace {
 
 // The Vulkan 1.3 minimum limits (the spec's "Required Limits" table) of what the plugin reads from
-// DeviceInfo, and none of the optional features it can do without.
+// DeviceInfo, and none of the optional features it can do without (64-bit atomics, mesh shaders,
+// drawIndirectCount).
 void clampToMinimumDevice(sieve::DeviceInfo& info) {
     VkPhysicalDeviceLimits& l = info.limits;
     l.maxPerStageDescriptorStorageImages = std::min(l.maxPerStageDescriptorStorageImages, 4u);
@@ -163,6 +164,7 @@ void clampToMinimumDevice(sieve::DeviceInfo& info) {
     l.maxImageDimension2D = std::min(l.maxImageDimension2D, 4096u);
     info.bufferInt64Atomics = false;
     info.meshShader = false;
+    info.enabled &= ~uint32_t(sieve::Need::DrawIndirectCount);  // streams drawn over their capacity
 }
 
 }  // namespace

@@ -30,7 +30,8 @@ struct ContextDesc {
     bool forceVulkan12 = false;
     // Describe the device to the plugin as one at the Vulkan 1.3 minimum limits the plugin depends on (4
     // storage images per stage, 16 KiB of shared memory, 128 invocations per workgroup, no 64-bit atomics,
-    // no mesh shaders), so that tests run every fallback on any device. Also on when SIEVE_MIN_DEVICE=1.
+    // no mesh shaders, no drawIndirectCount), so that tests run every fallback on any device. Also on when
+    // SIEVE_MIN_DEVICE=1.
     bool minimumDevice = false;
 };
 

@@ -18,7 +18,7 @@ enum class Need : uint32_t {
     PushDescriptor = 1u << 0,             // VK_KHR_push_descriptor (every component)
     Synchronization2 = 1u << 1,           // 1.3 feature or VK_KHR_synchronization2 (every component)
     DynamicRendering = 1u << 2,           // 1.3 feature or VK_KHR_dynamic_rendering (GeometryPass)
-    DrawIndirectCount = 1u << 3,          // 1.2 feature (GeometryPass)
+    DrawIndirectCount = 1u << 3,          // 1.2 feature (GeometryPass draws with it where enabled)
     MultiDrawIndirect = 1u << 4,          // 1.0 feature (GeometryPass: one indirect call draws a list)
     DrawIndirectFirstInstance = 1u << 5,  // 1.0 feature (draw records carry the instance index)
     ShaderDrawParameters = 1u << 6,       // 1.1 feature (gl_BaseInstance in the default vertex shader)
@@ -101,6 +101,10 @@ struct DeviceInfo {
     uint32_t maxMeshGroupsX = 0;
     uint32_t maxMeshGroupsTotal = 0;
     Needs enabled = 0;  // what the host enabled (from DeviceSetup)
+    // drawIndirectCount is enabled: streams are drawn with vkCmdDrawIndexedIndirectCount; without it the
+    // culling plugin writes empty records (instanceCount 0) past each stream's count and streams are drawn
+    // with vkCmdDrawIndexedIndirect over their capacity (sieve::drawStream).
+    bool drawIndirectCount() const { return (enabled & uint32_t(Need::DrawIndirectCount)) != 0; }
     // The names of what the host did not enable, for `needs`; empty when all are there.
     std::string missing(Needs needs) const;
 };

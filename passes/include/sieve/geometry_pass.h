@@ -125,4 +125,11 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// Draws one stream of `maxDraws` records (stride SIEVE_DRAW_STRIDE) whose count is the first u32 of
+// `counts`: vkCmdDrawIndexedIndirectCount where the device has drawIndirectCount, else
+// vkCmdDrawIndexedIndirect over all `maxDraws` records (the culling plugin writes empty records past the
+// count there). Pipeline, descriptors, vertex and index buffers are the caller's.
+void drawStream(VkCommandBuffer cmd, const DeviceInfo& dev, const BufferRange& draws, const BufferRange& counts,
+                uint32_t maxDraws);
+
 }  // namespace sieve

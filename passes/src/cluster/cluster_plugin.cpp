@@ -123,6 +123,7 @@ Result<std::unique_ptr<ClusterPlugin>> ClusterPlugin::create(const DeviceInfo& d
     s.candidateCapacity = uint32_t(std::max<uint64_t>(k, 1));
     s.outputCapacity = uint32_t(std::max<uint64_t>(o, 1));
     s.visibilitySlots = config.visibilitySlots;
+    s.padDraws = !dev.drawIndirectCount();
     s.framesInFlight = config.framesInFlight;
     const VkDeviceSize a = std::max<VkDeviceSize>(dev.limits.minUniformBufferOffsetAlignment, 1);
     s.paramsStride = (sizeof(gpu::CullParams) + a - 1) / a * a;
@@ -241,6 +242,11 @@ Result<void> ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Binding
     const uint64_t candidateSlots = uint64_t(sizes.drawCapacity) * (phase == 0 ? 1 : 2);
     const uint64_t K = sizes.candidateCapacity;
     ScopedLabel label(cmd, phase == 0 ? "cluster.early" : "cluster.late");
+    if (sizes.padDraws) {  // drawn over the capacity: records past the count must be empty
+        vkCmdFillBuffer(cmd, b[id.outDraws[phase]].buffer, b[id.outDraws[phase]].offset,
+                        VkDeviceSize(sizes.outputCapacity) * sizeof(gpu::DrawCommand), 0);
+        transferToComputeBarrier(cmd);
+    }
     count.dispatchLinear(
         cmd, {st(id.ranges), st(id.drawsEarly), st(id.countsEarly), st(drawsB), st(countsB), st(id.candCounts)}, push,
         count.groupsFor(candidateSlots));

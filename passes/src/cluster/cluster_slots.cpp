@@ -80,7 +80,7 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
     const char* tasks[2] = {CP::kTasksEarly, CP::kTasksLate};
     for (int p = 0; p < 2; ++p) {
         id.outDraws[p] =
-            add.buffer(draws[p], Lifetime::Transient, O * sizeof(gpu::DrawCommand), kStorage | kIndirect | kSrc);
+            add.buffer(draws[p], Lifetime::Transient, O * sizeof(gpu::DrawCommand), kStorage | kIndirect | kSrc | kDst);
         id.outCounts[p] =
             add.buffer(counts[p], Lifetime::Transient, sizeof(gpu::DrawCounts), kStorage | kIndirect | kSrc);
         id.outIds[p] = add.buffer(ids[p], Lifetime::Transient, O * 4, kStorage | kSrc);
@@ -99,6 +99,7 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
                   storageReadWrite(id.candidates), storageReadWrite(id.outOffsets), sampledImage(id.pyramid),
                   storageWrite(id.outDraws[p]),    storageWrite(id.outCounts[p]),   storageWrite(id.outIds[p]),
                   storageWrite(id.tasks[p])};
+        if (s.padDraws) d.uses.push_back(transferWrite(id.outDraws[p]));
         if (p == 0) {
             d.uses.push_back(transferWrite(id.counters));
             d.uses.push_back(transferWrite(id.visibility));  // cleared on first use

@@ -19,6 +19,9 @@ struct Sizes {
     VkDeviceSize scratchBytes = 0;
     VkExtent2D pyramid{1, 1};
     uint32_t pyramidMips = 1;
+    // No drawIndirectCount: the output lists are drawn over their capacity, so they start zeroed (empty
+    // records past the count).
+    bool padDraws = false;
 };
 
 // One frame's record in the readback ring: tag, counters, both list counts.

@@ -56,6 +56,7 @@ public:
                   storageRead(primitives_),   storageRead(drawCounts_),   storageRead(lods_),
                   storageReadWrite(offsets_), storageReadWrite(scratch_), storageWrite(draws_),
                   transferWrite(counts_),     storageReadWrite(counts_)};
+        if (!kit_->dev().drawIndirectCount()) d.uses.push_back(use::transferWrite(draws_));  // the padding
         return d;
     }
 
@@ -68,6 +69,12 @@ public:
         const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
         const uint32_t active = views * c.binCount;
         const SlotTable& s = *slots_;
+        // Without drawIndirectCount the host draws every record up to the capacity: the ones past the
+        // counts must be empty (instanceCount 0), so the lists start zeroed.
+        if (!kit_->dev().drawIndirectCount()) {
+            vkCmdFillBuffer(cmd, b[draws_].buffer, b[draws_].offset, s[draws_].size, 0);
+            transferToComputeBarrier(cmd);
+        }
         clearInactiveCounts(cmd, b[counts_], active, *kit_);
         const BufferRange streams = streamTableRange(b, f, *kit_, params_, active);
         DrawListBuffers buffers{range(b, s, instances_),  range(b, s, meshes_),

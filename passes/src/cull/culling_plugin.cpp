@@ -14,12 +14,12 @@ namespace sieve {
 
 using namespace cull;
 
-// The fused passes need 64-bit atomics, subgroups of at least 4 (shared arrays of 64 entries per 256
-// invocations) and about 16.3 KiB of shared memory (shaders/cull/fused.glsl); elsewhere the separate passes
+// The fused passes need 64-bit atomics, drawIndirectCount (they do not pad the streams), subgroups of at
+// least 4 (shared arrays of 64 entries per 256 invocations) and about 16.3 KiB of shared memory (shaders/cull/fused.glsl); elsewhere the separate passes
 // serve the same streams (CullingPlugin::fused() says which was chosen).
 static bool fusedUsable(const CullingConfig& config, const DeviceInfo& dev) {
     constexpr uint32_t kFusedSharedBytes = 16u * 1024u + 3u * 64u + 128u + 12u;
-    return config.fused && dev.bufferInt64Atomics && dev.minSubgroupSize >= 4 &&
+    return config.fused && dev.bufferInt64Atomics && dev.drawIndirectCount() && dev.minSubgroupSize >= 4 &&
            dev.limits.maxComputeSharedMemorySize >= kFusedSharedBytes;
 }
 

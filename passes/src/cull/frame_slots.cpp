@@ -89,8 +89,9 @@ BufferRange streamTableRange(const Bindings& b, const FrameState& f, const Stage
 void declareStreamSlots(SlotTable& slots, const StageKit& kit, Phase phase) {
     const VkBufferUsageFlags drawUsage =
         kStorage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    // (Transfer destination: zeroed each frame where the device lacks drawIndirectCount.)
     slots.buffer(phase == Phase::Early ? CullingPlugin::kDrawsEarly : CullingPlugin::kDrawsLate, Lifetime::Transient,
-                 std::max<VkDeviceSize>(kit.drawRecords(), 1) * sizeof(gpu::DrawCommand), drawUsage);
+                 std::max<VkDeviceSize>(kit.drawRecords(), 1) * sizeof(gpu::DrawCommand), drawUsage | kTransferDst);
     slots.buffer(phase == Phase::Early ? CullingPlugin::kCountsEarly : CullingPlugin::kCountsLate, Lifetime::Transient,
                  VkDeviceSize(kit.streamCount()) * sizeof(gpu::DrawCounts), drawUsage | kTransferDst);
 }

@@ -16,6 +16,7 @@
 namespace sieve {
 
 struct GeometryPass::Impl {
+    DeviceInfo dev;
     std::vector<GraphicsPipeline> pipelines;  // by bin (one in plain mode)
     GeometryOptions options;
     std::optional<geometry::TextureSet> textures;  // material mode
@@ -88,11 +89,13 @@ void pushMatrix(const float viewProj[16], gpu::mat4& out) {
 
 Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
                                           const GeometryOptions& options) {
-    if (const std::string m = dev.missing(kGeometryNeeds); !m.empty())
+    // drawIndirectCount is used where enabled, not needed (drawStream).
+    if (const std::string m = dev.missing(kGeometryNeeds & ~uint32_t(Need::DrawIndirectCount)); !m.empty())
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "GeometryPass: the device was created without " + m +
                                                            " (sieve::requirements() lists what to enable)");
     auto impl = std::make_unique<Impl>();
     impl->options = options;
+    impl->dev = dev;
     // The fixed state every pipeline of the pass shares (the cluster mesh pass too); the bin decides
     // culling, depth writes and blending.
     const GraphicsPipelineDesc base = geometry::defaultPassDesc(colorFormat, depthFormat, options);
@@ -170,8 +173,7 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
     }
     geometry::setViewport(cmd, in.viewport, extent);
     vkCmdBindIndexBuffer(cmd, in.indices.buffer, in.indices.offset, VK_INDEX_TYPE_UINT32);
-    vkCmdDrawIndexedIndirectCount(cmd, in.draws.buffer, in.draws.offset, in.counts.buffer, in.counts.offset,
-                                  in.maxDraws, gpu::SIEVE_DRAW_STRIDE);
+    drawStream(cmd, impl_->dev, in.draws, in.counts, in.maxDraws);
 }
 
 void GeometryPass::recordWithRendering(VkCommandBuffer cmd, const GeometryInputs& in,
@@ -189,6 +191,16 @@ void GeometryPass::recordWithRendering(VkCommandBuffer cmd, std::span<const Geom
     for (const GeometryBinDraw& d : draws)
         if (d.inputs) record(cmd, *d.inputs, extent, viewProj, kDefaultLightDir, d.bin);
     vkCmdEndRendering(cmd);
+}
+
+void drawStream(VkCommandBuffer cmd, const DeviceInfo& dev, const BufferRange& draws, const BufferRange& counts,
+                uint32_t maxDraws) {
+    if (maxDraws == 0) return;
+    if (dev.drawIndirectCount())
+        vkCmdDrawIndexedIndirectCount(cmd, draws.buffer, draws.offset, counts.buffer, counts.offset, maxDraws,
+                                      gpu::SIEVE_DRAW_STRIDE);
+    else
+        vkCmdDrawIndexedIndirect(cmd, draws.buffer, draws.offset, maxDraws, gpu::SIEVE_DRAW_STRIDE);
 }
 
 }  // namespace sieve
