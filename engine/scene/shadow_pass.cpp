@@ -153,7 +153,9 @@ void ShadowPass::recordDraw(VkCommandBuffer cmd, const sieve::Bindings& b) const
         const sieve::BufferRange instances{b[slots_.instances].buffer, 0, VK_WHOLE_SIZE};
         pipeline_.bind(cmd, {sieve::Binding::storage(instances), sieve::Binding::storage(draws)}, &push, sizeof(push));
         sieve::drawStream(cmd, *dev_, draws,
-                          {b[slots_.countsEarly].buffer, b[slots_.countsEarly].offset + s.countOffset, 16}, s.maxDraws);
+                          {b[slots_.countsEarly].buffer, b[slots_.countsEarly].offset + s.countOffset,
+                           sizeof(sieve::gpu::DrawCounts)},
+                          s.maxDraws);
     }
     vkCmdEndRendering(cmd);
 }

@@ -7,12 +7,8 @@
 #   attachment: before, every frame failed with "makeCullParams: the viewport ... does not cover the depth
 #   attachment" and the viewer quit): the run ends at the last size with no failed frame.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+source "$(dirname "$0")/lib.sh"
 command -v xvfb-run >/dev/null || { echo "xvfb-run missing: apt-get install -y xvfb"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
 
 timeout 120 "$viewer" --headless --frames 8 --width 96 --height 64 --instances 300 --validation --overlay off \
     --test-actions fail@2,fail@3 --stats "$out/stats.json" >"$out/headless.txt" 2>&1 || {

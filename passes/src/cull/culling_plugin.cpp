@@ -15,8 +15,9 @@ namespace sieve {
 using namespace cull;
 
 // The fused passes need 64-bit atomics, drawIndirectCount (they do not pad the streams), subgroups of at
-// least 4 (shared arrays of 64 entries per 256 invocations) and about 16.3 KiB of shared memory (shaders/cull/fused.glsl); elsewhere the separate passes
-// serve the same streams (CullingPlugin::fused() says which was chosen).
+// least 4 (shared arrays of 64 entries per 256 invocations) and about 16.3 KiB of shared memory
+// (shaders/cull/fused.glsl); elsewhere the separate passes serve the same streams (CullingPlugin::fused() says which
+// was chosen).
 static bool fusedUsable(const CullingConfig& config, const DeviceInfo& dev) {
     constexpr uint32_t kFusedSharedBytes = 16u * 1024u + 3u * 64u + 128u + 12u;
     return config.fused && dev.bufferInt64Atomics && dev.drawIndirectCount() && dev.minSubgroupSize >= 4 &&
@@ -46,6 +47,8 @@ struct CullingPlugin::Impl {
     bool frameFailed = false;  // a record() of the prepared frame failed
     bool viewsSet = false;     // the host called setView(s): no culling for a camera it never gave
     bool frozenStale = false;  // the depth extent changed: frozen views are re-taken from the host's
+    // The counts slot a streams pass writes (kCountsEarly / kCountsLate); null for the other passes.
+    const char* countsOf(uint32_t pass) const;
     void writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const;
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
@@ -443,10 +446,14 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
 // that draws the counts after an error never reads what the memory held. Only where the counts binding
 // itself is usable (a missing or short one cannot be written: the host's own error). The fill is inside
 // the pass's declared uses (transfer write of the counts).
+const char* CullingPlugin::Impl::countsOf(uint32_t pass) const {
+    return pass == roles[uint32_t(PassRole::EarlyStreams)]  ? kCountsEarly
+           : pass == roles[uint32_t(PassRole::LateStreams)] ? kCountsLate
+                                                            : nullptr;
+}
+
 void CullingPlugin::Impl::writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const {
-    const char* name = pass == roles[uint32_t(PassRole::EarlyStreams)]  ? kCountsEarly
-                       : pass == roles[uint32_t(PassRole::LateStreams)] ? kCountsLate
-                                                                        : nullptr;
+    const char* name = countsOf(pass);
     if (!name || !cmd) return;
     const SlotId s = slots.find(name);
     if (s == kNoSlot || s >= b.slots.size() || !b[s].buffer) return;
@@ -468,9 +475,7 @@ Result<void> CullingPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bin
     if (!m.prepared || frame.frameIndex != m.frame.info.frameIndex)
         return refuse(error("record() of frame " + std::to_string(frame.frameIndex) + " without its prepare()"));
     // After a failed pass the later streams would be built from what it did not write: empty instead.
-    const bool streams =
-        pass == m.roles[uint32_t(PassRole::EarlyStreams)] || pass == m.roles[uint32_t(PassRole::LateStreams)];
-    if (m.frameFailed && streams)
+    if (m.frameFailed && m.countsOf(pass))
         return refuse(error("pass " + m.passes[pass].name + ": an earlier pass of frame " +
                             std::to_string(frame.frameIndex) + " failed; its streams are empty"));
     if (auto r = m.checkBindings(pass, b); !r) return refuse(r.error());
