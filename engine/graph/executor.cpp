@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "engine/vk/context.h"
+#include "sieve/depth_format.h"
 #include "sieve/gpu.h"
 
 namespace engine::graph {
@@ -83,6 +84,7 @@ sieve::Result<void> GraphExecutor::allocate(SlotId s) {
     desc.format = d.format;
     desc.extent = d.extent;
     desc.mipLevels = d.mipLevels;
+    desc.samples = d.samples;
     desc.usage = d.imageUsage | (persistent ? VK_IMAGE_USAGE_TRANSFER_DST_BIT : 0);
     desc.name = d.name.c_str();
     auto img = Image::create(ctx_, desc);
@@ -111,7 +113,7 @@ sieve::Result<void> GraphExecutor::initializePersistent(const std::vector<SlotId
             b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
             b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
             b.image = images_[s].handle();
-            b.subresourceRange = images_[s].fullRange();
+            b.subresourceRange = images_[s].transitionRange();
             toDst.push_back(b);
         }
         VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
@@ -143,7 +145,7 @@ sieve::Result<void> GraphExecutor::initializePersistent(const std::vector<SlotId
                 b.newLayout = entry[m];
                 b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
                 b.image = img.handle();
-                b.subresourceRange = {range.aspectMask, m, 1, 0, 1};
+                b.subresourceRange = {img.transitionRange().aspectMask, m, 1, 0, 1};
                 toEntry.push_back(b);
             }
         }
@@ -218,7 +220,8 @@ void GraphExecutor::issue(VkCommandBuffer cmd, const Barriers& barriers) const {
         v.newLayout = x.newLayout;
         v.srcQueueFamilyIndex = v.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
         v.image = bindings_[x.slot].image;
-        v.subresourceRange = {x.aspect, x.baseMip, x.mipCount, 0, 1};
+        v.subresourceRange = {sieve::transitionAspects(graph_.slots[x.slot].desc.format, x.aspect), x.baseMip,
+                              x.mipCount, 0, 1};
         images.push_back(v);
     }
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};

@@ -39,13 +39,13 @@ float maxAnisotropy() {
 }
 
 sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
-                                                       bool materials) {
+                                                       bool materials, VkFormat depthFormat) {
     sieve::GeometryOptions options;
     options.materials = materials;
-    if (!materials) return sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat, options);
+    if (!materials) return sieve::GeometryPass::create(ctx.info(), colorFormat, depthFormat, options);
     options.maxAnisotropy = ctx.samplerAnisotropy() ? maxAnisotropy() : 1.0f;
     options.textureSlots = uint32_t(scene.materials.textures.size());
-    auto pass = sieve::GeometryPass::create(ctx.info(), colorFormat, kDepthFormat, options);
+    auto pass = sieve::GeometryPass::create(ctx.info(), colorFormat, depthFormat, options);
     if (!pass) return pass.error();
     const std::vector<VkImageView> views = scene.materials.views();
     if (auto r = pass->setTextures(views); !r) return r.error();

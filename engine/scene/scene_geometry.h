@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "engine/scene/gpu_scene.h"
+#include "engine/target/target.h"
 #include "engine/vk/context.h"
 #include "sieve/geometry_pass.h"
 
@@ -19,7 +20,7 @@ float maxAnisotropy();
 // Material mode, anisotropic (maxAnisotropy) where the context enabled it, textures of `scene` bound; or
 // plain mode (materials = false: one pipeline, colours by material index).
 sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
-                                                       bool materials = true);
+                                                       bool materials = true, VkFormat depthFormat = kDepthFormat);
 
 // Per-bin streams (no mixed list): draw.early the opaque and masked streams of the early list, draw.late
 // those of the late list, then the blend streams of both. `streams[phase * S + k]` holds the draws of

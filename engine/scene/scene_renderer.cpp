@@ -69,6 +69,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     std::unique_ptr<SceneRenderer> r(new SceneRenderer(ctx));
     r->framesInFlight_ = framesInFlight;
     r->colorFormat_ = colorFormat;
+    r->depthFormat_ = options.depthFormat;
     // Per-bin streams for the bins the scene uses (clusters read one mixed list: the scene's bins kept).
     auto gpu = GpuScene::upload(ctx, scene, !clusters);
     if (!gpu) return gpu.error();
@@ -78,6 +79,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
     config.framesInFlight = framesInFlight;
     config.viewport = extent;
+    config.depthFormat = options.depthFormat;
     config.drawCapacity = options.drawCapacity;
     config.maxViews = std::max(options.maxViews, 1 + shadowCascades);
     config.fused = options.fusedCulling;
@@ -104,14 +106,14 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
     if (clusters) {
         auto c = ClusterRenderer::create(ctx, *clusters, *r->plugin_, r->scene_.instanceCount, kSingleSidedBins,
-                                         colorFormat, kDepthFormat);
+                                         colorFormat, options.depthFormat);
         if (!c) return c.error();
         r->clusters_ = std::move(c).value();
     }
     // The mesh-shader path shades plainly (its mesh shader feeds mesh.frag), so the indirect paths do too
     // where its picture is compared.
     r->materialMode_ = options.materials && !(clusters && clusters->path == ClusterPath::Mesh);
-    auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_, r->materialMode_);
+    auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_, r->materialMode_, options.depthFormat);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
     {
@@ -176,7 +178,7 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     colorImport.final = {VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     color_ = g.addSlot(image("color", VK_FORMAT_UNDEFINED, extent, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT), colorImport);
     depth_ = g.addSlot(
-        image("depth", kDepthFormat, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
+        image("depth", depthFormat_, extent, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
     vertices_ = g.addSlot(buffer("scene.vertices", scene_.vertices));
     indices_ = g.addSlot(buffer("scene.indices", scene_.indices));
     uvs_ = g.addSlot(buffer("scene.uvs", scene_.materials.uvs));
@@ -322,7 +324,7 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     if (auto r = next->setInstanceCount(scene_.instanceCount); !r) return r;
     if (clusters_)
         if (auto r = clusters_->recreatePlugin(ctx_, *next); !r) return r;
-    auto geometry = createSceneGeometry(ctx_, colorFormat_, scene_, materialMode_);
+    auto geometry = createSceneGeometry(ctx_, colorFormat_, scene_, materialMode_, depthFormat_);
     if (!geometry) return geometry.error();
     std::optional<sieve::GraphicsPipeline> shadowPipeline;
     if (shadow_) {
@@ -415,6 +417,10 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     color.view = frame.colorView;
     color.extent = frame.extent;
     color.mipViews = {frame.colorView};
+    if (frame.depthFormat != depthFormat_)
+        return sieve::makeError(VK_ERROR_FORMAT_NOT_SUPPORTED,
+                                "SceneRenderer: the target's depth format differs from the renderer's "
+                                "(SceneRendererOptions::depthFormat)");
     sieve::SlotBinding depth;
     depth.image = frame.depthImage;
     depth.view = frame.depthView;

@@ -44,8 +44,9 @@ struct SceneRendererOptions {
     uint32_t maxViews = 1;      // at least 1 + shadowCascades
     uint32_t shadowCascades = 0;
     const ClusterSetup* clusters = nullptr;
-    bool materials = true;     // the scene's materials (false: plain shading)
-    bool fusedCulling = false;  // sieve::CullingConfig::fused
+    bool materials = true;                // the scene's materials (false: plain shading)
+    bool fusedCulling = false;            // sieve::CullingConfig::fused
+    VkFormat depthFormat = kDepthFormat;  // the target's (engine::HeadlessTargetDesc::depthFormat)
 };
 
 class SceneRenderer {
@@ -114,6 +115,7 @@ private:
     std::unique_ptr<graph::GraphExecutor> executor_;
     VkExtent2D extent_{0, 0};
     VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;
+    VkFormat depthFormat_ = kDepthFormat;
     std::unique_ptr<ui::HiZViewPass> hizView_;
     std::unique_ptr<ui::CullDebugPass> cullDebug_;
     DrawTints tints_;

@@ -13,6 +13,7 @@ struct HeadlessTargetDesc {
     VkExtent2D extent{1280, 720};
     VkFormat colorFormat = VK_FORMAT_R8G8B8A8_UNORM;  // or VK_FORMAT_B8G8R8A8_UNORM
     uint32_t framesInFlight = 2;
+    VkFormat depthFormat = kDepthFormat;  // any sieve::isDepthFormat the device renders and samples
 };
 
 class HeadlessTarget final : public Target {
@@ -34,7 +35,8 @@ protected:
     sieve::Result<void> present(uint32_t slot) override;
 
 private:
-    HeadlessTarget(Context& ctx, const HeadlessTargetDesc& desc) : Target(ctx, desc.framesInFlight), desc_(desc) {}
+    HeadlessTarget(Context& ctx, const HeadlessTargetDesc& desc)
+        : Target(ctx, desc.framesInFlight, desc.depthFormat), desc_(desc) {}
     HeadlessTargetDesc desc_;
     std::vector<Image> colors_;  // one per frame slot, so frames in flight never share a colour image
     int lastEnded_ = -1;         // slot of the last ended frame

@@ -18,7 +18,8 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkPipelineStageFlags2 srcS
 
 }  // namespace
 
-Target::Target(Context& ctx, uint32_t framesInFlight) : ctx_(&ctx), slots_(framesInFlight ? framesInFlight : 1) {}
+Target::Target(Context& ctx, uint32_t framesInFlight, VkFormat depthFormat)
+    : ctx_(&ctx), slots_(framesInFlight ? framesInFlight : 1), depthFormat_(depthFormat) {}
 
 Target::~Target() {
     destroySlots();
@@ -71,7 +72,7 @@ sieve::Result<void> Target::createDepth(VkExtent2D extent) {
     for (uint32_t i = 0; i < slots_.size(); ++i) {
         const std::string name = "target depth " + std::to_string(i);
         ImageDesc desc;
-        desc.format = kDepthFormat;
+        desc.format = depthFormat_;
         desc.extent = extent;
         // Sampled: the Hi-Z pass reads it; transfer src: tests and debugging copy it out.
         desc.usage =
@@ -174,6 +175,7 @@ sieve::Result<Frame> Target::beginFrame() {
     frame.colorLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     frame.depthImage = slot.depth.handle();
     frame.depthView = slot.depth.view();
+    frame.depthFormat = depthFormat_;
     frame.depthLayout = VK_IMAGE_LAYOUT_UNDEFINED;
     frame.firstUseStage = current_.waitStage;
     frame.colorFinalLayout = finalColorLayout();

@@ -43,7 +43,8 @@ struct Frame {
     VkExtent2D extent{0, 0};
     VkFormat colorFormat = VK_FORMAT_UNDEFINED;
     VkImageLayout colorLayout = VK_IMAGE_LAYOUT_UNDEFINED;  // current layout (contents undefined)
-    // Depth (D32_SFLOAT, owned by the target, one per frame slot, sized to the colour extent)
+    // Depth (owned by the target, one per frame slot, sized to the colour extent; kDepthFormat unless the
+    // target was created with another)
     VkImage depthImage = VK_NULL_HANDLE;
     VkImageView depthView = VK_NULL_HANDLE;
     VkFormat depthFormat = kDepthFormat;
@@ -90,7 +91,7 @@ public:
     Context& context() const { return *ctx_; }
 
 protected:
-    Target(Context& ctx, uint32_t framesInFlight);
+    Target(Context& ctx, uint32_t framesInFlight, VkFormat depthFormat = kDepthFormat);
     sieve::Result<void> createSlots();
     void destroySlots();
     // (Re)creates the per-slot depth images at the given extent; all slots must be idle.
@@ -134,6 +135,7 @@ private:
     sieve::Result<void> writePendingShot(Slot& slot);
 
     std::vector<Slot> slots_;
+    VkFormat depthFormat_ = kDepthFormat;
     uint64_t frameIndex_ = 0;
     bool inFrame_ = false;
     Acquired current_;

@@ -49,8 +49,7 @@ void Buffer::destroy() {
 }
 
 bool isDepthFormat(VkFormat f) {
-    return f == VK_FORMAT_D32_SFLOAT || f == VK_FORMAT_D16_UNORM || f == VK_FORMAT_D24_UNORM_S8_UINT ||
-           f == VK_FORMAT_D32_SFLOAT_S8_UINT || f == VK_FORMAT_X8_D24_UNORM_PACK32;
+    return sieve::isDepthFormat(f);
 }
 
 VkImageAspectFlags Image::aspect() const {
@@ -67,7 +66,7 @@ sieve::Result<Image> Image::create(Context& ctx, const ImageDesc& desc) {
     info.extent = {desc.extent.width, desc.extent.height, 1};
     info.mipLevels = desc.mipLevels;
     info.arrayLayers = 1;
-    info.samples = VK_SAMPLE_COUNT_1_BIT;
+    info.samples = desc.samples;
     info.tiling = VK_IMAGE_TILING_OPTIMAL;
     info.usage = desc.usage;
     info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
@@ -164,7 +163,8 @@ sieve::Result<void> readBuffer(Context& ctx, VkBuffer src, void* data, VkDeviceS
     return {};
 }
 
-sieve::Result<void> readBuffer(Context& ctx, const Buffer& src, void* data, VkDeviceSize bytes, VkDeviceSize srcOffset) {
+sieve::Result<void> readBuffer(Context& ctx, const Buffer& src, void* data, VkDeviceSize bytes,
+                               VkDeviceSize srcOffset) {
     return readBuffer(ctx, src.handle(), data, bytes, srcOffset);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/vk/memory.h"
+#include "sieve/depth_format.h"
 #include "sieve/pipeline.h"
 #include "sieve/result.h"
 
@@ -48,6 +49,7 @@ struct ImageDesc {
     uint32_t mipLevels = 1;
     VkImageUsageFlags usage = 0;
     const char* name = "image";
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
 };
 
 class Image {
@@ -61,13 +63,17 @@ public:
     Image& operator=(const Image&) = delete;
 
     VkImage handle() const { return image_; }
-    VkImageView view() const { return view_; }            // all mips
+    VkImageView view() const { return view_; }  // all mips
     VkImageView mipView(uint32_t mip) const { return mipViews_[mip] ? mipViews_[mip] : view_; }
     VkFormat format() const { return desc_.format; }
     VkExtent2D extent() const { return desc_.extent; }
     uint32_t mipLevels() const { return desc_.mipLevels; }
     VkImageAspectFlags aspect() const;
     VkImageSubresourceRange fullRange() const { return {aspect(), 0, desc_.mipLevels, 0, 1}; }
+    // fullRange() for layout transitions: both aspects of a depth/stencil format (sieve::transitionAspects).
+    VkImageSubresourceRange transitionRange() const {
+        return {sieve::transitionAspects(desc_.format, aspect()), 0, desc_.mipLevels, 0, 1};
+    }
     explicit operator bool() const { return image_ != VK_NULL_HANDLE; }
 
 private:

@@ -16,6 +16,15 @@ struct AddPush {
     uint count;
 };
 
+// test/depth_write.vert + .frag: one full-screen triangle writing sample `sampleIndex` of every pixel (x, y)
+// of a depth attachment with depth[(y * width + x) * samples + sampleIndex].
+struct DepthWritePush {
+    uint width;
+    uint samples;
+    uint sampleIndex;
+    uint pad;
+};
+
 SIEVE_NS_END
 
 #endif

@@ -1,5 +1,7 @@
 // Both Hi-Z builders against the CPU reference (the spec), texel by texel, bit for bit.
+#include <algorithm>
 #include <random>
+#include <string>
 
 #include "gpu/test_hiz_util.h"
 
@@ -52,19 +54,22 @@ protected:
         EXPECT_TRUE(r) << r.error().message;
     }
 
+    // tolerance: 0 (bit for bit) except for unorm depth, whose decoding to float may round either way.
     void expectMatchesReference(VkExtent2D extent, const std::vector<float>& depth,
-                                const testing_gpu::DepthPyramidImages& images) {
-        const sieve::HiZPyramidCpu ref = sieve::hizReference(extent, depth);
+                                const testing_gpu::DepthPyramidImages& images, float tolerance = 0.0f) {
+        const sieve::HiZPyramidCpu ref = sieve::hizReference(extent, depth, images.samples);
         auto got = testing_gpu::readPyramid(ctx(), images);
         ASSERT_EQ(got.size(), ref.mipCount());
         for (uint32_t m = 0; m < ref.mipCount(); ++m) {
             const sieve::HiZLevel& level = ref.levels[m];
             ASSERT_EQ(got[m].size(), level.min.size() * 2);
             for (size_t i = 0; i < level.min.size(); ++i) {
-                ASSERT_EQ(got[m][2 * i], level.min[i]) << "min, mip " << m << " texel (" << i % level.extent.width
-                                                       << ", " << i / level.extent.width << ")";
-                ASSERT_EQ(got[m][2 * i + 1], level.max[i]) << "max, mip " << m << " texel (" << i % level.extent.width
-                                                           << ", " << i / level.extent.width << ")";
+                ASSERT_NEAR(got[m][2 * i], level.min[i], tolerance)
+                    << "min, mip " << m << " texel (" << i % level.extent.width << ", " << i / level.extent.width
+                    << ")";
+                ASSERT_NEAR(got[m][2 * i + 1], level.max[i], tolerance)
+                    << "max, mip " << m << " texel (" << i % level.extent.width << ", " << i / level.extent.width
+                    << ")";
             }
         }
     }
@@ -197,4 +202,112 @@ TEST_F(HiZTest, WrongMipViewCountIsAnError) {
         EXPECT_NE(rec.error().message.find("mip views"), std::string::npos);
     });
     ASSERT_TRUE(r) << r.error().message;
+}
+
+// ---- Depth formats and multisampled depth ----
+
+namespace {
+
+bool canSample(const sieve::DeviceInfo& dev, VkFormat format) {
+    VkFormatProperties props{};
+    vkGetPhysicalDeviceFormatProperties(dev.physical, format, &props);
+    return props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT;
+}
+
+// Values on the format's grid (D24: every 256th code, so that neighbours differ by far more than the
+// decoding's rounding), the near and far planes among them.
+std::vector<float> gridDepth(VkFormat format, size_t count, uint32_t seed) {
+    const uint32_t codeMax = testing_gpu::depthCodeMax(format);
+    if (codeMax == 0) return randomDepth({uint32_t(count), 1}, seed);
+    const uint32_t step = codeMax > 0xFFFFu ? 256u : 1u;
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<uint32_t> code(0, codeMax / step);
+    std::vector<float> v(count);
+    for (float& x : v) x = testing_gpu::depthGrid(format, std::min(code(rng) * step, codeMax));
+    if (count > 2) v[count / 3] = 0.0f, v[count / 2] = 1.0f;
+    return v;
+}
+
+class HiZDepthFormatTest : public HiZTest, public testing::WithParamInterface<VkFormat> {};
+
+}  // namespace
+
+// Every depth format a host renders (sieve/depth_format.h) is read through its depth aspect as a float:
+// both builders equal the reference on the decoded values (unorm decoding within 1e-6, far below the
+// 1.5e-5 between neighbouring test values; float formats bit for bit).
+TEST_P(HiZDepthFormatTest, BuildersMatchReference) {
+    const VkFormat format = GetParam();
+    if (!canSample(ctx().info(), format)) GTEST_SKIP() << "the device cannot sample format " << format;
+    const float tolerance = testing_gpu::depthCodeMax(format) ? 1e-6f : 0.0f;
+    uint32_t seed = 300;
+    for (Builder which : {Builder::PerMip, Builder::Single}) {
+        if (which == Builder::Single && !builder.singlePassSupported()) continue;
+        for (VkExtent2D e : {VkExtent2D{1, 1}, {3, 5}, {67, 33}, {130, 257}}) {
+            SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) + nameOf(which));
+            const std::vector<float> depth = gridDepth(format, size_t(e.width) * e.height, seed++);
+            auto images = testing_gpu::makeDepthAndPyramid(ctx(), e, depth, format, 1);
+            ASSERT_TRUE(images.pyramid);
+            auto r = ctx().submitNow([&](VkCommandBuffer cmd) { record(cmd, which, images); });
+            ASSERT_TRUE(r) << r.error().message;
+            expectMatchesReference(e, depth, images, tolerance);
+            if (HasFatalFailure()) return;
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Formats, HiZDepthFormatTest,
+                         testing::Values(VK_FORMAT_D16_UNORM, VK_FORMAT_X8_D24_UNORM_PACK32,
+                                         VK_FORMAT_D24_UNORM_S8_UINT, VK_FORMAT_D32_SFLOAT,
+                                         VK_FORMAT_D32_SFLOAT_S8_UINT),
+                         [](const testing::TestParamInfo<VkFormat>& info) {
+                             switch (info.param) {
+                                 case VK_FORMAT_D16_UNORM: return std::string("D16");
+                                 case VK_FORMAT_X8_D24_UNORM_PACK32: return std::string("X8D24");
+                                 case VK_FORMAT_D24_UNORM_S8_UINT: return std::string("D24S8");
+                                 case VK_FORMAT_D32_SFLOAT: return std::string("D32");
+                                 default: return std::string("D32S8");
+                             }
+                         });
+
+// A multisampled depth is reduced over every sample: a pixel's min is its farthest sample. Sample 0 is
+// the nearest of its pixel in every other pixel, so a builder that read sample 0 alone (what a
+// sampler2D view of a resolve would give) differs from the reference; the single-pass builder refuses.
+TEST_F(HiZTest, MultisampledDepthIsReducedOverEverySample) {
+    const VkSampleCountFlags counts = ctx().info().limits.sampledImageDepthSampleCounts &
+                                      ctx().info().limits.framebufferDepthSampleCounts & ~VK_SAMPLE_COUNT_1_BIT;
+    if (!counts) GTEST_SKIP() << "the device samples no multisampled depth";
+    uint32_t seed = 400;
+    for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_D32_SFLOAT_S8_UINT}) {
+        if (!canSample(ctx().info(), format)) continue;
+        for (uint32_t samples = 2; samples <= 64; samples *= 2) {
+            if (!(counts & samples)) continue;
+            for (VkExtent2D e : {VkExtent2D{1, 1}, {3, 5}, {67, 33}}) {
+                SCOPED_TRACE(std::to_string(e.width) + "x" + std::to_string(e.height) + " format " +
+                             std::to_string(format) + " x" + std::to_string(samples));
+                std::vector<float> depth = randomDepth({e.width * samples, e.height}, seed++);
+                for (size_t p = 0; p < size_t(e.width) * e.height; p += 2) {
+                    float* px = &depth[p * samples];
+                    std::swap(px[0], *std::max_element(px, px + samples));
+                }
+                auto images = testing_gpu::makeDepthAndPyramid(ctx(), e, depth, format, samples);
+                ASSERT_TRUE(images.pyramid);
+                EXPECT_FALSE(builder.singlePassServes(e, samples));
+                auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+                    ASSERT_TRUE(builder.recordPerMip(cmd, images.source(), images.target()));
+                    if (builder.singlePassSupported()) {
+                        auto single = builder.recordSingle(cmd, images.source(), images.target(), counter.range());
+                        EXPECT_FALSE(single);
+                    }
+                });
+                ASSERT_TRUE(r) << r.error().message;
+                expectMatchesReference(e, depth, images);
+                if (HasFatalFailure()) return;
+                // The test can fail: sample 0 alone gives another mip 0 wherever a pixel has 2+ samples.
+                std::vector<float> sample0(size_t(e.width) * e.height);
+                for (size_t p = 0; p < sample0.size(); ++p) sample0[p] = depth[p * samples];
+                EXPECT_NE(sieve::hizReference(e, sample0).levels[0].min,
+                          sieve::hizReference(e, depth, samples).levels[0].min);
+            }
+        }
+    }
 }

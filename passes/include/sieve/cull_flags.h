@@ -159,10 +159,10 @@ std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, co
                                                       uint32_t viewCount, uint32_t binCount,
                                                       std::span<const uint32_t> capacities);
 
-// The false-culling check (shaders/cull/check.comp) of one instance: whether a sphere the main view
-// culled by occlusion has a pixel of `depth` (the frame's final depth, width x height, row-major) that
-// alone would not hide it.
+// The false-culling check (shaders/cull/check.glsl) of one instance: whether a sphere the main view
+// culled by occlusion has a pixel of `depth` (the frame's final depth, width x height pixels row-major,
+// each pixel's `samples` samples in a row) with a sample that alone would not hide it.
 bool falselyCulledReference(const gpu::vec4& sphere, const gpu::CullParams& params, VkExtent2D extent,
-                            std::span<const float> depth);
+                            std::span<const float> depth, uint32_t samples = 1);
 
 }  // namespace sieve

@@ -55,6 +55,11 @@ struct CullingConfig {
     std::vector<uint32_t> streamCapacities;
     uint32_t framesInFlight = 2;
     VkExtent2D viewport{0, 0};  // extent of the host's depth attachment
+    // The host's depth attachment (slot kDepth): any format of sieve/depth_format.h the device can sample
+    // (D16_UNORM, X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT, D32_SFLOAT, D32_SFLOAT_S8_UINT), single-sample
+    // or multisampled with a count in the device's sampledImageDepthSampleCounts; create() refuses others.
+    VkFormat depthFormat = VK_FORMAT_D32_SFLOAT;
+    VkSampleCountFlagBits depthSamples = VK_SAMPLE_COUNT_1_BIT;
     // true: one pass per phase (shaders/cull/fused.glsl: every view's test, the scan and the draw records
     // in one dispatch; needs DeviceInfo::bufferInt64Atomics, else the separate passes run). It gives the
     // same streams byte for byte, but on the H200 it is slower than the separate passes (bench/RESULTS.md,
@@ -146,11 +151,13 @@ public:
     static constexpr const char* kInstances = "scene.instances";    // imported
     static constexpr const char* kMeshes = "scene.meshes";          // imported
     static constexpr const char* kPrimitives = "scene.primitives";  // imported
-    // Imported: the host's depth, declared VK_FORMAT_D32_SFLOAT, 1 mip, SAMPLED usage; bound as a view of
-    // its depth aspect and sampled single-sample (sampler2D, texelFetch / textureGather: shaders/hiz,
-    // shaders/cull/check.comp) in SHADER_READ_ONLY_OPTIMAL by hiz.build and cull.check. The plugin cannot
-    // see the view's format or sample count and checks neither: bind a single-sample D32_SFLOAT image
-    // (multisampled depth is not supported; bind a single-sample resolve of it).
+    // Imported: the host's depth, declared with CullingConfig::depthFormat and depthSamples, 1 mip,
+    // SAMPLED usage; bound as a view of its depth aspect alone, sampled in SHADER_READ_ONLY_OPTIMAL by
+    // hiz.build and cull.check (their uses name the depth aspect; a host without separateDepthStencilLayouts
+    // transitions both aspects of a depth/stencil image: sieve::transitionAspects). A multisampled depth
+    // is reduced over every sample (the pyramid's min is each pixel's farthest sample) by the per-mip
+    // builder; the false-culling check tests every sample. The plugin cannot see the bound view and
+    // trusts it to match the declaration.
     static constexpr const char* kDepth = "depth";
     static constexpr const char* kDrawsEarly = "draws.early";  // exported: read as indirect arguments
     static constexpr const char* kCountsEarly = "counts.early";
@@ -177,9 +184,11 @@ public:
     // The paths create() chose for this device: where the device lacks what a path needs, the plugin
     // takes the fallback itself (a toggle never asks for a path that fails every frame).
     struct Paths {
-        bool fused = false;              // the fused passes (CullingConfig::fused where the device allows)
-        bool singleDispatchHiZ = false;  // the one-dispatch pyramid exists (used while its toggle is on); else per mip
-        bool packedLookback = false;     // tier c's statuses in one 64-bit word; else two words
+        bool fused = false;  // the fused passes (CullingConfig::fused where the device allows)
+        // The one-dispatch pyramid serves this device and a single-sample depth (used while its toggle is
+        // on); else per mip.
+        bool singleDispatchHiZ = false;
+        bool packedLookback = false;  // tier c's statuses in one 64-bit word; else two words
     };
     Paths paths() const;
 

@@ -22,8 +22,9 @@ struct GraphicsPipelineDesc {
     uint32_t pushConstantBytes = 0;  // sizeof the C++ push struct: must equal the larger stage's push block
     std::span<const VkVertexInputBindingDescription> vertexBindings;
     std::span<const VkVertexInputAttributeDescription> vertexAttributes;
-    VkFormat colorFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no colour attachment
-    VkFormat depthFormat = VK_FORMAT_UNDEFINED;  // UNDEFINED: no depth attachment
+    VkFormat colorFormat = VK_FORMAT_UNDEFINED;             // UNDEFINED: no colour attachment
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;             // UNDEFINED: no depth attachment
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;  // the attachments' sample count
     bool depthTest = false;
     bool depthWrite = false;
     VkCompareOp depthCompare = VK_COMPARE_OP_GREATER_OR_EQUAL;  // reverse-Z

@@ -41,13 +41,17 @@ inline constexpr VkFormat kHiZFormat = VK_FORMAT_R32G32_SFLOAT;
 // Usage the pyramid image needs: storage (built here) and sampled (read by the occlusion test).
 inline constexpr VkImageUsageFlags kHiZUsage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
 
-// The depth image to reduce: a D32_SFLOAT view of the depth aspect, in `layout`
-// (SHADER_READ_ONLY_OPTIMAL, DEPTH_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL), readable by
-// the compute stage (sampled).
+// The depth image to reduce: a view of the depth aspect alone of any depth format (D16_UNORM,
+// X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT, D32_SFLOAT, D32_SFLOAT_S8_UINT: the shaders read the depth
+// value as a float, whatever its encoding), in `layout` (SHADER_READ_ONLY_OPTIMAL,
+// DEPTH_READ_ONLY_OPTIMAL or DEPTH_STENCIL_READ_ONLY_OPTIMAL), readable by the compute stage (sampled).
+// `samples`: the image's sample count (1, 2, 4, ... 64). A multisampled depth is reduced over every
+// sample of a pixel (min: its farthest sample, max: its nearest), by the per-mip builder only.
 struct HiZSource {
     VkImageView view = VK_NULL_HANDLE;
     VkImageLayout layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     VkExtent2D extent{0, 0};
+    uint32_t samples = 1;
 };
 
 // The pyramid: the image (kHiZFormat, HiZBuilder::pyramidExtent, HiZBuilder::mipCount mips, kHiZUsage,
@@ -98,8 +102,9 @@ public:
     // lavapipe). recordSingle fails when false; recordPerMip always works.
     static bool singlePassFits(const DeviceInfo& dev);
     bool singlePassSupported() const { return !singlePass_.empty(); }
-    // recordSingle can build the pyramid of a depth attachment of this extent (at most 16 mips).
-    bool singlePassServes(VkExtent2D depth) const;
+    // recordSingle can build the pyramid of a depth attachment of this extent (at most 16 mips) and
+    // sample count (single-sample only: its mip-0 stage gathers).
+    bool singlePassServes(VkExtent2D depth, uint32_t samples = 1) const;
 
     Result<void> recordPerMip(VkCommandBuffer cmd, const HiZSource& depth, const HiZTarget& pyramid) const;
     // `counter`: counterBytes() of a storage buffer, read and written by the compute shader.
@@ -112,6 +117,7 @@ private:
     bool created_ = false;
     NearestSampler sampler_;  // texelFetch ignores it but the descriptor needs one
     ComputePipeline toMip0_;
+    ComputePipeline toMip0Ms_;  // from a multisampled depth
     ComputePipeline reduce_;
     struct SinglePass {
         HiZSingleVariant variant;
@@ -143,7 +149,8 @@ struct HiZPyramidCpu {
 };
 
 // min/max over exactly the footprint of every texel (brute force: it is the spec, not an optimization).
-// `depth` holds extent.width * extent.height values, row-major.
-HiZPyramidCpu hizReference(VkExtent2D extent, std::span<const float> depth);
+// `depth` holds extent.width * extent.height * samples values: pixels row-major, each pixel's samples
+// in a row; every sample of a covered pixel counts.
+HiZPyramidCpu hizReference(VkExtent2D extent, std::span<const float> depth, uint32_t samples = 1);
 
 }  // namespace sieve

@@ -51,6 +51,7 @@ struct SlotDesc {
     VkExtent2D extent{0, 0};
     uint32_t mipLevels = 1;
     VkImageUsageFlags imageUsage = 0;
+    VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
 };
 
 // One access of a slot by a pass, lowered to sync2 terms.

@@ -6,6 +6,7 @@
 #include "shared/draw.h"
 #include "shared/scene.h"
 #include "sieve/culling.h"
+#include "sieve/depth_format.h"
 #include "sieve/device.h"
 #include "sieve/geometry_pass.h"
 #include "sieve/plugin.h"

@@ -112,7 +112,7 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     raster.frontFace = desc.frontFace;
     raster.lineWidth = 1.0f;
     VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+    multisample.rasterizationSamples = desc.samples;
     VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     depth.depthTestEnable = desc.depthTest;
     depth.depthWriteEnable = desc.depthWrite;

@@ -12,11 +12,12 @@
 #include "sieve/result.h"
 
 // Instance-level functions (vkGetInstanceProcAddr on the host's instance).
-#define SIEVE_VK_INSTANCE_FUNCTIONS(X) \
-    X(vkGetDeviceProcAddr)             \
-    X(vkGetPhysicalDeviceProperties)   \
-    X(vkGetPhysicalDeviceProperties2)  \
-    X(vkGetPhysicalDeviceFeatures2)    \
+#define SIEVE_VK_INSTANCE_FUNCTIONS(X)     \
+    X(vkGetDeviceProcAddr)                 \
+    X(vkGetPhysicalDeviceProperties)       \
+    X(vkGetPhysicalDeviceProperties2)      \
+    X(vkGetPhysicalDeviceFeatures2)        \
+    X(vkGetPhysicalDeviceFormatProperties) \
     X(vkEnumerateDeviceExtensionProperties)
 
 // Device-level functions of Vulkan 1.2 core and VK_KHR_push_descriptor: every one must be present.

@@ -1,4 +1,4 @@
-// The false-culling check (debug, shaders/cull/check.comp): after the frame's last draw, every instance
+// The false-culling check (debug, shaders/cull/check.glsl): after the frame's last draw, every instance
 // view 0 culled by occlusion is re-tested against the final depth at full resolution; the count of
 // those that show a pixel goes to the stats. Off (toggles().checkCulling false, or frozen culling): the
 // count is cleared and nothing is dispatched.
@@ -15,7 +15,9 @@ namespace {
 class CheckStage final : public Stage {
 public:
     Result<void> create(StageKit& kit) override {
-        auto p = ComputePipeline::create(kit.dev(), {"cull/check.comp", sizeof(gpu::CullCheckPush)});
+        const bool ms = kit.config().depthSamples != VK_SAMPLE_COUNT_1_BIT;
+        auto p = ComputePipeline::create(kit.dev(),
+                                         {ms ? "cull/check_ms.comp" : "cull/check.comp", sizeof(gpu::CullCheckPush)});
         if (!p) return p.error();
         pipeline_ = std::move(p).value();
         auto sampler = NearestSampler::create(kit.dev(), "cull check depth");

@@ -181,19 +181,22 @@ std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, co
 }
 
 bool falselyCulledReference(const gpu::vec4& sphere, const gpu::CullParams& params, VkExtent2D extent,
-                            std::span<const float> depth) {
+                            std::span<const float> depth, uint32_t samples) {
     gpu::CullScreenRect rect;
-    if (extent.width == 0 || extent.height == 0 || !gpu::sieveScreenRect(sphere, params, rect)) return false;
+    if (extent.width == 0 || extent.height == 0 || samples == 0 ||
+        depth.size() < size_t(extent.width) * extent.height * samples || !gpu::sieveScreenRect(sphere, params, rect))
+        return false;
     gpu::CullOcclusionQuery q{};
     uint32_t x0, x1, y0, y1;
     gpu::sieveTexelRange(rect.u0, rect.u1, extent.width, x0, x1);
     gpu::sieveTexelRange(rect.v0, rect.v1, extent.height, y0, y1);
     q.depth = rect.depth;
     for (uint32_t y = y0; y <= y1; ++y)
-        for (uint32_t x = x0; x <= x1; ++x) {
-            const float d = depth[size_t(y) * extent.width + x];
-            if (!gpu::sieveOccludedByTexel(q, gpu::vec2(d, d), params)) return true;
-        }
+        for (uint32_t x = x0; x <= x1; ++x)
+            for (uint32_t s = 0; s < samples; ++s) {
+                const float d = depth[(size_t(y) * extent.width + x) * samples + s];
+                if (!gpu::sieveOccludedByTexel(q, gpu::vec2(d, d), params)) return true;
+            }
     return false;
 }
 

@@ -1,12 +1,14 @@
 // The culling plugin: the ordered list of its stages (cull/stage.h), the frame's decisions in prepare(),
 // and the checks that make a host's mistake an error instead of a wrong picture.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <string>
 
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "sieve/cull_flags.h"
+#include "sieve/depth_format.h"
 #include "sieve/hiz.h"
 #include "sieve/prim/scan.h"
 
@@ -95,6 +97,23 @@ ViewDesc defaultView(VkExtent2D extent) {
     return v;
 }
 
+// The host's depth as declared: a depth format the device samples in optimal tiling, at a sample count
+// it samples depth at.
+Result<void> checkDepth(const DeviceInfo& dev, const CullingConfig& c) {
+    if (!isDepthFormat(c.depthFormat))
+        return error("depthFormat " + std::to_string(c.depthFormat) + " is not a depth format (sieve/depth_format.h)");
+    VkFormatProperties props{};
+    vkGetPhysicalDeviceFormatProperties(dev.physical, c.depthFormat, &props);
+    if (!(props.optimalTilingFeatures & VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT))
+        return error("the device cannot sample depthFormat " + std::to_string(c.depthFormat) +
+                     " (no SAMPLED_IMAGE in optimal tiling)");
+    const uint32_t n = c.depthSamples;
+    if (!std::has_single_bit(n) || n > VK_SAMPLE_COUNT_64_BIT || !(dev.limits.sampledImageDepthSampleCounts & n))
+        return error("depthSamples " + std::to_string(n) +
+                     " is not a sample count the device samples depth at (sampledImageDepthSampleCounts)");
+    return {};
+}
+
 std::string viewName(const CullView& v, size_t index) {
     return v.name.empty() ? "view " + std::to_string(index) : v.name;
 }
@@ -141,7 +160,8 @@ Result<void> CullingPlugin::Impl::describe() {
     slots.buffer(kMeshes, Lifetime::Imported, sizeof(gpu::Mesh), kStorage);
     slots.buffer(kPrimitives, Lifetime::Imported, sizeof(gpu::MeshPrimitive), kStorage);
     const VkExtent2D depth = config.viewport.width && config.viewport.height ? config.viewport : VkExtent2D{1, 1};
-    slots.image(kDepth, Lifetime::Imported, VK_FORMAT_D32_SFLOAT, depth, 1, VK_IMAGE_USAGE_SAMPLED_BIT);
+    slots.image(kDepth, Lifetime::Imported, config.depthFormat, depth, 1, VK_IMAGE_USAGE_SAMPLED_BIT,
+                config.depthSamples);
     for (auto& s : stages) s->declare(slots, kit);
     for (auto& s : stages) passes.push_back(s->describe(slots));
     if (!slots.missing().empty()) return error("stages use undeclared slots: " + slots.missing());
@@ -239,6 +259,7 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
         return error("maxViews " + std::to_string(config.maxViews) + " and binCount " +
                      std::to_string(config.binCount) + " must be in 1.." + std::to_string(kMaxCullViews) + " and 1.." +
                      std::to_string(kMaxCullBins));
+    if (auto r = checkDepth(dev, config); !r) return r.error();
     auto streams = layoutStreams(dev, config);
     if (!streams) return streams.error();
     if (uint64_t(config.maxInstances) * sizeof(gpu::Instance) > dev.limits.maxStorageBufferRange)
@@ -338,7 +359,8 @@ bool CullingPlugin::fused() const {
 CullingPlugin::Paths CullingPlugin::paths() const {
     Paths p;
     p.fused = impl_->fused;
-    p.singleDispatchHiZ = HiZBuilder::singlePassFits(impl_->kit.dev());
+    p.singleDispatchHiZ =
+        HiZBuilder::singlePassFits(impl_->kit.dev()) && impl_->config.depthSamples == VK_SAMPLE_COUNT_1_BIT;
     p.packedLookback = impl_->config.scan.packedLookbackStatus && impl_->kit.dev().bufferInt64Atomics;
     return p;
 }

@@ -51,11 +51,12 @@ public:
         // Frozen: the pyramid of the frozen view stays (occlusion keeps testing against it).
         if (f.frozen) return {};
         // The graph leaves the pyramid in GENERAL for this pass (storage image write).
-        HiZSource src{b[depth_].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, (*slots_)[depth_].extent};
+        const SlotDesc& depth = (*slots_)[depth_];
+        HiZSource src{b[depth_].view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, depth.extent, uint32_t(depth.samples)};
         HiZTarget dst{b[pyramid_].image, b[pyramid_].mipViews};
-        // The single dispatch where the device and the extent allow it, else one dispatch per mip: a
-        // toggle never asks for a path that fails every frame.
-        return f.singleDispatchHiZ && hiz_->singlePassServes(src.extent)
+        // The single dispatch where the device, the extent and the sample count allow it, else one
+        // dispatch per mip: a toggle never asks for a path that fails every frame.
+        return f.singleDispatchHiZ && hiz_->singlePassServes(src.extent, src.samples)
                    ? hiz_->recordSingle(cmd, src, dst, range(b, *slots_, counter_))
                    : hiz_->recordPerMip(cmd, src, dst);
     }

@@ -15,7 +15,7 @@ SlotId SlotTable::buffer(std::string name, Lifetime life, VkDeviceSize size, VkB
 }
 
 SlotId SlotTable::image(std::string name, Lifetime life, VkFormat format, VkExtent2D extent, uint32_t mips,
-                        VkImageUsageFlags usage) {
+                        VkImageUsageFlags usage, VkSampleCountFlagBits samples) {
     SlotDesc d;
     d.name = std::move(name);
     d.kind = SlotKind::Image;
@@ -24,6 +24,7 @@ SlotId SlotTable::image(std::string name, Lifetime life, VkFormat format, VkExte
     d.extent = extent;
     d.mipLevels = mips;
     d.imageUsage = usage;
+    d.samples = samples;
     descs_.push_back(std::move(d));
     return SlotId(descs_.size() - 1);
 }

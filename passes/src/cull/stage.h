@@ -25,7 +25,7 @@ public:
     SlotId buffer(std::string name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
                   Memory memory = Memory::Device);
     SlotId image(std::string name, Lifetime life, VkFormat format, VkExtent2D extent, uint32_t mips,
-                 VkImageUsageFlags usage);
+                 VkImageUsageFlags usage, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
     // kNoSlot when absent.
     SlotId find(std::string_view name) const;
     // A slot another stage must have declared (a programming error of the plugin otherwise: reported by

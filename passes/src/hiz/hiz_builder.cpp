@@ -57,6 +57,9 @@ Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, std::span<const HiZ
     auto toMip0 = ComputePipeline::create(dev, {"hiz/depth_to_mip0.comp", sizeof(gpu::HiZReducePush)});
     if (!toMip0) return toMip0.error();
     h.toMip0_ = std::move(toMip0).value();
+    auto toMip0Ms = ComputePipeline::create(dev, {"hiz/depth_to_mip0_ms.comp", sizeof(gpu::HiZReducePush)});
+    if (!toMip0Ms) return toMip0Ms.error();
+    h.toMip0Ms_ = std::move(toMip0Ms).value();
     auto reduce = ComputePipeline::create(dev, {"hiz/reduce_mip.comp", sizeof(gpu::HiZReducePush)});
     if (!reduce) return reduce.error();
     h.reduce_ = std::move(reduce).value();
@@ -93,8 +96,8 @@ bool HiZBuilder::singlePassFits(const DeviceInfo& dev) {
            dev.limits.maxComputeWorkGroupSize[0] >= gpu::SIEVE_HIZ_SINGLE_THREADS;
 }
 
-bool HiZBuilder::singlePassServes(VkExtent2D depth) const {
-    return singlePassSupported() && mipCount(pyramidExtent(depth)) <= gpu::SIEVE_HIZ_MAX_MIPS;
+bool HiZBuilder::singlePassServes(VkExtent2D depth, uint32_t samples) const {
+    return singlePassSupported() && samples == 1 && mipCount(pyramidExtent(depth)) <= gpu::SIEVE_HIZ_MAX_MIPS;
 }
 
 Result<void> HiZBuilder::check(const HiZSource& depth, const HiZTarget& pyramid) const {
@@ -103,6 +106,10 @@ Result<void> HiZBuilder::check(const HiZSource& depth, const HiZTarget& pyramid)
         depth.extent.height > 65535)
         return makeError(VK_ERROR_FORMAT_NOT_SUPPORTED, "HiZBuilder: depth extent must be 1..65535 per side");
     if (!depth.view || !pyramid.image) return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: null handle");
+    if (depth.samples == 0 || depth.samples > 64 || !std::has_single_bit(depth.samples))
+        return makeError(VK_ERROR_FORMAT_NOT_SUPPORTED, "HiZBuilder: depth sample count " +
+                                                            std::to_string(depth.samples) +
+                                                            " is not a Vulkan sample count (1, 2, 4 .. 64)");
     const uint32_t mips = mipCount(pyramidExtent(depth.extent));
     if (pyramid.mipViews.size() != mips)
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "HiZBuilder: the pyramid needs " + std::to_string(mips) +
@@ -117,10 +124,11 @@ Result<void> HiZBuilder::recordPerMip(VkCommandBuffer cmd, const HiZSource& dept
     const VkExtent2D base = pyramidExtent(depth.extent);
     const uint32_t mips = mipCount(base);
     gpu::HiZReducePush push{depth.extent.width, depth.extent.height, base.width, base.height};
-    toMip0_.dispatch(
+    const ComputePipeline& toMip0 = depth.samples > 1 ? toMip0Ms_ : toMip0_;
+    toMip0.dispatch(
         cmd,
         {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storageImage(pyramid.mipViews[0])},
-        push, toMip0_.groupsFor(base.width, 0), toMip0_.groupsFor(base.height, 1));
+        push, toMip0.groupsFor(base.width, 0), toMip0.groupsFor(base.height, 1));
     for (uint32_t m = 1; m < mips; ++m) {
         mipWrittenToRead(cmd, pyramid.image, m - 1);
         const VkExtent2D src = mipExtent(base, m - 1), dst = mipExtent(base, m);
@@ -139,6 +147,10 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
                          "HiZBuilder: the single-pass builder needs 18 push descriptors, 16 storage images per stage, "
                          "18 KiB of shared memory and 256 invocations per workgroup");
+    if (depth.samples > 1)
+        return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
+                         "HiZBuilder: the single-pass builder reads single-sample depth; use recordPerMip for a "
+                         "multisampled depth");
     const VkExtent2D base = pyramidExtent(depth.extent);
     const uint32_t mips = mipCount(base);
     if (mips > gpu::SIEVE_HIZ_MAX_MIPS)

@@ -20,9 +20,11 @@ HiZFootprint hizFootprint(VkExtent2D depth, uint32_t mip, uint32_t x, uint32_t y
     return {fx0.x, fy0.x, fx1.y, fy1.y};
 }
 
-HiZPyramidCpu hizReference(VkExtent2D extent, std::span<const float> depth) {
+HiZPyramidCpu hizReference(VkExtent2D extent, std::span<const float> depth, uint32_t samples) {
     HiZPyramidCpu out;
-    if (extent.width == 0 || extent.height == 0 || depth.size() < size_t(extent.width) * extent.height) return out;
+    if (extent.width == 0 || extent.height == 0 || samples == 0 ||
+        depth.size() < size_t(extent.width) * extent.height * samples)
+        return out;
     const VkExtent2D base = HiZBuilder::pyramidExtent(extent);
     const uint32_t mips = HiZBuilder::mipCount(base);
     for (uint32_t m = 0; m < mips; ++m) {
@@ -35,11 +37,12 @@ HiZPyramidCpu hizReference(VkExtent2D extent, std::span<const float> depth) {
                 const HiZFootprint f = hizFootprint(extent, m, x, y);
                 float lo = std::numeric_limits<float>::infinity(), hi = -lo;
                 for (uint32_t py = f.y0; py < f.y1; ++py)
-                    for (uint32_t px = f.x0; px < f.x1; ++px) {
-                        const float d = depth[size_t(py) * extent.width + px];
-                        lo = std::min(lo, d);
-                        hi = std::max(hi, d);
-                    }
+                    for (uint32_t px = f.x0; px < f.x1; ++px)
+                        for (uint32_t s = 0; s < samples; ++s) {
+                            const float d = depth[(size_t(py) * extent.width + px) * samples + s];
+                            lo = std::min(lo, d);
+                            hi = std::max(hi, d);
+                        }
                 level.min[size_t(y) * level.extent.width + x] = lo;
                 level.max[size_t(y) * level.extent.width + x] = hi;
             }
