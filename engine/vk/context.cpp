@@ -98,6 +98,7 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     optional(have.f2.features.samplerAnisotropy, want.f2.features.samplerAnisotropy);
     need(have.f12.hostQueryReset, want.f12.hostQueryReset, "hostQueryReset");
     optional(have.f12.shaderBufferInt64Atomics, want.f12.shaderBufferInt64Atomics);
+    optional(have.f12.drawIndirectCount, want.f12.drawIndirectCount);  // sieve::kOptionalNeeds
     optional(have.f12.vulkanMemoryModel, want.f12.vulkanMemoryModel);
     optional(have.f12.vulkanMemoryModelDeviceScope, want.f12.vulkanMemoryModelDeviceScope);
     need(have.f13.maintenance4, want.f13.maintenance4, "maintenance4");
@@ -112,8 +113,8 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
 const char* Context::requirementsText() {
     return "Vulkan 1.3 (or 1.2 with VK_KHR_synchronization2, VK_KHR_dynamic_rendering and VK_KHR_maintenance4) "
            "with what the plugin lists (sieve::requirements: VK_KHR_push_descriptor, synchronization2, "
-           "dynamicRendering, drawIndirectCount, multiDrawIndirect, drawIndirectFirstInstance, "
-           "shaderDrawParameters) and the engine's own hostQueryReset and maintenance4";
+           "dynamicRendering, multiDrawIndirect, drawIndirectFirstInstance, shaderDrawParameters; "
+           "drawIndirectCount where the device has it) and the engine's own hostQueryReset and maintenance4";
 }
 
 VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT severity,

@@ -61,12 +61,12 @@ uint32_t Device::validationMessages() {
     return gValidationMessages.load();
 }
 
-Device::Device() {
+Device::Device(bool drawIndirectCount) {
     uint32_t version = 0;
     check(vkEnumerateInstanceVersion(&version), "vkEnumerateInstanceVersion");
     if (version < VK_API_VERSION_1_3) fail("the Vulkan loader is older than 1.3");
     createInstance();
-    createDevice();
+    createDevice(drawIndirectCount);
 }
 
 void Device::createInstance() {
@@ -119,7 +119,7 @@ void Device::createInstance() {
     }
 }
 
-void Device::createDevice() {
+void Device::createDevice(bool drawIndirectCount) {
     uint32_t count = 0;
     vkEnumeratePhysicalDevices(instance_, &count, nullptr);
     std::vector<VkPhysicalDevice> devices(count);
@@ -170,7 +170,12 @@ void Device::createDevice() {
     queue.pQueuePriorities = &priority;
     extensions_ = sieve::requirements(VK_API_VERSION_1_3).deviceExtensions;
     features_ = std::make_unique<Features>();
-    sieve::enableRequiredFeatures({&features_->f2, &features_->f11, &features_->f12, &features_->f13});
+    const sieve::FeatureStructs want{&features_->f2, &features_->f11, &features_->f12, &features_->f13};
+    sieve::enableRequiredFeatures(want);
+    Features supported;
+    vkGetPhysicalDeviceFeatures2(physical_, &supported.f2);
+    sieve::enableOptionalFeatures(want, {&supported.f2, &supported.f11, &supported.f12, &supported.f13});
+    if (!drawIndirectCount) features_->f12.drawIndirectCount = VK_FALSE;
     VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     info.pNext = &features_->f2;
     info.queueCreateInfoCount = 1;

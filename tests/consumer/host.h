@@ -22,8 +22,9 @@ inline void check(VkResult result, const char* what) {
 class Device {
 public:
     // Vulkan 1.3 instance (with the validation layer when it is installed), the first device that has
-    // what Sieve requires, one compute queue and a command pool.
-    Device();
+    // what Sieve requires, one compute queue and a command pool. Sieve's optional features are enabled
+    // where the device has them; drawIndirectCount = false leaves that one off, as on a device without it.
+    explicit Device(bool drawIndirectCount = true);
     ~Device();
     Device(const Device&) = delete;
     Device& operator=(const Device&) = delete;
@@ -43,7 +44,7 @@ private:
     struct Features;
     void destroy();
     void createInstance();
-    void createDevice();
+    void createDevice(bool drawIndirectCount);
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;

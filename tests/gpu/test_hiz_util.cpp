@@ -137,13 +137,10 @@ DepthPyramidImages makeDepthAndPyramid(engine::Context& ctx, VkExtent2D extent, 
     DepthPyramidImages out;
     out.extent = extent;
     out.samples = samples;
-    engine::ImageDesc desc{format,
-                           extent,
-                           1,
-                           VK_IMAGE_USAGE_SAMPLED_BIT | (samples > 1 ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
-                                                                     : VK_IMAGE_USAGE_TRANSFER_DST_BIT),
-                           "test depth",
-                           VkSampleCountFlagBits(samples)};
+    const VkImageUsageFlags usage =
+        VK_IMAGE_USAGE_SAMPLED_BIT |
+        VkImageUsageFlags(samples > 1 ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_TRANSFER_DST_BIT);
+    engine::ImageDesc desc{format, extent, 1, usage, "test depth", VkSampleCountFlagBits(samples)};
     auto depth = engine::Image::create(ctx, desc);
     EXPECT_TRUE(depth) << depth.error().message;
     if (!depth) return out;

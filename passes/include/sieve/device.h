@@ -18,7 +18,7 @@ enum class Need : uint32_t {
     PushDescriptor = 1u << 0,             // VK_KHR_push_descriptor (every component)
     Synchronization2 = 1u << 1,           // 1.3 feature or VK_KHR_synchronization2 (every component)
     DynamicRendering = 1u << 2,           // 1.3 feature or VK_KHR_dynamic_rendering (GeometryPass)
-    DrawIndirectCount = 1u << 3,          // 1.2 feature (GeometryPass draws with it where enabled)
+    DrawIndirectCount = 1u << 3,          // 1.2 feature, optional (kOptionalNeeds): draws use it where enabled
     MultiDrawIndirect = 1u << 4,          // 1.0 feature (GeometryPass: one indirect call draws a list)
     DrawIndirectFirstInstance = 1u << 5,  // 1.0 feature (draw records carry the instance index)
     ShaderDrawParameters = 1u << 6,       // 1.1 feature (gl_BaseInstance in the default vertex shader)
@@ -26,10 +26,14 @@ enum class Need : uint32_t {
 using Needs = uint32_t;
 inline constexpr Needs kCullingNeeds = uint32_t(Need::PushDescriptor) | uint32_t(Need::Synchronization2);
 inline constexpr Needs kGeometryNeeds = uint32_t(Need::PushDescriptor) | uint32_t(Need::Synchronization2) |
-                                        uint32_t(Need::DynamicRendering) | uint32_t(Need::DrawIndirectCount) |
-                                        uint32_t(Need::MultiDrawIndirect) | uint32_t(Need::DrawIndirectFirstInstance) |
+                                        uint32_t(Need::DynamicRendering) | uint32_t(Need::MultiDrawIndirect) |
+                                        uint32_t(Need::DrawIndirectFirstInstance) |
                                         uint32_t(Need::ShaderDrawParameters);
 inline constexpr Needs kAllNeeds = kCullingNeeds | kGeometryNeeds;
+// Used where the host enabled them, never required: with drawIndirectCount the streams are drawn with
+// vkCmdDrawIndexedIndirectCount, without it with vkCmdDrawIndexedIndirect over each stream's capacity
+// (records past the count draw nothing; sieve::drawStream picks).
+inline constexpr Needs kOptionalNeeds = uint32_t(Need::DrawIndirectCount);
 
 // The name a message uses for a need ("VK_KHR_push_descriptor", "drawIndirectCount", ...).
 const char* needName(Need need);
@@ -41,7 +45,8 @@ struct Requirements {
     uint32_t minApiVersion = VK_API_VERSION_1_2;
     std::vector<const char*> deviceExtensions;
     std::vector<const char*> features;          // required feature names (for messages and docs)
-    std::vector<const char*> optionalFeatures;  // shaderInt64 + shaderBufferInt64Atomics: packed scan status
+    // drawIndirectCount (kOptionalNeeds), shaderInt64 + shaderBufferInt64Atomics (packed scan status)
+    std::vector<const char*> optionalFeatures;
 };
 Requirements requirements(uint32_t apiVersion, Needs needs = kAllNeeds);
 
@@ -56,6 +61,9 @@ struct FeatureStructs {
     VkPhysicalDeviceDynamicRenderingFeatures* rendering = nullptr;  // 1.2 path only
 };
 void enableRequiredFeatures(const FeatureStructs& features, Needs needs = kAllNeeds);
+// Sets to VK_TRUE, in `want`, each optional feature (Requirements::optionalFeatures) that `supported`
+// (the same structs filled by vkGetPhysicalDeviceFeatures2) reports.
+void enableOptionalFeatures(const FeatureStructs& want, const FeatureStructs& supported);
 
 // Names of what `physical` cannot provide for `needs` (empty: the device can host the plugin). Uses the
 // host's loader only for this query; loads nothing.

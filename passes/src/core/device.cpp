@@ -126,7 +126,7 @@ Requirements requirements(uint32_t apiVersion, Needs needs) {
         if (const char* ext = extensionOf(n, apiVersion)) r.deviceExtensions.push_back(ext);
         if (isFeature(n)) r.features.push_back(needName(n));
     }
-    r.optionalFeatures = {"shaderInt64", "shaderBufferInt64Atomics"};
+    r.optionalFeatures = {needName(Need::DrawIndirectCount), "shaderInt64", "shaderBufferInt64Atomics"};
     return r;
 }
 
@@ -143,6 +143,14 @@ void enableRequiredFeatures(const FeatureStructs& f, Needs needs) {
         if (f.f13) f.f13->dynamicRendering = VK_TRUE;
         if (f.rendering) f.rendering->dynamicRendering = VK_TRUE;
     }
+}
+
+void enableOptionalFeatures(const FeatureStructs& want, const FeatureStructs& supported) {
+    if (want.f12 && supported.f12) {
+        want.f12->drawIndirectCount |= supported.f12->drawIndirectCount;
+        want.f12->shaderBufferInt64Atomics |= supported.f12->shaderBufferInt64Atomics;
+    }
+    if (want.f2 && supported.f2) want.f2->features.shaderInt64 |= supported.f2->features.shaderInt64;
 }
 
 std::vector<std::string> missingRequirements(PFN_vkGetInstanceProcAddr gipa, VkInstance instance,

@@ -89,8 +89,8 @@ void pushMatrix(const float viewProj[16], gpu::mat4& out) {
 
 Result<GeometryPass> GeometryPass::create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
                                           const GeometryOptions& options) {
-    // drawIndirectCount is used where enabled, not needed (drawStream).
-    if (const std::string m = dev.missing(kGeometryNeeds & ~uint32_t(Need::DrawIndirectCount)); !m.empty())
+    // drawIndirectCount is used where enabled, not needed (kOptionalNeeds, drawStream).
+    if (const std::string m = dev.missing(kGeometryNeeds); !m.empty())
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "GeometryPass: the device was created without " + m +
                                                            " (sieve::requirements() lists what to enable)");
     auto impl = std::make_unique<Impl>();
