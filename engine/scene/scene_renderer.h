@@ -44,8 +44,7 @@ struct SceneRendererOptions {
     uint32_t maxViews = 1;      // at least 1 + shadowCascades
     uint32_t shadowCascades = 0;
     const ClusterSetup* clusters = nullptr;
-    bool materials = true;     // the scene's materials (false: plain shading)
-    bool fusedCulling = false;  // sieve::CullingConfig::fused
+    bool materials = true;  // the scene's materials (false: plain shading)
 };
 
 class SceneRenderer {

@@ -8,14 +8,13 @@
 //   cull.late.flag     vis = inFrustum && !occluded; flagL = vis && !flagE; visibleLast = vis
 //   cull.late.compact  scan(drawCountsL) -> draws.late, counts.late
 //   [host draw.late]
-// (CullingConfig::fused = true makes each phase's two passes one, cull.early / cull.late, with the same
-// streams; hosts find the passes by role: pass(PassRole).)
 //   cull.check         debug (toggles().checkCulling): occlusion-culled instances vs the final depth
 //   cull.stats         counters -> readback ring (read framesInFlight frames later, never waiting)
+// Hosts find the passes by role: pass(PassRole).
 // Views: up to maxViews per frame (setViews), each as the host draws it (sieve/view.h: any projection,
 // any depth convention), with its own tests and instance mask. View 0 is the main view: the only one
 // with two-phase occlusion (against the pyramid of the host's depth); the others are culled by frustum
-// (and LOD) in the late flag pass. Every flag pass reads each instance once for all views.
+// (and LOD) in the early flag pass. Every flag pass reads each instance once for all views.
 // Streams: every (view, bin) pair has its own draw list in draws.early / draws.late (the same layout in
 // both, stream() gives its offsets) and its own DrawCounts in counts.early / counts.late, in instance
 // order then primitive order, with its own capacity and overflow; all come from one scan over
@@ -55,12 +54,7 @@ struct CullingConfig {
     std::vector<uint32_t> streamCapacities;
     uint32_t framesInFlight = 2;
     VkExtent2D viewport{0, 0};  // extent of the host's depth attachment
-    // true: one pass per phase (shaders/cull/fused.glsl: every view's test, the scan and the draw records
-    // in one dispatch; needs DeviceInfo::bufferInt64Atomics, else the separate passes run). It gives the
-    // same streams byte for byte, but on the H200 it is slower than the separate passes (bench/RESULTS.md,
-    // "Fused culling pipeline"), so the default is false: a flag pass and a scan + expansion pass per phase.
-    bool fused = false;
-    prim::PrimOptions scan;  // scan tier for the separate pipeline's draw lists
+    prim::PrimOptions scan;     // scan tier for the draw lists
 };
 
 struct CullingToggles {
@@ -167,17 +161,15 @@ public:
     static constexpr const char* kInstanceState = "cull.state";
     // The passes (passes() order) by what they do for the host's graph: draw.early goes after
     // pass(EarlyStreams), draw.late (the late streams of every view) after pass(LateStreams); pass(Check)
-    // reads the final depth, so nothing may draw into it after that pass. Separate (the default):
-    // cull.early.flag, cull.early.compact, hiz.build, cull.late.flag, cull.late.compact, cull.check,
-    // cull.stats; fused (fused()): cull.early, hiz.build, cull.late, cull.check, cull.stats.
+    // reads the final depth, so nothing may draw into it after that pass. The passes: cull.early.flag,
+    // cull.early.compact (EarlyStreams), hiz.build (HiZ), cull.late.flag, cull.late.compact (LateStreams),
+    // cull.check (Check), cull.stats (Stats).
     enum class PassRole : uint32_t { EarlyStreams, HiZ, LateStreams, Check, Stats };
     uint32_t pass(PassRole role) const;
-    bool fused() const;
 
     // The paths create() chose for this device: where the device lacks what a path needs, the plugin
     // takes the fallback itself (a toggle never asks for a path that fails every frame).
     struct Paths {
-        bool fused = false;              // the fused passes (CullingConfig::fused where the device allows)
         bool singleDispatchHiZ = false;  // the one-dispatch pyramid exists (used while its toggle is on); else per mip
         bool packedLookback = false;     // tier c's statuses in one 64-bit word; else two words
     };
