@@ -6,7 +6,7 @@
 # and after. JSON lines to $1, a short table to stdout.
 # usage: bench/prim_h200.sh OUT.jsonl [SIEVE_BENCH]
 #   SIEVE_PRIM_SIZES (default "20 24 28"), SIEVE_PRIM_TUNE_SIZES (tile shapes; default "20 28", "" skips),
-#   SIEVE_PRIM_CORE=1: per size only scan b, c, c --persistent and fused compaction with and without it
+#   SIEVE_PRIM_CORE=1: per size only scan b, c, c --persistent and onepass compaction with and without it
 set -uo pipefail
 out=${1:?usage: $0 OUT.jsonl [SIEVE_BENCH]}
 bench=${2:-sieve-bench}
@@ -19,8 +19,8 @@ for e in ${SIEVE_PRIM_SIZES:-20 24 28}; do
     run --op scan --n $n --tier b
     run --op scan --n $n --tier c
     run --op scan --n $n --tier c --persistent
-    run --op compact --n $n --method fused
-    run --op compact --n $n --method fused --persistent
+    run --op compact --n $n --method onepass
+    run --op compact --n $n --method onepass --persistent
     continue
   fi
   run --op scan --n $n --tier a
@@ -29,9 +29,9 @@ for e in ${SIEVE_PRIM_SIZES:-20 24 28}; do
   run --op scan --n $n --tier c --persistent
   run --op scan --n $n --tier c --lookback-status words
   for k in 4 8; do run --op scan --n $n --tier c --lookback-per-lane $k; done
-  run --op compact --n $n --method fused
-  run --op compact --n $n --method fused --persistent
-  run --op compact --n $n --method fused --lookback-per-lane 8
+  run --op compact --n $n --method onepass
+  run --op compact --n $n --method onepass --persistent
+  run --op compact --n $n --method onepass --lookback-per-lane 8
   run --op compact --n $n --method scatter --tier b
   run --op compact --n $n --method scatter --tier c
   run --op reduce-sum --n $n

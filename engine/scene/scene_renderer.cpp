@@ -82,7 +82,6 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.depthFormat = options.depthFormat;
     config.drawCapacity = options.drawCapacity;
     config.maxViews = std::max(options.maxViews, 1 + shadowCascades);
-    config.fused = options.fusedCulling;
     // One stream per bin of assets/bins.h, each drawn by its own pipeline; the cluster plugin reads one
     // mixed list.
     config.binCount = clusters ? 1u : std::max<uint32_t>(uint32_t(r->scene_.streamBins.size()), 1u);

@@ -45,7 +45,6 @@ struct SceneRendererOptions {
     uint32_t shadowCascades = 0;
     const ClusterSetup* clusters = nullptr;
     bool materials = true;                // the scene's materials (false: plain shading)
-    bool fusedCulling = false;            // sieve::CullingConfig::fused
     VkFormat depthFormat = kDepthFormat;  // the target's (engine::HeadlessTargetDesc::depthFormat)
 };
 

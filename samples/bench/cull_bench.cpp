@@ -1,10 +1,9 @@
-// sieve-bench cull: the culling pipeline pass by pass on the city at several instance counts, rendered
-// headless through SceneRenderer so that the pyramid is built from the depth of real draws. At every N
-// both pipelines (fused: cull.early, hiz.build, cull.late; separate: early flag, early scan+compact, Hi-Z,
-// late flag, late scan+compact) and both orders (stable, and the atomic-append peer) are measured in the
-// same run; the geometry passes are reported separately. One JSON line per (N, pipeline, order).
+// sieve-bench cull: the culling pipeline pass by pass (early flag, early scan+compact, Hi-Z pyramid, late
+// flag, late scan+compact, stats) on the city at several instance counts, rendered headless through
+// SceneRenderer so that the pyramid is built from the depth of real draws. At every N the stable
+// (instance-ordered) draw lists and the atomic-append peer are measured in the same run; the geometry
+// passes are reported separately. One JSON line per (N, order).
 #include <cstdio>
-#include <span>
 #include <string>
 
 #include "bench_util.h"
@@ -19,9 +18,8 @@ constexpr const char* kName = "cull";
 
 constexpr const char* kDescription =
     "The city (assets::makeCity) at each N (default 1e4,1e5,1e6,1e7) at WxH (default 1920x1080), culled and\n"
-    "drawn by SceneRenderer; per-pass GPU times (median of F frames after W warm-up frames), fused and\n"
-    "separate pipelines (--pipeline), stable and atomic-append draw lists. Every line carries the copy-bandwidth and "
-    "zero-work-dispatch peers and each\n"
+    "drawn by SceneRenderer; per-pass GPU times (median of F frames after W warm-up frames), stable and\n"
+    "atomic-append draw lists. Every line carries the copy-bandwidth and zero-work-dispatch peers and each\n"
     "pass's fewest bytes moved. --verify checks the counts: GPU frustum count = CPU reference, same number\n"
     "of draws in both orders, no overflow, something culled.";
 
@@ -35,11 +33,8 @@ constexpr const char* kDescription =
 //   drawCounts (4 per instance) and, per flagged instance, offsets + lods (8) and its instance's mesh
 //   field (one 32-byte sector), and writes 32 bytes per draw. The atomic peer has no scan and no offsets.
 // - Hi-Z: the depth read once (4 per pixel) and every mip written once (8 per texel).
-// - fused passes: the flag passes' reads, no per-key arrays: early writes a bit per instance (view 0's
-//   early flags), late reads it and writes cull.state (4); both read the mesh field of flagged instances
-//   and write 32 bytes per draw.
 struct PassBytes {
-    double earlyFlag, earlyCompact, hiz, lateFlag, lateCompact, fusedEarly, fusedLate;
+    double earlyFlag, earlyCompact, hiz, lateFlag, lateCompact;
 };
 PassBytes passBytes(uint64_t n, const sieve::CullingStats& s, bool stable, VkExtent2D extent) {
     PassBytes b{};
@@ -50,9 +45,6 @@ PassBytes passBytes(uint64_t n, const sieve::CullingStats& s, bool stable, VkExt
         return stable ? N * (8 + 4) + flagged * (8 + 32) + draws * 32 : N * 4 + flagged * (4 + 32) + draws * 32;
     };
     b.earlyCompact = compact(s.earlyDrawn, s.early.count);
-    b.fusedEarly = N * (4 + 0.125) + double(s.earlyDrawn) * (32 + 32) + double(s.early.count) * 32;
-    b.fusedLate =
-        N * (32 + 0.125 + 4 + 4) + double(s.lateVisible) * 32 + double(s.lateDrawn) * 32 + double(s.late.count) * 32;
     b.lateCompact = compact(s.lateDrawn, s.late.count);
     const VkExtent2D base = sieve::HiZBuilder::pyramidExtent(extent);
     double pyramid = 0;
@@ -68,7 +60,6 @@ PassBytes passBytes(uint64_t n, const sieve::CullingStats& s, bool stable, VkExt
 
 int cullMain(int argc, char** argv) {
     std::vector<uint64_t> sizes{10000, 100000, 1000000, 10000000};
-    std::string pipelines = "both";
     uint32_t warmupMs = 500;
     CityOptions o;
     o.frames = 100;
@@ -78,7 +69,6 @@ int cullMain(int argc, char** argv) {
     addCityOptions(p, o, 100000, "check the counts (see above); exit 1 on a mismatch");
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             warmupMs, 0, 60000);
-    p.choice("--pipeline", {"fused", "separate", "both"}, "culling pipeline(s) to measure (default both)", pipelines);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
     const VkExtent2D extent = o.extent();
     const bool verify = o.verify;
@@ -94,74 +84,64 @@ int cullMain(int argc, char** argv) {
     for (uint64_t n : sizes) {
         auto city = buildCity(n, uint32_t(o.seed));
         if (!city) return fail(kName, city.error().message);
-        uint32_t drawsStable = 0;  // of the first line at this N: every pipeline and order draws as many
-        bool haveReference = false;
-        for (const bool fused : {true, false}) {
-            if (pipelines != "both" && (pipelines == "fused") != fused) continue;
-            auto harnessR = SceneHarness::create(ctx, city.value(), extent, 1, nullptr, nullptr, fused);
-            if (!harnessR) return fail(kName, harnessR.error().message);
-            SceneHarness& h = *harnessR.value();
-            if (h.renderer().plugin().fused() != fused) return fail(kName, "this device has no fused culling pipeline");
-            const uint64_t cpuFrustum = verify ? frustumReferenceCount(h.scene(), h.view(), h.proj()) : 0;
-            for (const bool stable : {true, false}) {
-                h.renderer().plugin().toggles().stable = stable;
-                auto run = h.runWarm(warmupMs, o.warmup, o.frames);
-                if (!run) return fail(kName, run.error().message);
-                const sieve::CullingStats& s = run->stats;
-                Json line;
-                line.str("scenario", kName)
-                    .integer("n", n)
-                    .integer("width", extent.width)
-                    .integer("height", extent.height)
-                    .str("order", stable ? "stable" : "atomic")
-                    .str("pipeline", fused ? "fused" : "separate");
-                addRun(line, *run);
-                const PassBytes b = passBytes(n, s, stable, extent);
-                Json bytes, bound;
-                const std::pair<const char*, double> separate[] = {{"cull.early.flag", b.earlyFlag},
-                                                                   {"cull.early.compact", b.earlyCompact},
-                                                                   {"hiz.build", b.hiz},
-                                                                   {"cull.late.flag", b.lateFlag},
-                                                                   {"cull.late.compact", b.lateCompact}};
-                const std::pair<const char*, double> fusedEntries[] = {
-                    {"cull.early", b.fusedEarly}, {"hiz.build", b.hiz}, {"cull.late", b.fusedLate}};
-                double totalBytes = 0;
-                for (const auto& [name, v] : fused ? std::span<const std::pair<const char*, double>>(fusedEntries)
-                                                   : std::span<const std::pair<const char*, double>>(separate)) {
-                    bytes.num(name, v);
-                    bound.num(name, boundUs(*peers, v));
-                    totalBytes += v;
-                }
-                line.obj("bytes", bytes).obj("bound_us", bound).num("cull_bound_us", boundUs(*peers, totalBytes));
-                addPeers(line, *peers);
-                if (verify) {
-                    std::string why;
-                    if (!s.valid)
-                        why = "no counts read back";
-                    else if (s.frustumVisible != cpuFrustum)
-                        why = "GPU frustum count " + std::to_string(s.frustumVisible) + " != CPU reference " +
-                              std::to_string(cpuFrustum);
-                    else if (s.overflow())
-                        why = "draw list overflow";
-                    else if (s.draws() == 0)
-                        why = "nothing drawn";
-                    else if (s.earlyDrawn + s.lateDrawn >= n && n >= 100)
-                        why = "nothing culled";
-                    else if (haveReference && s.draws() != drawsStable)
-                        why = "drew " + std::to_string(s.draws()) + " draws, the first pipeline and order " +
-                              std::to_string(drawsStable);
-                    line.boolean("verified", why.empty()).integer("cpu_frustum_visible", cpuFrustum);
-                    if (!why.empty()) {
-                        std::fprintf(stderr, "sieve-bench cull: n=%llu %s %s: %s\n", (unsigned long long)n,
-                                     fused ? "fused" : "separate", stable ? "stable" : "atomic", why.c_str());
-                        allOk = false;
-                    }
-                }
-                if (!haveReference) drawsStable = s.draws();
-                haveReference = true;
-                describe(ctx, line);
-                if (!sink.write(line)) return fail(kName, "cannot write the output file");
+        auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
+        if (!harnessR) return fail(kName, harnessR.error().message);
+        SceneHarness& h = *harnessR.value();
+        const uint64_t cpuFrustum = verify ? frustumReferenceCount(h.scene(), h.view(), h.proj()) : 0;
+        uint32_t drawsStable = 0;
+        for (const bool stable : {true, false}) {
+            h.renderer().plugin().toggles().stable = stable;
+            auto run = h.runWarm(warmupMs, o.warmup, o.frames);
+            if (!run) return fail(kName, run.error().message);
+            const sieve::CullingStats& s = run->stats;
+            Json line;
+            line.str("scenario", kName)
+                .integer("n", n)
+                .integer("width", extent.width)
+                .integer("height", extent.height)
+                .str("order", stable ? "stable" : "atomic");
+            addRun(line, *run);
+            const PassBytes b = passBytes(n, s, stable, extent);
+            Json bytes, bound;
+            const std::pair<const char*, double> entries[] = {{"cull.early.flag", b.earlyFlag},
+                                                              {"cull.early.compact", b.earlyCompact},
+                                                              {"hiz.build", b.hiz},
+                                                              {"cull.late.flag", b.lateFlag},
+                                                              {"cull.late.compact", b.lateCompact}};
+            double totalBytes = 0;
+            for (const auto& [name, v] : entries) {
+                bytes.num(name, v);
+                bound.num(name, boundUs(*peers, v));
+                totalBytes += v;
             }
+            line.obj("bytes", bytes).obj("bound_us", bound).num("cull_bound_us", boundUs(*peers, totalBytes));
+            addPeers(line, *peers);
+            if (verify) {
+                std::string why;
+                if (!s.valid)
+                    why = "no counts read back";
+                else if (s.frustumVisible != cpuFrustum)
+                    why = "GPU frustum count " + std::to_string(s.frustumVisible) + " != CPU reference " +
+                          std::to_string(cpuFrustum);
+                else if (s.overflow())
+                    why = "draw list overflow";
+                else if (s.draws() == 0)
+                    why = "nothing drawn";
+                else if (s.earlyDrawn + s.lateDrawn >= n && n >= 100)
+                    why = "nothing culled";
+                else if (!stable && s.draws() != drawsStable)
+                    why = "atomic order drew " + std::to_string(s.draws()) + " draws, stable " +
+                          std::to_string(drawsStable);
+                line.boolean("verified", why.empty()).integer("cpu_frustum_visible", cpuFrustum);
+                if (!why.empty()) {
+                    std::fprintf(stderr, "sieve-bench cull: n=%llu %s: %s\n", (unsigned long long)n,
+                                 stable ? "stable" : "atomic", why.c_str());
+                    allOk = false;
+                }
+            }
+            if (stable) drawsStable = s.draws();
+            describe(ctx, line);
+            if (!sink.write(line)) return fail(kName, "cannot write the output file");
         }
     }
     return allOk ? 0 : 1;

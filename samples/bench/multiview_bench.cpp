@@ -36,7 +36,6 @@ struct Options {
     uint64_t seed = 1;
     bool verify = false;
     std::string out;
-    std::string pipeline = "separate";
 };
 
 struct Percentiles {
@@ -85,7 +84,6 @@ int multiviewMain(int argc, char** argv) {
         .count("--frames", "F", "timed frames per subject and round (default 20)", o.frames, 1, 10000)
         .count("--warmup-ms", "MS", "rendering before each timed run (default 500)", o.warmupMs, 0, 60000)
         .count("--seed", "S", "seed of the city (default 1)", o.seed, 0, UINT64_MAX)
-        .choice("--pipeline", {"fused", "separate"}, "culling pipeline of every subject (default separate)", o.pipeline)
         .flag("--verify", "check the counts after timing (see above); exit 1 on a mismatch", o.verify)
         .text("--out", "FILE", "append the JSON line to FILE (default: stdout)", o.out);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
@@ -97,11 +95,10 @@ int multiviewMain(int argc, char** argv) {
     auto city = buildCity(o.n, uint32_t(o.seed));
     if (!city) return fail(kName, city.error().message);
     const VkExtent2D extent{o.width, o.height}, mapExtent{o.map, o.map};
-    const bool fused = o.pipeline == "fused";
-    auto singleR = SceneHarness::create(ctx, city.value(), extent, 1, nullptr, nullptr, fused);
+    auto singleR = SceneHarness::create(ctx, city.value(), extent);
     if (!singleR) return fail(kName, singleR.error().message);
     SceneHarness& single = *singleR.value();
-    auto multiR = SceneHarness::create(ctx, city.value(), extent, 1 + o.cascades, nullptr, nullptr, fused);
+    auto multiR = SceneHarness::create(ctx, city.value(), extent, 1 + o.cascades);
     if (!multiR) return fail(kName, multiR.error().message);
     SceneHarness& multi = *multiR.value();
 
@@ -119,7 +116,7 @@ int multiviewMain(int argc, char** argv) {
     // The separate plugins: each culls its cascade as its only view, frustum only like the multi-view one.
     std::vector<std::unique_ptr<SceneHarness>> separate;
     for (const auto& c : cascades) {
-        auto h = SceneHarness::create(ctx, city.value(), mapExtent, 1, nullptr, nullptr, fused);
+        auto h = SceneHarness::create(ctx, city.value(), mapExtent);
         if (!h) return fail(kName, h.error().message);
         h.value()->setCamera(c.view, c.proj);
         auto& t = h.value()->renderer().plugin().toggles();
@@ -151,7 +148,6 @@ int multiviewMain(int argc, char** argv) {
     const Percentiles ps = percentiles(singleUs), pm = percentiles(multiUs), pp = percentiles(separateUs);
     Json line;
     line.str("scenario", kName)
-        .str("pipeline", o.pipeline)
         .integer("n", o.n)
         .integer("width", o.width)
         .integer("height", o.height)

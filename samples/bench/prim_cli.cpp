@@ -118,17 +118,17 @@ cli::Parser parser(Args& a) {
                     return false;
                 })
         .option(
-            "--method", "M", "compact: scatter, fused, gather, append (default fused, or scatter when --tier a|b)",
+            "--method", "M", "compact: scatter, onepass, gather, append (default onepass, or scatter when --tier a|b)",
             [&a](const std::string& v) {
                 const std::pair<const char*, CompactMethod> methods[] = {{"scatter", CompactMethod::ScanScatter},
-                                                                         {"fused", CompactMethod::Fused},
+                                                                         {"onepass", CompactMethod::OnePass},
                                                                          {"gather", CompactMethod::Gather},
                                                                          {"append", CompactMethod::AtomicAppend}};
                 for (const auto& [name, m] : methods)
                     if (v == name) return a.method = m, true;
                 return false;
             },
-            "scatter, fused, gather or append")
+            "scatter, onepass, gather or append")
         .option("--lookback-status", "packed|words",
                 "tier c: packed 64-bit state|value words where the device has 64-bit atomics (default), or two words",
                 [&a](const std::string& v) {
@@ -166,8 +166,8 @@ std::string check(const Args& a) {
     if (!fileMode && !a.n) return "give --input/--output or --n";
     if (a.n && *a.n > sieve::prim::kMaxScanElements) return "--n above 2^31 is not supported";
     if (a.method && a.op != Op::Compact) return "--method applies to compact only";
-    if (a.method == CompactMethod::Fused && a.tier && *a.tier != ScanTier::SinglePass)
-        return "--method fused runs on tier c only";
+    if (a.method == CompactMethod::OnePass && a.tier && *a.tier != ScanTier::SinglePass)
+        return "--method onepass runs on tier c only";
     return {};
 }
 
@@ -274,9 +274,9 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
     } else if (a.op == Op::Compact) {
         sieve::prim::CompactOptions o;
         o.prim = prim;
-        o.method =
-            a.method ? *a.method
-                     : (a.tier && *a.tier != ScanTier::SinglePass ? CompactMethod::ScanScatter : CompactMethod::Fused);
+        o.method = a.method ? *a.method
+                            : (a.tier && *a.tier != ScanTier::SinglePass ? CompactMethod::ScanScatter
+                                                                         : CompactMethod::OnePass);
         auto c = sieve::prim::Compact::create(ctx.info(), o);
         if (!c) return c.error();
         job->compact_ = std::make_unique<sieve::prim::Compact>(std::move(c).value());
@@ -339,7 +339,7 @@ sieve::Result<std::unique_ptr<Job>> Job::create(engine::Context& ctx, const Args
 
 const char* Job::lookbackStatus() const {
     const bool singlePass = (scan_ && scan_->tierFor(n_) == ScanTier::SinglePass) ||
-                            (compact_ && (compact_->options().method == CompactMethod::Fused ||
+                            (compact_ && (compact_->options().method == CompactMethod::OnePass ||
                                           compact_->scanTier() == ScanTier::SinglePass));
     if (!singlePass) return "-";
     return (scan_ ? scan_->packedLookbackStatus() : compact_->packedLookbackStatus()) ? "packed" : "words";
@@ -358,7 +358,7 @@ std::string Job::variant() const {
     if (scan_) return sieve::prim::tierName(scan_->tierFor(n_));
     if (compact_) {
         std::string m = sieve::prim::methodName(compact_->options().method);
-        if (compact_->options().method != CompactMethod::Fused &&
+        if (compact_->options().method != CompactMethod::OnePass &&
             compact_->options().method != CompactMethod::AtomicAppend)
             m += std::string("/") + sieve::prim::tierName(compact_->scanTier());
         return m;

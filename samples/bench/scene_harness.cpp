@@ -46,7 +46,7 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
                                                                   VkExtent2D extent, uint32_t maxViews,
                                                                   const engine::ClusterSetup* clusters,
-                                                                  const sieve::assets::CameraPose* pose, bool fused) {
+                                                                  const sieve::assets::CameraPose* pose) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
     h->scene_ = std::move(scene);
     h->extent_ = extent;
@@ -60,7 +60,6 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     ro.framesInFlight = td.framesInFlight;
     ro.maxViews = maxViews;
     ro.clusters = clusters;
-    ro.fusedCulling = fused;
     auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, ro);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();

@@ -14,11 +14,10 @@
 
 namespace bench {
 
-// Pass names of the graph (SceneRenderer: plugin passes with draw.early/draw.late interleaved), of
-// both culling pipelines (CullingConfig::fused).
-inline const char* const kCullPasses[] = {"cull.early", "cull.late",      "cull.early.flag",   "cull.early.compact",
-                                          "hiz.build",  "cull.late.flag", "cull.late.compact", "cull.check",
-                                          "cull.stats", "cluster.early",  "cluster.late",      "cluster.stats"};
+// Pass names of the graph (SceneRenderer: plugin passes with draw.early/draw.late interleaved).
+inline const char* const kCullPasses[] = {"cull.early.flag",   "cull.early.compact", "hiz.build",  "cull.late.flag",
+                                          "cull.late.compact", "cull.check",         "cull.stats", "cluster.early",
+                                          "cluster.late",      "cluster.stats"};
 inline const char* const kDrawPasses[] = {"draw.early", "draw.late"};
 
 struct SceneRun {
@@ -40,8 +39,7 @@ public:
     static sieve::Result<std::unique_ptr<SceneHarness>> create(engine::Context& ctx, sieve::assets::SceneData scene,
                                                                VkExtent2D extent, uint32_t maxViews = 1,
                                                                const engine::ClusterSetup* clusters = nullptr,
-                                                               const sieve::assets::CameraPose* pose = nullptr,
-                                                               bool fused = false);
+                                                               const sieve::assets::CameraPose* pose = nullptr);
     // Renders warmup + frames frames; times the last `frames`.
     sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
     // Renders for at least `ms` of wall time (the GPU is the bottleneck: an idle GPU clocks down), then

@@ -1,5 +1,5 @@
-// What one instance is in one view: the per-(instance, view) tests shared by the flag shaders
-// (flag.glsl) and the fused culling shaders (fused.glsl), so that both decide alike to the bit.
+// What one instance is in one view: the per-(instance, view) tests of the flag shaders (flag.glsl,
+// included by flag_early.comp and flag_late.comp).
 // The includer declares: views[] (CullParams), instances[], meshes[], primitives[], counters[]
 // (CullCounters) and, with CULL_LATE, the pyramid sampler (view 0's Hi-Z: r = min, g = max depth).
 //
@@ -100,9 +100,6 @@ uint binDraws(uint meshIndex, uint b, uint binCount) {
 // counters[v] += the subgroup's votes (which: 0 frustumVisible, 1 earlyDrawn, 2 lateVisible, 3
 // lateDrawn). Every invocation of the subgroup must reach it.
 void countSubgroup(bool b, uint v, uint which) {
-#ifdef CULL_COUNTERS
-    if (!CULL_COUNTERS) return;
-#endif
     uint n = subgroupBallotBitCount(subgroupBallot(b));
     if (subgroupElect() && n > 0u) {
         switch (which) {

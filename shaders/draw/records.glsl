@@ -1,6 +1,5 @@
-// The draw records of one (stream, instance) key, shared by the stable expansion (draw/expand.comp) and
-// the fused culling shaders (cull/fused.glsl). The includer declares meshes[], primitives[] and
-// draws[] (DrawCommand).
+// The draw records of one (stream, instance) key, written by the expansion (draw/expand.comp, both orders).
+// The includer declares meshes[], primitives[] and draws[] (DrawCommand).
 //
 // Instance i drew `count` records in stream (view, bin), starting at slot `local` of the stream: its
 // mesh's primitives of that bin (bins >= binCount count as the last), in primitive order, at LOD

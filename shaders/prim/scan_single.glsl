@@ -1,6 +1,7 @@
-// Body of the single-pass exclusive scan with decoupled look-back (tier c), optionally fused with stable
-// compaction (records scattered instead of offsets written). Included by scan_single.comp (status in two
-// words per tile) and scan_single_packed.comp (SIEVE_PACKED_STATUS: one 64-bit word per tile).
+// Body of the single-pass exclusive scan with decoupled look-back (tier c), optionally with stable
+// compaction in the same pass (CompactMethod::OnePass: records scattered instead of offsets written).
+// Included by scan_single.comp (status in two words per tile) and scan_single_packed.comp
+// (SIEVE_PACKED_STATUS: one 64-bit word per tile).
 //
 // Tiles take their ids from an atomic counter in start order, so every predecessor of a tile has started.
 // A tile publishes its aggregate (state 1), looks back over its predecessors, then publishes its inclusive

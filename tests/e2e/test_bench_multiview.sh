@@ -34,4 +34,5 @@ PY
 
 if "$BENCH" multiview --cascades 5 >/dev/null 2>&1; then echo "--cascades 5 accepted"; exit 1; fi
 if "$BENCH" multiview --n 0 >/dev/null 2>&1; then echo "--n 0 accepted"; exit 1; fi
+if "$BENCH" multiview --pipeline separate >/dev/null 2>&1; then echo "--pipeline accepted"; exit 1; fi
 echo ok

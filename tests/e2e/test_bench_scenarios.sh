@@ -35,13 +35,10 @@ for l in by.get('hiz', []):
     check(l['per_mip_us'] > 0 and l['copy_image_us'] > 0 and l['copy_buffer_us'] > 0, 'hiz times positive')
     check(l['mips'] == max(l['pyramid_width'], l['pyramid_height']).bit_length(), 'hiz mip count')
     check(l['bytes'] > l['width'] * l['height'] * 4, 'hiz bytes counted')
-check(len(by.get('cull', [])) == 8, 'eight cull lines (2 sizes x 2 pipelines x 2 orders)')
-pipeline_passes = {'fused': ['cull.early', 'hiz.build', 'cull.late', 'draw.early', 'draw.late'],
-                   'separate': ['cull.early.flag', 'cull.early.compact', 'hiz.build', 'cull.late.flag',
-                                'cull.late.compact', 'draw.early', 'draw.late']}
-check(sorted(set(l['pipeline'] for l in by.get('cull', []))) == ['fused', 'separate'], 'both pipelines')
+check(len(by.get('cull', [])) == 4, 'four cull lines (2 sizes x 2 orders)')
+passes = ['cull.early.flag', 'cull.early.compact', 'hiz.build', 'cull.late.flag', 'cull.late.compact', 'draw.early',
+          'draw.late']
 for l in by.get('cull', []):
-    passes = pipeline_passes[l['pipeline']]
     check(set(l['bound_us']) == set(p for p in passes if not p.startswith('draw')), 'bounds per pass')
     for p in passes:
         check(l['passes_us'].get(p, 0) > 0, f"cull n={l['n']} {l['order']} has {p}")
@@ -73,7 +70,8 @@ for f in plots/hiz.svg plots/cull_passes.svg plots/stable_vs_atomic.svg plots/cp
 done
 
 # Bad options are refused with a message, not run.
-for args in "hiz --sizes 0x5" "hiz --bogus" "cull --sizes 0" "cpu --threads 0" "frame --n x" "cull --frames 0"; do
+for args in "hiz --sizes 0x5" "hiz --bogus" "cull --sizes 0" "cpu --threads 0" "frame --n x" "cull --frames 0" \
+  "cull --pipeline separate"; do
   if "$BENCH" $args > /dev/null 2> err.txt; then echo "FAIL: '$args' accepted"; exit 1; fi
   grep -q "sieve-bench" err.txt || { echo "FAIL: '$args' gave no message"; exit 1; }
 done

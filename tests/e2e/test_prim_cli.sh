@@ -66,8 +66,10 @@ expect_fail --op nonsense --input counts7.bin --output o.bin   # unknown op
 expect_fail --op scan --input counts7.bin                      # no output
 expect_fail --op scan --n 1000 --tier z                        # bad tier
 expect_fail --op scan --n -5                                   # bad n
+expect_fail --op compact --n 1000 --method fused               # the one-pass method's old name
+expect_fail --op compact --n 1000 --method onepass --tier b    # one pass is tier c
 
 # Timing mode with verification, JSON out.
 "$BENCH" prim --op compact --n 20000 --runs 3 --warmup 1 --verify --json > t.json
-/usr/bin/python3 -c "import json; d = json.load(open('t.json')); assert d['verified'] is True and d['median_us'] > 0 and d['copy_median_us'] > 0 and 'atomic_append_median_us' in d, d"
+/usr/bin/python3 -c "import json; d = json.load(open('t.json')); assert d['verified'] is True and d['median_us'] > 0 and d['copy_median_us'] > 0 and 'atomic_append_median_us' in d and d['variant'] == 'onepass', d"
 echo "prim CLI ok"

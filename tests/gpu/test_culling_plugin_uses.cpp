@@ -32,8 +32,7 @@ engine::MemoryUsage memoryOf(sieve::Memory m) {
     }
 }
 
-// Param: CullingConfig::fused (the fused passes, or the separate flag and compact passes).
-class CullingPluginUses : public GpuTest, public testing::WithParamInterface<bool> {
+class CullingPluginUses : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
@@ -41,7 +40,6 @@ protected:
         config.maxInstances = 100;
         config.maxDrawsPerInstance = 2;
         config.viewport = {40, 24};
-        config.fused = GetParam();
         auto p = sieve::CullingPlugin::create(ctx().info(), config);
         ASSERT_TRUE(p) << p.error().message;
         plugin_ = std::move(p).value();
@@ -160,17 +158,17 @@ protected:
 
 // The early flag pass runs the late shader in single phase (the full test against last frame's
 // pyramid), binding the late flags as its "early flags" input.
-TEST_P(CullingPluginUses, SinglePhaseEarlyFlagPassDeclaresWhatItBinds) {
+TEST_F(CullingPluginUses, SinglePhaseEarlyFlagPassDeclaresWhatItBinds) {
     plugin_->toggles().twoPhase = false;
     recordAlone(0);
 }
 
-TEST_P(CullingPluginUses, TwoPhaseFlagPassesDeclareWhatTheyBind) {
+TEST_F(CullingPluginUses, TwoPhaseFlagPassesDeclareWhatTheyBind) {
     recordAlone(0);
     recordAlone(plugin_->pass(sieve::CullingPlugin::PassRole::HiZ) + 1);
 }
 
-TEST_P(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
+TEST_F(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
     for (bool twoPhase : {true, false})
         for (bool stable : {true, false})
             for (bool singleDispatchHiZ : {true, false}) {
@@ -186,7 +184,7 @@ TEST_P(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
 // On a device with the Vulkan minimum of 4 storage images per stage there is no single-dispatch pyramid:
 // the default toggle (singleDispatchHiZ) must build per mip, not fail every frame and leave the late pass
 // testing against a pyramid nobody wrote (issue 22: with standard Z everything was culled for good).
-TEST_P(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
+TEST_F(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
     sieve::DeviceInfo dev = ctx().info();
     dev.limits.maxPerStageDescriptorStorageImages = 4;
     dev.limits.maxComputeSharedMemorySize = std::min(dev.limits.maxComputeSharedMemorySize, 16384u);
@@ -195,7 +193,6 @@ TEST_P(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
     ASSERT_TRUE(p) << p.error().message;
     plugin_ = std::move(p).value();
     EXPECT_FALSE(plugin_->paths().singleDispatchHiZ);
-    EXPECT_FALSE(plugin_->paths().fused);  // 16 KiB of shared memory: the separate passes
     sieve::ViewDesc view;
     view.projection = sieve::perspectiveReverseZ(1.0f, 40.0f / 24.0f, 0.1f);
     view.viewport = {0.0f, 0.0f, 40.0f, 24.0f, 0.0f, 1.0f};
@@ -211,7 +208,7 @@ TEST_P(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
 // The plugin's clears touch only its slot's bytes: a slot bound at an offset inside a larger buffer (a
 // host's sub-allocation) keeps its neighbours. Before, the visibility clear of a plugin's first frame
 // used VK_WHOLE_SIZE from the binding's offset and wiped the rest of the buffer.
-TEST_P(CullingPluginUses, ClearsStayInsideTheSlotsBinding) {
+TEST_F(CullingPluginUses, ClearsStayInsideTheSlotsBinding) {
     const auto slots = plugin_->slots();
     uint32_t s = 0;
     while (s < slots.size() && slots[s].name != "cull.visibility") ++s;
@@ -246,7 +243,7 @@ TEST_P(CullingPluginUses, ClearsStayInsideTheSlotsBinding) {
 
 // A depth attachment of another extent than the declared one (a host that resized its depth without
 // resize()) is refused by name, not read as if it had the declared size (issue 22).
-TEST_P(CullingPluginUses, DepthOfAnotherExtentIsRefused) {
+TEST_F(CullingPluginUses, DepthOfAnotherExtentIsRefused) {
     const auto slots = plugin_->slots();
     uint32_t s = 0;
     while (s < slots.size() && slots[s].name != sieve::CullingPlugin::kDepth) ++s;
@@ -266,7 +263,7 @@ TEST_P(CullingPluginUses, DepthOfAnotherExtentIsRefused) {
 // A frame whose passes fail (here: the instance table is not bound) must not leave the streams' counts
 // as the memory held them (issue 22: a host drew 2440223760 draws): every streams pass writes its counts,
 // zero, on every failure path; and so does record() without its prepare().
-TEST_P(CullingPluginUses, FailedFramesLeaveEmptyCountsNotWhatTheMemoryHeld) {
+TEST_F(CullingPluginUses, FailedFramesLeaveEmptyCountsNotWhatTheMemoryHeld) {
     const auto slots = plugin_->slots();
     std::vector<uint32_t> countSlots;
     for (uint32_t s = 0; s < slots.size(); ++s)
@@ -304,6 +301,3 @@ TEST_P(CullingPluginUses, FailedFramesLeaveEmptyCountsNotWhatTheMemoryHeld) {
         }
     }
 }
-
-INSTANTIATE_TEST_SUITE_P(Pipelines, CullingPluginUses, testing::Bool(),
-                         [](const testing::TestParamInfo<bool>& i) { return i.param ? "Fused" : "Separate"; });

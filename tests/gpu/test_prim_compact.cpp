@@ -1,4 +1,4 @@
-// Stable compaction on the GPU (scan + scatter with every scan tier, fused single pass, gather) and the
+// Stable compaction on the GPU (scan + scatter with every scan tier, one-pass look-back, gather) and the
 // unordered atomic-append peer, for u32 and draw-command records, compared exactly with the CPU
 // reference, including capacity overflow with guard words after the records.
 #include <algorithm>
@@ -25,8 +25,8 @@ const Config kConfigs[] = {{CompactMethod::ScanScatter, ScanTier::Multilevel, fa
                            {CompactMethod::ScanScatter, ScanTier::Subgroup, true},
                            {CompactMethod::ScanScatter, ScanTier::SinglePass, true},
                            {CompactMethod::ScanScatter, ScanTier::SinglePass, false},
-                           {CompactMethod::Fused, ScanTier::SinglePass, true},
-                           {CompactMethod::Fused, ScanTier::SinglePass, false},
+                           {CompactMethod::OnePass, ScanTier::SinglePass, true},
+                           {CompactMethod::OnePass, ScanTier::SinglePass, false},
                            {CompactMethod::Gather, ScanTier::Subgroup, false},
                            {CompactMethod::Gather, ScanTier::SinglePass, true}};
 
@@ -213,20 +213,20 @@ TEST_F(PrimCompact, GatherRefusesInputsBeyondOneBinding) {
     EXPECT_NE(rec.error().message.find("gather"), std::string::npos) << rec.error().message;
 }
 
-TEST_F(PrimCompact, FusedWithSmallTilesAndNoWaiting) {
+TEST_F(PrimCompact, OnePassWithSmallTilesAndNoWaiting) {
     CompactOptions o;
-    o.method = CompactMethod::Fused;
+    o.method = CompactMethod::OnePass;
     o.prim.workgroupSize = 32;
     o.prim.vectorsPerThread = 1;
     o.prim.lookbackSpins = 1;
-    check(o, makeData(Data::Density50, 30000), {}, 30000, "fused spins=1");
-    check(o, makeData(Data::Density50, 30000), {}, 1000, "fused spins=1 overflow");
+    check(o, makeData(Data::Density50, 30000), {}, 30000, "onepass spins=1");
+    check(o, makeData(Data::Density50, 30000), {}, 1000, "onepass spins=1 overflow");
 }
 
 // The two-word look-back status (devices without 64-bit buffer atomics), waiting and not waiting.
-TEST_F(PrimCompact, FusedWithTwoWordStatus) {
+TEST_F(PrimCompact, OnePassWithTwoWordStatus) {
     CompactOptions o;
-    o.method = CompactMethod::Fused;
+    o.method = CompactMethod::OnePass;
     o.prim.packedLookbackStatus = false;
     {
         auto c = sieve::prim::Compact::create(ctx().info(), o);
@@ -234,19 +234,19 @@ TEST_F(PrimCompact, FusedWithTwoWordStatus) {
         EXPECT_FALSE(c->packedLookbackStatus());
         EXPECT_EQ(c->scanTier(), ScanTier::SinglePass);
     }
-    check(o, makeData(Data::Density50, 65537), {}, 65537, "fused two words");
+    check(o, makeData(Data::Density50, 65537), {}, 65537, "onepass two words");
     o.record = RecordKind::DrawIndexed;
-    check(o, makeData(Data::Density50, 5003), templates(5003), 5003, "fused two words draws");
+    check(o, makeData(Data::Density50, 5003), templates(5003), 5003, "onepass two words draws");
     o.record = RecordKind::U32;
     o.prim.workgroupSize = 32;
     o.prim.vectorsPerThread = 1;
     o.prim.lookbackSpins = 1;
-    check(o, makeData(Data::Density50, 30000), {}, 30000, "fused two words spins=1");
+    check(o, makeData(Data::Density50, 30000), {}, 30000, "onepass two words spins=1");
     o.prim.lookbackPerLane = 8;
-    check(o, makeData(Data::Density50, 30000), {}, 30000, "fused two words, 8 per lane, spins=1");
+    check(o, makeData(Data::Density50, 30000), {}, 30000, "onepass two words, 8 per lane, spins=1");
     o.prim.packedLookbackStatus = true;
     o.prim.lookbackSpins = 2048;
-    check(o, makeData(Data::Density50, 30000), {}, 1000, "fused packed, 8 per lane, overflow");
+    check(o, makeData(Data::Density50, 30000), {}, 1000, "onepass packed, 8 per lane, overflow");
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Tier c with persistent look-back state (PrimOptions::persistentLookback): the scratch is zero-filled
-// once, then one scratch serves a sequence of scans (and fused compactions) of different sizes and data
+// once, then one scratch serves a sequence of scans (and one-pass compactions) of different sizes and data
 // with no clear pass; stale statuses of earlier scans must never count. Compared exactly with the CPU
 // reference, with guard words after every output.
 #include <algorithm>
@@ -81,9 +81,9 @@ TEST_F(PrimPersistent, ChunkedBeyondBindingLimit) {
     sieve::prim::overrideMaxBindingBytes(0);
 }
 
-TEST_F(PrimPersistent, FusedCompactionRepeats) {
+TEST_F(PrimPersistent, OnePassCompactionRepeats) {
     CompactOptions o;
-    o.method = CompactMethod::Fused;
+    o.method = CompactMethod::OnePass;
     o.prim = persistent(true);
     auto compact = sieve::prim::Compact::create(ctx().info(), o);
     ASSERT_TRUE(compact) << compact.error().message;
@@ -129,5 +129,5 @@ TEST_F(PrimPersistent, RefusedWhereTheScratchLayoutMoves) {
     c.prim = persistent(true);
     auto compact = sieve::prim::Compact::create(ctx().info(), c);
     ASSERT_FALSE(compact);
-    EXPECT_NE(compact.error().message.find("Fused"), std::string::npos) << compact.error().message;
+    EXPECT_NE(compact.error().message.find("OnePass"), std::string::npos) << compact.error().message;
 }

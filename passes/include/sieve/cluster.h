@@ -95,7 +95,7 @@ public:
     ~ClusterPlugin() override;
 
     Result<void> setInstanceCount(uint32_t n);
-    // The culling plugin's view of this frame (the same ViewDesc); refused like CullingPlugin::setView.
+    // The culling plugin's view of this frame (the same ViewDesc); rejected like CullingPlugin::setView.
     Result<void> setView(const ViewDesc& view);
     ClusterToggles& toggles();
     const ClusterStats& stats() const;

@@ -8,14 +8,13 @@
 //   cull.late.flag     vis = inFrustum && !occluded; flagL = vis && !flagE; visibleLast = vis
 //   cull.late.compact  scan(drawCountsL) -> draws.late, counts.late
 //   [host draw.late]
-// (CullingConfig::fused = true makes each phase's two passes one, cull.early / cull.late, with the same
-// streams; hosts find the passes by role: pass(PassRole).)
 //   cull.check         debug (toggles().checkCulling): occlusion-culled instances vs the final depth
 //   cull.stats         counters -> readback ring (read framesInFlight frames later, never waiting)
+// Hosts find the passes by role: pass(PassRole).
 // Views: up to maxViews per frame (setViews), each as the host draws it (sieve/view.h: any projection,
 // any depth convention), with its own tests and instance mask. View 0 is the main view: the only one
 // with two-phase occlusion (against the pyramid of the host's depth); the others are culled by frustum
-// (and LOD) in the late flag pass. Every flag pass reads each instance once for all views.
+// (and LOD) in the early flag pass. Every flag pass reads each instance once for all views.
 // Streams: every (view, bin) pair has its own draw list in draws.early / draws.late (the same layout in
 // both, stream() gives its offsets) and its own DrawCounts in counts.early / counts.late, in instance
 // order then primitive order, with its own capacity and overflow; all come from one scan over
@@ -60,12 +59,7 @@ struct CullingConfig {
     // or multisampled with a count in the device's sampledImageDepthSampleCounts; create() refuses others.
     VkFormat depthFormat = VK_FORMAT_D32_SFLOAT;
     VkSampleCountFlagBits depthSamples = VK_SAMPLE_COUNT_1_BIT;
-    // true: one pass per phase (shaders/cull/fused.glsl: every view's test, the scan and the draw records
-    // in one dispatch; needs DeviceInfo::bufferInt64Atomics, else the separate passes run). It gives the
-    // same streams byte for byte, but on the H200 it is slower than the separate passes (bench/RESULTS.md,
-    // "Fused culling pipeline"), so the default is false: a flag pass and a scan + expansion pass per phase.
-    bool fused = false;
-    prim::PrimOptions scan;  // scan tier for the separate pipeline's draw lists
+    prim::PrimOptions scan;  // scan tier for the draw lists
 };
 
 struct CullingToggles {
@@ -164,7 +158,7 @@ public:
     static constexpr const char* kDrawsLate = "draws.late";
     static constexpr const char* kCountsLate = "counts.late";
     // Every stream's count is written on every frame: by the phase's streams pass (pass(EarlyStreams) /
-    // pass(LateStreams)), or, where that pass fails (its record() refused, the frame unprepared, the
+    // pass(LateStreams)), or, where that pass fails (its record() rejected, the frame unprepared, the
     // draw-list builder's checks, an earlier pass of the frame failed), as zero: the phase draws nothing,
     // never what the memory held. Not covered: a counts binding the plugin cannot write (no buffer,
     // shorter than the slot, offset not a multiple of 4), which is the host's record() error.
@@ -174,17 +168,15 @@ public:
     static constexpr const char* kInstanceState = "cull.state";
     // The passes (passes() order) by what they do for the host's graph: draw.early goes after
     // pass(EarlyStreams), draw.late (the late streams of every view) after pass(LateStreams); pass(Check)
-    // reads the final depth, so nothing may draw into it after that pass. Separate (the default):
-    // cull.early.flag, cull.early.compact, hiz.build, cull.late.flag, cull.late.compact, cull.check,
-    // cull.stats; fused (fused()): cull.early, hiz.build, cull.late, cull.check, cull.stats.
+    // reads the final depth, so nothing may draw into it after that pass. The passes: cull.early.flag,
+    // cull.early.compact (EarlyStreams), hiz.build (HiZ), cull.late.flag, cull.late.compact (LateStreams),
+    // cull.check (Check), cull.stats (Stats).
     enum class PassRole : uint32_t { EarlyStreams, HiZ, LateStreams, Check, Stats };
     uint32_t pass(PassRole role) const;
-    bool fused() const;
 
     // The paths create() chose for this device: where the device lacks what a path needs, the plugin
     // takes the fallback itself (a toggle never asks for a path that fails every frame).
     struct Paths {
-        bool fused = false;  // the fused passes (CullingConfig::fused where the device allows)
         // The one-dispatch pyramid serves this device and a single-sample depth (used while its toggle is
         // on); else per mip.
         bool singleDispatchHiZ = false;
@@ -199,9 +191,9 @@ public:
     // The number of instances to cull this frame (at most maxInstances).
     Result<void> setInstanceCount(uint32_t n);
     // The camera to cull for, exactly as the host draws it: one view with every test. A projection or
-    // viewport the culling cannot serve is refused here (and the previous views stay).
+    // viewport the culling cannot serve is rejected here (and the previous views stay).
     Result<void> setView(const ViewDesc& view);
-    // The views of the next frames (1..maxViews), view 0 the main one. Refused, naming the view: a
+    // The views of the next frames (1..maxViews), view 0 the main one. Rejected, naming the view: a
     // projection or viewport it cannot serve (view 0's must cover the host's depth attachment; the
     // others cover their own), occlusion on a view other than 0, unknown test bits. The previous views
     // stay on error.

@@ -44,7 +44,7 @@ const char* needName(Need need);
 struct Requirements {
     uint32_t minApiVersion = VK_API_VERSION_1_2;
     std::vector<const char*> deviceExtensions;
-    std::vector<const char*> features;          // required feature names (for messages and docs)
+    std::vector<const char*> features;  // required feature names (for messages and docs)
     // drawIndirectCount (kOptionalNeeds), shaderInt64 + shaderBufferInt64Atomics (packed scan status)
     std::vector<const char*> optionalFeatures;
 };

@@ -28,7 +28,7 @@ enum class SlotKind : uint8_t { Buffer, Image };
 //   and never reads SlotBinding::mapped. Device-local memory is what these slots are for; any memory
 //   type the buffer accepts works.
 // - Upload, Readback: HOST_VISIBLE | HOST_COHERENT memory, mapped for as long as the slot is bound
-//   (SlotBinding::mapped, required: a binding without it is refused). The plugin writes the frame's
+//   (SlotBinding::mapped, required: a binding without it is rejected). The plugin writes the frame's
 //   parameters (Upload) or reads counters the GPU wrote framesInFlight frames earlier (Readback) with
 //   plain CPU loads and stores during record(), in the region of FrameInfo::frameSlot, so that the CPU
 //   never touches memory a frame in flight still uses. It never calls vkFlushMappedMemoryRanges or

@@ -18,7 +18,7 @@ struct ViewDesc {
     //   (0, 0, P[2][2], P[3][2]) giving standard Z, reverse Z, finite or infinite far; off-centre or
     //   jitter terms in P[2][0], P[2][1];
     // - orthographic: w = 1, looking down orthographicForward (below); off-centre terms in P[3][0], P[3][1].
-    // P[1][1] may have either sign. Refused: x/y mixing, oblique depth rows, any other non-zero term.
+    // P[1][1] may have either sign. Rejected: x/y mixing, oblique depth rows, any other non-zero term.
     gpu::mat4 projection{1.0f};
     // The viewport the host draws this view with: it must cover the whole depth attachment the Hi-Z
     // pyramid is built from (x = 0, width = attachment width; y = 0, height = attachment height, or
@@ -28,7 +28,7 @@ struct ViewDesc {
     // Orthographic projections only: the direction the view looks along in view space, -1 (down -Z:
     // right-handed, glm::ortho / orthoRH) or +1 (down +Z: left-handed, glm::orthoLH). An orthographic
     // matrix cannot say it (w = 1 either way), and the wrong one swaps standard and reverse Z, so a view
-    // whose visible depth range would lie wholly behind the camera is refused, naming this field.
+    // whose visible depth range would lie wholly behind the camera is rejected, naming this field.
     // Perspective views take the direction from w and ignore it.
     float orthographicForward = -1.0f;
 };

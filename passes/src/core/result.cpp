@@ -29,7 +29,7 @@ const char* vkResultName(VkResult r) {
         SIEVE_CASE(VK_ERROR_INVALID_SHADER_NV)
         SIEVE_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
 #undef SIEVE_CASE
-    default: return "VK_ERROR_UNKNOWN";
+        default: return "VK_ERROR_UNKNOWN";
     }
 }
 }  // namespace sieve

@@ -1,6 +1,6 @@
 // CullParams from a host's view: the projection's classification, its canonical terms (shared/cull.h
 // conventions), the viewport's y orientation and depth range folded in, and frustum planes
-// (Gribb-Hartmann on projection * view). What the shared math cannot cull correctly is refused.
+// (Gribb-Hartmann on projection * view). What the shared math cannot cull correctly is rejected.
 #include <algorithm>
 #include <cmath>
 #include <string>

@@ -16,16 +16,6 @@ namespace sieve {
 
 using namespace cull;
 
-// The fused passes need 64-bit atomics, drawIndirectCount (they do not pad the streams), subgroups of at
-// least 4 (shared arrays of 64 entries per 256 invocations) and about 16.3 KiB of shared memory
-// (shaders/cull/fused.glsl); elsewhere the separate passes serve the same streams (CullingPlugin::fused() says which
-// was chosen).
-static bool fusedUsable(const CullingConfig& config, const DeviceInfo& dev) {
-    constexpr uint32_t kFusedSharedBytes = 16u * 1024u + 3u * 64u + 128u + 12u;
-    return config.fused && dev.bufferInt64Atomics && dev.drawIndirectCount() && dev.minSubgroupSize >= 4 &&
-           dev.limits.maxComputeSharedMemorySize >= kFusedSharedBytes;
-}
-
 struct CullingPlugin::Impl {
     Impl(const DeviceInfo& dev, const CullingConfig& config, std::vector<gpu::DrawStream> streams)
         : kit(dev, config, std::move(streams)), config(config) {}
@@ -43,7 +33,6 @@ struct CullingPlugin::Impl {
     bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
     int pyramidConvention = -1;   // reverseZ of the view the pyramid was last built for; -1: none built yet
 
-    bool fused = false;
     uint32_t roles[5] = {};  // pass index per PassRole
 
     bool frameFailed = false;  // a record() of the prepared frame failed
@@ -54,24 +43,17 @@ struct CullingPlugin::Impl {
     void writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const;
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
-    void makeStages(const DeviceInfo& dev) {
-        fused = fusedUsable(config, dev);
+    void makeStages() {
         auto add = [&](std::unique_ptr<Stage> s, int role = -1) {
             if (role >= 0) roles[role] = uint32_t(stages.size());
             stages.push_back(std::move(s));
         };
         using R = PassRole;
-        if (fused) {
-            add(makeFusedStage(Phase::Early), int(R::EarlyStreams));
-            add(makeHiZStage(), int(R::HiZ));
-            add(makeFusedStage(Phase::Late), int(R::LateStreams));
-        } else {
-            add(makeFlagStage(Phase::Early));
-            add(makeCompactStage(Phase::Early), int(R::EarlyStreams));
-            add(makeHiZStage(), int(R::HiZ));
-            add(makeFlagStage(Phase::Late));
-            add(makeCompactStage(Phase::Late), int(R::LateStreams));
-        }
+        add(makeFlagStage(Phase::Early));
+        add(makeCompactStage(Phase::Early), int(R::EarlyStreams));
+        add(makeHiZStage(), int(R::HiZ));
+        add(makeFlagStage(Phase::Late));
+        add(makeCompactStage(Phase::Late), int(R::LateStreams));
         add(makeCheckStage(), int(R::Check));
         add(makeStatsStage(), int(R::Stats));
     }
@@ -234,7 +216,7 @@ Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b
             else if (d.mipLevels > 1 && got.mipViews.size() < d.mipLevels)
                 what = "fewer mip views than mips";
             // An image of another size than declared (a depth attachment resized without resize()) would
-            // be read as if it had the declared extent: refused where the host says its extent.
+            // be read as if it had the declared extent: rejected where the host says its extent.
             else if (got.extent.width && (got.extent.width != d.extent.width || got.extent.height != d.extent.height))
                 what = "an image of " + std::to_string(got.extent.width) + " x " + std::to_string(got.extent.height) +
                        ", declared " + std::to_string(d.extent.width) + " x " + std::to_string(d.extent.height) +
@@ -267,27 +249,16 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
                          "CullingPlugin: at most " +
                              std::to_string(dev.limits.maxStorageBufferRange / sizeof(gpu::Instance)) +
                              " instances fit in one storage buffer binding on this device");
-    if (fusedUsable(config, dev)) {
-        // The fused passes' look-back statuses (the early slot's, for every stream, is the larger).
-        if (cull::fusedStatusBytes(config.maxInstances, streams->size()) > dev.limits.maxStorageBufferRange)
-            return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
-                             "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
-                                 std::to_string(streams->size()) +
-                                 " streams of look-back statuses exceed one storage buffer binding; lower maxViews "
-                                 "or binCount");
-    } else {
-        // Per-(view, bin, instance) keys: the draw counts and offsets of one phase.
-        const uint64_t keyBytes = uint64_t(config.maxInstances) * streams->size() * 4;
-        if (keyBytes > dev.limits.maxStorageBufferRange || keyBytes / 4 > prim::kMaxScanElements)
-            return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
-                             "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
-                                 std::to_string(streams->size()) +
-                                 " streams of draw counts exceed one storage buffer binding; lower maxViews or "
-                                 "binCount");
-    }
+    // Per-(view, bin, instance) keys: the draw counts and offsets of one phase.
+    const uint64_t keyBytes = uint64_t(config.maxInstances) * streams->size() * 4;
+    if (keyBytes > dev.limits.maxStorageBufferRange || keyBytes / 4 > prim::kMaxScanElements)
+        return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY,
+                         "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
+                             std::to_string(streams->size()) +
+                             " streams of draw counts exceed one storage buffer binding; lower maxViews or binCount");
     auto impl = std::make_unique<Impl>(dev, config, std::move(streams).value());
     impl->instanceCount = config.maxInstances;
-    impl->makeStages(dev);
+    impl->makeStages();
     for (auto& s : impl->stages)
         if (auto r = s->create(impl->kit); !r) return r.error();
     if (auto r = impl->describe(); !r) return r.error();
@@ -352,13 +323,9 @@ const char* viewKindName(ViewKind kind) {
 uint32_t CullingPlugin::pass(PassRole role) const {
     return impl_->roles[uint32_t(role)];
 }
-bool CullingPlugin::fused() const {
-    return impl_->fused;
-}
 
 CullingPlugin::Paths CullingPlugin::paths() const {
     Paths p;
-    p.fused = impl_->fused;
     p.singleDispatchHiZ =
         HiZBuilder::singlePassFits(impl_->kit.dev()) && impl_->config.depthSamples == VK_SAMPLE_COUNT_1_BIT;
     p.packedLookback = impl_->config.scan.packedLookbackStatus && impl_->kit.dev().bufferInt64Atomics;

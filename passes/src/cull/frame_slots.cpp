@@ -1,6 +1,5 @@
 // The slots and commands the first stage of a frame and the stream-writing stages share (cull/stage.h):
-// the separate pipeline (flag + compact stages) and the fused one (fused stages) start a frame and lay
-// out their streams alike.
+// the early flag stage starts the frame, the compact stages lay out the streams.
 #include <cstring>
 
 #include "core/vk.h"

@@ -140,7 +140,7 @@ inline std::string phaseSlot(const char* base, Phase p) {
 // ---- What the first stage of a frame and the stream-writing stages share (frame_slots.cpp) ----
 
 // The per-frame parameters, persistent visibility, counters and cull.state: declared by the first
-// stage (the early flag or fused stage), which starts every frame with recordFrameStart.
+// stage (the early flag stage), which starts every frame with recordFrameStart.
 struct FrameSlots {
     SlotId params{}, visibility{}, counters{}, state{};
 };
@@ -162,11 +162,7 @@ void declareStreamSlots(SlotTable& slots, const StageKit& kit, Phase phase);
 // transfer -> compute barrier (nothing when every stream is active).
 void clearInactiveCounts(VkCommandBuffer cmd, const SlotBinding& counts, uint32_t active, const StageKit& kit);
 
-// Bytes of a fused pass slot's look-back statuses for `streams` streams (shared/cull_fused.h layout).
-uint64_t fusedStatusBytes(uint32_t maxInstances, uint64_t streams);
-
 // The stages, in pass order (culling_plugin.cpp lists them).
-std::unique_ptr<Stage> makeFusedStage(Phase phase);
 std::unique_ptr<Stage> makeFlagStage(Phase phase);
 std::unique_ptr<Stage> makeCompactStage(Phase phase);
 std::unique_ptr<Stage> makeHiZStage();

@@ -33,7 +33,7 @@ namespace detail {
 Result<Tiles> resolveTiles(const DeviceInfo& dev, const PrimOptions& o, bool wantSubgroups) {
     Tiles t;
     // A valid size the device cannot run (above its limits; the Vulkan minimum is 128 invocations) is
-    // lowered to the largest power of two it can, not refused: the default 256 must work everywhere.
+    // lowered to the largest power of two it can, not rejected: the default 256 must work everywhere.
     t.workgroup = std::has_single_bit(o.workgroupSize) && o.workgroupSize >= 32 && o.workgroupSize <= 1024
                       ? std::max(fittedGroupSize(dev, o.workgroupSize), 32u)
                       : o.workgroupSize;

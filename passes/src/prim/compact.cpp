@@ -13,7 +13,7 @@ using namespace detail;
 const char* methodName(CompactMethod m) {
     switch (m) {
         case CompactMethod::ScanScatter: return "scan-scatter";
-        case CompactMethod::Fused: return "fused";
+        case CompactMethod::OnePass: return "onepass";
         case CompactMethod::Gather: return "gather";
         case CompactMethod::AtomicAppend: return "atomic-append";
     }
@@ -29,7 +29,7 @@ struct Compact::Impl {
     DeviceInfo dev;
     Tiles tiles;
     std::unique_ptr<Multilevel> multilevel;  // scan for ScanScatter / Gather (tiers a, b)
-    std::unique_ptr<SinglePass> singlePass;  // scan (tier c) or the fused pass
+    std::unique_ptr<SinglePass> singlePass;  // scan (tier c) or the one-pass compaction
     ComputePipeline second;                  // scatter, gather or append
     ComputePipeline finish;                  // AtomicAppend: counter -> count, overflow
     std::unique_ptr<Clear> clear;
@@ -55,9 +55,9 @@ Compact& Compact::operator=(Compact&&) noexcept = default;
 Compact::~Compact() = default;
 
 Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& options) {
-    if (options.prim.persistentLookback && options.method != CompactMethod::Fused)
+    if (options.prim.persistentLookback && options.method != CompactMethod::OnePass)
         return makeError(VK_ERROR_INITIALIZATION_FAILED,
-                         "compact: persistentLookback needs CompactMethod::Fused (the other methods' scratch "
+                         "compact: persistentLookback needs CompactMethod::OnePass (the other methods' scratch "
                          "layout changes with n)");
     Compact c;
     c.options_ = options;
@@ -68,7 +68,7 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     impl.dev = dev;
     impl.autoVendor = o.prim.autoTierVendor;
     ScanTier tier = o.prim.tier == ScanTier::Auto ? autoScanTier(dev, 1, impl.autoVendor) : o.prim.tier;
-    if (o.method == CompactMethod::Fused) tier = ScanTier::SinglePass;
+    if (o.method == CompactMethod::OnePass) tier = ScanTier::SinglePass;
     auto tiles = resolveTiles(dev, o.prim, tier != ScanTier::Multilevel);
     if (!tiles) return tiles.error();
     impl.tiles = *tiles;
@@ -79,9 +79,9 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     if (!clear) return clear.error();
     impl.clear = std::make_unique<Clear>(std::move(clear).value());
 
-    impl.tier = (o.method == CompactMethod::Fused || impl.scanned(o.method)) ? tier : ScanTier::Auto;
+    impl.tier = (o.method == CompactMethod::OnePass || impl.scanned(o.method)) ? tier : ScanTier::Auto;
     impl.autoTier = impl.scanned(o.method) && o.prim.tier == ScanTier::Auto;
-    if (o.method == CompactMethod::Fused) {
+    if (o.method == CompactMethod::OnePass) {
         auto p = SinglePass::create(dev, *tiles, o.prim, true, mode, o.payload);
         if (!p) return p.error();
         impl.singlePass = std::make_unique<SinglePass>(std::move(p).value());
@@ -132,7 +132,7 @@ bool Compact::packedLookbackStatus() const {
 VkDeviceSize Compact::scratchBytes(uint64_t n) const {
     const Impl& impl = *impl_;
     switch (options_.method) {
-        case CompactMethod::Fused: return impl.singlePass->scratchBytes(n);
+        case CompactMethod::OnePass: return impl.singlePass->scratchBytes(n);
         case CompactMethod::AtomicAppend: return 4;
         default: return impl.offsetsBytes(n) + impl.totalBytes() + impl.scanScratch(n);
     }
@@ -171,7 +171,7 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
     const uint64_t chunk = chunkElements(dev, rb, impl.tiles.tile());
     const uint32_t tile = impl.tiles.tile();
 
-    if (method == CompactMethod::Fused) {
+    if (method == CompactMethod::OnePass) {
         impl.singlePass->record(cmd, b.flags, {records, count, overflow, b.payload, capacity}, b.scratch, n);
         return {};
     }

@@ -41,7 +41,7 @@ Result<bool> Reduce::record(VkCommandBuffer cmd, BufferRange input, BufferRange 
                             SumBound bound) const {
     if (op_ == ReduceOp::SumU32 && !bound.fitsU32())
         return makeError(VK_ERROR_UNKNOWN, "reduce: the sum could exceed 2^32-1 (declared bound " +
-                                               std::to_string(bound.maxTotal) + "); refused");
+                                               std::to_string(bound.maxTotal) + "); rejected");
     if (n == 0) return false;
     if (auto r = checkArray(dev_, input, uint64_t(n) * 4, "reduce input"); !r) return r.error();
     if (auto r = checkWord(output, "reduce output"); !r) return r.error();

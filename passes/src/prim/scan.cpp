@@ -79,7 +79,7 @@ Result<void> Scan::record(VkCommandBuffer cmd, const ScanBuffers& b, uint64_t n,
         return makeError(VK_ERROR_UNKNOWN, "scan: " + std::to_string(n) + " elements exceed the supported 2^31");
     if (!bound.fitsU32())
         return makeError(VK_ERROR_UNKNOWN, "scan: the total could exceed 2^32-1 (declared bound " +
-                                               std::to_string(bound.maxTotal) + "); refused");
+                                               std::to_string(bound.maxTotal) + "); rejected");
     if (auto r = checkWord(b.total, "scan total"); !r) return r;
     const Word total = wordAt(dev_, b.total);
     ScopedLabel label(cmd, "scan");

@@ -1,6 +1,7 @@
 #pragma once
 // Tier c of the exclusive scan: one pass with decoupled look-back (shaders/prim/scan_single.comp),
-// optionally fused with stable compaction (records scattered instead of offsets written).
+// optionally compacting in the same pass (CompactMethod::OnePass: records scattered instead of offsets
+// written).
 #include "prim/common.h"
 
 namespace sieve::prim::detail {

@@ -1,12 +1,12 @@
 #pragma once
-// What the caller declares about the size of a sum, so that sums that could overflow u32 are refused on
+// What the caller declares about the size of a sum, so that sums that could overflow u32 are rejected on
 // the host before anything is recorded (the GPU would silently wrap).
 #include <cstdint>
 
 namespace sieve::prim {
 
 struct SumBound {
-    uint64_t maxTotal = UINT64_MAX;  // default: unknown, refused
+    uint64_t maxTotal = UINT64_MAX;  // default: unknown, rejected
 
     // 0/1 flags: the sum is at most n.
     static SumBound flags(uint64_t n) { return {n}; }

@@ -20,7 +20,7 @@ namespace sieve::prim {
 
 enum class CompactMethod : uint32_t {
     ScanScatter = 0,  // scan (tier from options.prim), then each kept item scatters its record
-    Fused,            // one single-pass look-back dispatch: flags in, records out (tier c)
+    OnePass,          // one single-pass look-back dispatch: flags in, records out (tier c)
     Gather,           // scan, then each output slot finds its item by binary search (no scatter)
     AtomicAppend,     // unordered atomic append: the benchmark peer, NOT stable
 };
@@ -53,7 +53,7 @@ public:
     ~Compact();
 
     const CompactOptions& options() const { return options_; }
-    // The scan tier for the largest inputs (Fused: SinglePass; AtomicAppend scans nothing and reports Auto;
+    // The scan tier for the largest inputs (OnePass: SinglePass; AtomicAppend scans nothing and reports Auto;
     // under ScanTier::Auto smaller inputs may use another, see autoScanTier).
     ScanTier scanTier() const;
     bool packedLookbackStatus() const;  // the single-pass scan keeps one 64-bit status word per tile

@@ -40,13 +40,13 @@ struct PrimOptions {
     // this), 1..16. 1 is the fastest measured on the H200: 4 and 8 were slower at 2^20, 2^24 and 2^28
     // (bench/RESULTS.md, 2026-12-01).
     uint32_t lookbackPerLane = 1;
-    // Tier c (ScanTier::SinglePass scans, CompactMethod::Fused): keep the look-back state in the scratch
+    // Tier c (ScanTier::SinglePass scans, CompactMethod::OnePass): keep the look-back state in the scratch
     // between uses instead of clearing it with a dispatch (and a barrier) before each one. The status words
     // are tagged with the epoch of the scan that wrote them and the scan advances the epoch itself, so the
     // scratch must be zero-filled ONCE, when it is allocated (as HiZBuilder's counter), and then serves
     // every later scan or compaction with the same options; a scratch used with other options (tile shape,
     // status layout) or by anything else in between needs that zero fill again. Epochs wrap after 2^30
-    // uses of one scratch. Refused with ScanTier::Auto and with the other compaction methods, whose
+    // uses of one scratch. Rejected with ScanTier::Auto and with the other compaction methods, whose
     // scratch layout changes with n.
     bool persistentLookback = false;
     // ScanTier::Auto decides as if the device's vendor ID were this (0: the device's own). Lets tests run
