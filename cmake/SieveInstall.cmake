@@ -18,7 +18,8 @@ set(SIEVE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/sieve)
 # in passes/include are for this repository's hosts, tests and bench). They include "sieve/x.h" (below
 # include/) and "shared/x.h" (the layouts a host fills and reads, below include/sieve/shaders/, the
 # install interface of sieve_shared_headers).
-set(SIEVE_PUBLIC_HEADERS sieve.h plugin.h culling.h geometry_pass.h result.h device.h view.h depth_format.h)
+set(SIEVE_PUBLIC_HEADERS sieve.h plugin.h culling.h geometry_pass.h result.h device.h view.h depth_format.h
+                          cull_tests.h)
 list(TRANSFORM SIEVE_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/passes/include/sieve/)
 install(FILES ${SIEVE_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve)
 install(FILES ${PROJECT_SOURCE_DIR}/passes/include/sieve/prim/config.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/prim)

@@ -60,6 +60,8 @@ public:
     sieve::ClusterPlugin* clusterPlugin() { return clusters_ ? &clusters_->plugin() : nullptr; }
     // Views culled after the camera (view 0) every frame, up to maxViews - 1 (their streams are not drawn).
     void setExtraViews(std::vector<sieve::CullView> views) { extraViews_ = std::move(views); }
+    // The camera view's draw distance (sieve::CullView::drawDistance; 0: no limit), from the next frame.
+    void setDrawDistance(float distance) { drawDistance_ = distance; }
     // Records of the camera's streams (all bins) of one phase: what the triangle check copies per phase.
     uint64_t cameraDrawCapacity() const;
     // The name of each bin stream (assets/bins.h names; one "mixed" stream with clusters).
@@ -115,6 +117,7 @@ private:
     VkExtent2D extent_{0, 0};
     VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;
     VkFormat depthFormat_ = kDepthFormat;
+    float drawDistance_ = 0.0f;
     std::unique_ptr<ui::HiZViewPass> hizView_;
     std::unique_ptr<ui::CullDebugPass> cullDebug_;
     DrawTints tints_;

@@ -1,9 +1,12 @@
 #include "engine/ui/cull_debug_pass.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "engine/vk/context.h"
 #include "shared/ui_push.h"
+#include "sieve/cull_tests.h"
 
 namespace engine::ui {
 
@@ -89,6 +92,12 @@ void CullDebugPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
         sieve::gpu::CullBoundsPush push{};
         push.viewProj = sieve::gpu::mat4(frame_.viewProj);
         push.instanceCount = frame_.instanceCount;
+        for (const sieve::CullTest& test : sieve::kCullTests) {
+            uint32_t rgba = 0xFF000000u;
+            for (int c = 0; c < 3; ++c)
+                rgba |= uint32_t(std::lround(std::clamp(test.colour[c], 0.0f, 1.0f) * 255.0f)) << (8 * c);
+            push.stateColour[test.state] = rgba;
+        }
         pipelines_.bounds.bind(cmd,
                                {sieve::Binding::storage({b[instances_].buffer, b[instances_].offset, VK_WHOLE_SIZE}),
                                 sieve::Binding::storage({b[state_].buffer, b[state_].offset, VK_WHOLE_SIZE})},

@@ -102,7 +102,8 @@ struct OverlayModel {
     std::optional<uint64_t> trianglesQuery;  // the pipeline-statistics count of that frame, where there is one
     PassTimings gpuTimes;
     sieve::CullingToggles toggles;
-    std::string clusterPath;  // "mesh" / "indirect" when the draws are cluster lists; "" without clusters
+    float drawDistance = 0.0f;  // the camera view's (sieve::CullView::drawDistance; 0: no limit)
+    std::string clusterPath;    // "mesh" / "indirect" when the draws are cluster lists; "" without clusters
     sieve::ClusterStats clusters;
     HiZView hiz;
     bool captureAvailable = false;  // RenderDoc is loaded

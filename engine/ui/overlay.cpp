@@ -7,6 +7,8 @@
 #include <cinttypes>
 #include <string>
 
+#include "sieve/cull_tests.h"
+
 namespace engine::ui {
 
 namespace {
@@ -176,9 +178,11 @@ void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles, bool si
             instanceRow("drawn early (visible last frame)", v, c.earlyDrawn, c.instances);
             instanceRow("drawn late (newly visible)", v, c.lateDrawn, c.instances);
         }
-        const uint64_t drawnInstances = uint64_t(c.earlyDrawn) + c.lateDrawn;
-        instanceRow("occlusion culled", v, c.frustumVisible > drawnInstances ? c.frustumVisible - drawnInstances : 0,
-                    c.instances);
+        // What each test removed from the main view (the first test that culls an instance counts it).
+        for (const sieve::CullTest& test : sieve::kCullTests) {
+            const uint32_t culled = c.views.empty() ? 0u : c.views.front().culled[test.index];
+            instanceRow(("culled: " + std::string(test.culledBy)).c_str(), v, culled, c.instances);
+        }
         plainRow("draw records (instance x primitive)", v, c.draws());
         plainRow("triangles", v, triangles);
         ImGui::EndTable();
@@ -227,12 +231,12 @@ void drawTimingsSection(const PassTimings& t, float maxHeight, bool singlePhase)
     ImGui::EndTable();
 }
 
-bool drawTogglesSection(sieve::CullingToggles& t) {
+bool drawTogglesSection(sieve::CullingToggles& t, float& drawDistance) {
     bool changed = false;
-    changed |= ImGui::Checkbox("frustum", &t.frustum);
-    ImGui::SameLine();
-    changed |= ImGui::Checkbox("occlusion", &t.occlusion);
-    ImGui::SameLine();
+    for (const sieve::CullTest& test : sieve::kCullTests) {
+        changed |= ImGui::Checkbox(std::string(test.name).c_str(), &(t.*test.toggle));
+        ImGui::SameLine();
+    }
     changed |= ImGui::Checkbox("two-phase", &t.twoPhase);
     changed |= ImGui::Checkbox("LOD", &t.lod);
     ImGui::SameLine();
@@ -246,6 +250,9 @@ bool drawTogglesSection(sieve::CullingToggles& t) {
     changed |= ImGui::RadioButton("atomic append", &mode, 1);
     t.stable = mode == 0;
     changed |= ImGui::SliderInt("LOD bias", &t.lodBias, kLodBiasMin, kLodBiasMax);
+    // 0 = no limit; logarithmic, as distances span orders of magnitude.
+    changed |= ImGui::SliderFloat("draw distance", &drawDistance, 0.0f, 10000.0f, drawDistance > 0.0f ? "%.1f" : "none",
+                                  ImGuiSliderFlags_Logarithmic);
     return changed;
 }
 
@@ -263,10 +270,11 @@ bool drawDebugViewSection(DebugView& v) {
         ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.4f, 1.0f), "drawn early");
         ImGui::SameLine();
         ImGui::TextColored(ImVec4(0.45f, 0.6f, 1.0f, 1.0f), "drawn late / single phase");
-        ImGui::TextColored(ImVec4(1.0f, 0.2f, 0.2f, 1.0f), "frustum culled");
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(1.0f, 0.2f, 1.0f, 1.0f), "occlusion culled");
-        ImGui::SameLine();
+        for (const sieve::CullTest& test : sieve::kCullTests) {
+            const ImVec4 colour(test.colour[0], test.colour[1], test.colour[2], 1.0f);
+            ImGui::TextColored(colour, "%s", std::string(test.culledBy).c_str());
+            ImGui::SameLine();
+        }
         ImGui::TextColored(ImVec4(1.0f, 1.0f, 0.2f, 1.0f), "frozen frustum");
     } else if (v == DebugView::Lod) {
         disabledWrapped("LOD 0 white, 1 yellow, 2 orange, 3 and coarser red");
@@ -368,7 +376,7 @@ OverlayActions drawOverlay(OverlayModel& m) {
             drawCountsSection(m.counts, m.triangles, singlePhase);
             drawClusterCounts(m.clusterPath, m.clusters);
         }
-        if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.toggles);
+        if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.toggles, m.drawDistance);
         if (section(m, "debug view", m.debugView != DebugView::Off && !m.policy.quarter))
             changed |= drawDebugViewSection(m.debugView);
         if (section(m, "Hi-Z", m.hiz.show && !m.policy.quarter)) drawHiZSection(m.hiz);

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "sieve/cull_tests.h"
+
 namespace engine::ui {
 
 namespace {
@@ -18,11 +20,14 @@ nlohmann::ordered_json viewsJson(const sieve::CullingStats& c, const std::vector
             bins[name] = v.draws(b);
             draws += v.draws(b);
         }
+        nlohmann::ordered_json culled = nlohmann::ordered_json::object();
+        for (const sieve::CullTest& test : sieve::kCullTests) culled[std::string(test.name)] = v.culled[test.index];
         views.push_back({{"name", v.name},
                          {"kind", sieve::viewKindName(v.kind)},
                          {"frustum_visible", v.frustumVisible},
                          {"occlusion_visible", v.drawn()},
                          {"drawn", draws},
+                         {"culled", culled},
                          {"bins", bins}});
     }
     return views;
@@ -71,13 +76,15 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
         j["cluster_triangles"] = k.triangles;
         j["clusters_overflow"] = uint64_t(run.clusters.early.overflow) + run.clusters.late.overflow + k.dropped;
     }
-    j["toggles"] = {{"frustum", t.frustum},
-                    {"occlusion", t.occlusion},
-                    {"two_phase", t.twoPhase},
-                    {"lod", t.lod},
-                    {"compaction", t.stable ? "stable" : "atomic"},
-                    {"freeze", t.freeze},
-                    {"lod_bias", t.lodBias}};
+    nlohmann::ordered_json toggles = nlohmann::ordered_json::object();
+    for (const sieve::CullTest& test : sieve::kCullTests) toggles[std::string(test.name)] = t.*test.toggle;
+    toggles.update(nlohmann::ordered_json{{"two_phase", t.twoPhase},
+                                          {"lod", t.lod},
+                                          {"compaction", t.stable ? "stable" : "atomic"},
+                                          {"freeze", t.freeze},
+                                          {"lod_bias", t.lodBias}});
+    j["toggles"] = toggles;
+    j["draw_distance"] = run.drawDistance;
     j["debug_view"] = run.debugView;
     if (run.overlay) {
         const auto rect = [](const UiRect& r) {

@@ -37,6 +37,7 @@ struct RunSummary {
     std::string clusterPath;                 // "" without clusters (no cluster keys are written)
     sieve::ClusterStats clusters;
     std::vector<std::string> binNames;  // of each stream (views[].bins); empty: "bin N"
+    float drawDistance = 0.0f;          // the camera view's (0: no limit)
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each

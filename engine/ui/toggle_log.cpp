@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "sieve/cull_tests.h"
+
 namespace engine::ui {
 
 namespace {
@@ -15,8 +17,8 @@ void onOff(std::string& out, const char* name, bool before, bool after) {
 
 std::string describeToggleChanges(const sieve::CullingToggles& b, const sieve::CullingToggles& a) {
     std::string out;
-    onOff(out, "frustum", b.frustum, a.frustum);
-    onOff(out, "occlusion", b.occlusion, a.occlusion);
+    for (const sieve::CullTest& test : sieve::kCullTests)
+        onOff(out, std::string(test.name).c_str(), b.*test.toggle, a.*test.toggle);
     onOff(out, "two-phase", b.twoPhase, a.twoPhase);
     onOff(out, "LOD", b.lod, a.lod);
     onOff(out, "freeze", b.freeze, a.freeze);

@@ -87,7 +87,8 @@ int cullMain(int argc, char** argv) {
         auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
-        const uint64_t cpuFrustum = verify ? frustumReferenceCount(h.scene(), h.view(), h.proj()) : 0;
+        h.renderer().setDrawDistance(o.drawDistance);
+        const uint64_t cpuFrustum = verify ? frustumReferenceCount(h.scene(), h.view(), h.proj(), o.drawDistance) : 0;
         uint32_t drawsStable = 0;
         for (const bool stable : {true, false}) {
             h.renderer().plugin().toggles().stable = stable;
@@ -99,7 +100,8 @@ int cullMain(int argc, char** argv) {
                 .integer("n", n)
                 .integer("width", extent.width)
                 .integer("height", extent.height)
-                .str("order", stable ? "stable" : "atomic");
+                .str("order", stable ? "stable" : "atomic")
+                .num("draw_distance", o.drawDistance);
             addRun(line, *run);
             const PassBytes b = passBytes(n, s, stable, extent);
             Json bytes, bound;

@@ -33,6 +33,8 @@ void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const ch
         .count("--warmup", "W", dflt("warm-up frames", o.warmup), o.warmup, 0, maxFrames)
         .count("--seed", "S", dflt("seed of the city", o.seed), o.seed, 0, UINT64_MAX)
         .flag("--verify", verifyHelp, o.verify)
+        .option("--draw-distance", "D", "cull instances wholly farther than D from the camera (default 0: no limit)",
+                [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; })
         .text("--out", "FILE", "append the JSON lines to FILE (default: stdout)", o.out);
 }
 
@@ -143,13 +145,17 @@ void addRun(Json& j, const SceneRun& run) {
     j.obj("counts", counts);
 }
 
-uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj) {
+uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
+                               float drawDistance) {
+    sieve::CullSettings settings;
+    settings.drawDistance = drawDistance;
     auto params =
-        sieve::makeCullParams({view, proj, {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(scene.instances.size()), {});
+        sieve::makeCullParams({view, proj, {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(scene.instances.size()), settings);
     if (!params) return UINT64_MAX;
     uint64_t n = 0;
     for (const sieve::gpu::Instance& inst : scene.instances)
-        n += sieve::gpu::sieveInFrustum(inst.sphere, *params) ? 1 : 0;
+        n += sieve::gpu::sieveInFrustum(inst.sphere, *params) &&
+             sieve::gpu::sieveWithinDrawDistance(inst.sphere, inst.cullDistance, *params);
     return n;
 }
 

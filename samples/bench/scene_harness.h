@@ -76,17 +76,20 @@ struct CityOptions {
     uint32_t frames = 0, warmup = 0;  // timed and warm-up frames (at most maxFrames)
     uint64_t seed = 1;
     bool verify = false;
-    std::string out;  // JSON lines appended here; empty: stdout
+    float drawDistance = 0.0f;  // the camera view's draw distance (sieve::CullView::drawDistance; 0: none)
+    std::string out;            // JSON lines appended here; empty: stdout
     VkExtent2D extent() const { return {width, height}; }
 };
-// --width --height --frames --warmup --seed --verify (described by verifyHelp) --out.
+// --width --height --frames --warmup --seed --verify (described by verifyHelp) --draw-distance --out.
 void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp);
 
 // makeCity with a message on failure.
 sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed);
 
-// Instances whose sphere passes the frustum test of (view, proj) (shared/cull.h sieveInFrustum, the
-// GPU's test), counted on the host: the reference for the GPU's frustumVisible counter.
-uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj);
+// Instances in view of (view, proj): inside the frustum and within the draw distance (shared/cull.h
+// sieveInFrustum and sieveWithinDrawDistance, the GPU's tests), counted on the host: the reference for
+// the GPU's frustumVisible counter.
+uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
+                               float drawDistance = 0.0f);
 
 }  // namespace bench

@@ -187,6 +187,7 @@ int main(int argc, char** argv) {
     model.deviceName = deviceName;
     if (*clusters) model.clusterPath = engine::clusterPathName((*clusters)->path);
     model.toggles = opt.culling;
+    model.drawDistance = opt.drawDistance;
     model.captureAvailable = renderdoc->available();
     model.hiz.show = opt.hizView;
     model.hiz.showMax = opt.hizMax;
@@ -276,6 +277,7 @@ int main(int argc, char** argv) {
             if (auto pose = viewer::cameraPathPose(*loaded, opt.cameraPath, t, camera, aspect)) camera.setPose(*pose);
         }
         renderer.plugin().toggles() = model.toggles;
+        renderer.setDrawDistance(model.drawDistance);
         renderer.plugin().toggles().freeze &= rendered > 0;  // frozen at the start camera: culled once first
         engine::ui::HiZViewPass* hizView = renderer.hizView();
         if (hizView) hizView->select(model.hiz.show, model.hiz.showMax, model.hiz.mip);

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "sieve/cull_tests.h"
+
 namespace viewer {
 
 namespace {
@@ -86,9 +88,14 @@ cli::Parser optionParser(ViewerOptions& o) {
               "fly a camera path: orbit (any scene: one turn around its bounds), or the city's street, flyover, "
               "descend",
               o.cameraPath)
-        .onOff("--frustum", "frustum culling (default on)", t.frustum)
-        .onOff("--occlusion", "Hi-Z occlusion culling (default on)", t.occlusion)
-        .onOff("--two-phase", "two-phase occlusion (early + late draw; default on)", t.twoPhase)
+        .option("--draw-distance", "D",
+                "cull instances whose bounds lie wholly farther than D from the camera (default 0: no limit)",
+                [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; });
+    // One switch per culling test (sieve/cull_tests.h).
+    for (const sieve::CullTest& test : sieve::kCullTests)
+        p.onOff(("--" + std::string(test.name)).c_str(),
+                "cull instances " + std::string(test.culledBy) + " (default on)", t.*test.toggle);
+    p.onOff("--two-phase", "two-phase occlusion (early + late draw; default on)", t.twoPhase)
         .onOff("--lod", "level-of-detail selection (default on)", t.lod)
         .option(
             "--lod-bias", "F", "LOD bias (-8..8, default 0, rounded to levels; > 0 picks coarser levels)",
@@ -158,7 +165,8 @@ cli::Parser optionParser(ViewerOptions& o) {
                 })
         .option("--debug-view", "off|culling|lod|clusters",
                 "colour the scene: culling = tint by the phase that drew each object (early green, late blue) and "
-                "outline what was culled (frustum red, occlusion magenta, frozen frustum yellow); lod = by LOD; "
+                "outline what was culled (frustum red, draw distance cyan, occlusion magenta, frozen frustum yellow); "
+                "lod = by LOD; "
                 "clusters = a colour per draw record (per cluster with --clusters on)",
                 [&o](const std::string& v) {
                     if (v != "off" && v != "culling" && v != "lod" && v != "clusters") return false;

@@ -31,9 +31,11 @@ struct ViewerOptions {
     std::string stats;            // JSON written after the last frame
     std::string headlessOutputs;  // a headless run writes sieve-screenshot.png / sieve-stats.json here
     std::optional<CameraPose> camera;
-    int cameraFromFile = -1;        // glTF camera index to look through; -1: none
-    std::string cameraPath;         // named camera path (camera_setup.h)
-    sieve::CullingToggles culling;  // --frustum, --occlusion, --two-phase, --lod, --lod-bias, --compaction, --freeze
+    int cameraFromFile = -1;  // glTF camera index to look through; -1: none
+    std::string cameraPath;   // named camera path (camera_setup.h)
+    sieve::CullingToggles
+        culling;                // --<test> (sieve::kCullTests), --two-phase, --lod, --lod-bias, --compaction, --freeze
+    float drawDistance = 0.0f;  // --draw-distance: the camera view's (0: no limit)
     uint32_t instances = 10000;
     uint64_t seed = 1;
     std::string scene;                 // .gltf/.glb, or "dense" (the dense procedural scene); empty: the city

@@ -46,6 +46,7 @@ engine::ui::RunSummary runSummary(const std::string& device, const engine::ui::O
     if (m.gpuFrameMs.size() > 0) run.gpuFrameMsMean = m.gpuFrameMs.average();
     run.trianglesSource = m.trianglesSource;
     run.trianglesQuery = m.trianglesQuery;
+    run.drawDistance = m.drawDistance;
     return run;
 }
 

@@ -3,19 +3,20 @@
 // The includer declares: views[] (CullParams), instances[], meshes[], primitives[], counters[]
 // (CullCounters) and, with CULL_LATE, the pyramid sampler (view 0's Hi-Z: r = min, g = max depth).
 //
-// Instance fields are read when a view first needs them: the sphere only where a frustum, occlusion
-// or LOD test looks at it, the kinds only for a view with a mask, the mesh and scale only for flagged
-// instances.
+// Instance fields are read when a view first needs them: the sphere only where a frustum, distance,
+// occlusion or LOD test looks at it, the kinds only for a view with a mask, the cull distance only for a
+// view with the distance test, the mesh and scale only for flagged instances.
 struct InstanceCache {
     vec4 sphere;
     uint kinds;
     uint mesh;
     float scale;
-    uint loaded;  // bits: 1 sphere, 2 kinds, 4 mesh + scale
+    float cullDistance;
+    uint loaded;  // bits: 1 sphere, 2 kinds, 4 mesh + scale, 8 cull distance
 };
 
 InstanceCache emptyCache() {
-    return InstanceCache(vec4(0.0), 0u, 0u, 1.0, 0u);
+    return InstanceCache(vec4(0.0), 0u, 0u, 1.0, 0.0, 0u);
 }
 
 vec4 sphereOf(uint i, inout InstanceCache c) {
@@ -34,6 +35,14 @@ uint kindsOf(uint i, inout InstanceCache c) {
     return c.kinds;
 }
 
+float cullDistanceOf(uint i, inout InstanceCache c) {
+    if ((c.loaded & 8u) == 0u) {
+        c.cullDistance = instances[i].cullDistance;
+        c.loaded |= 8u;
+    }
+    return c.cullDistance;
+}
+
 void loadMesh(uint i, inout InstanceCache c) {
     if ((c.loaded & 4u) == 0u) {
         c.mesh = instances[i].mesh;
@@ -48,13 +57,26 @@ bool keptBy(uint i, uint v, bool tested, inout InstanceCache c) {
     return tested && (mask == 0u || (kindsOf(i, c) & mask) == mask);
 }
 
-// Kept by view v's mask and in its frustum (frustum test off: kept), among the instances the phase tests.
-// The kinds are read only for instances in the frustum: a shadow view's mask costs no read of the
-// instances it cannot see.
-bool inFrustumKept(uint i, uint v, bool tested, inout InstanceCache c) {
-    return tested &&
-           ((views[v].toggles & SIEVE_CULL_FRUSTUM) == 0u || sieveInFrustum(sphereOf(i, c), views[v])) &&
-           keptBy(i, v, true, c);
+// In view v: among the instances the phase tests, inside its frustum, kept by its mask and within its
+// draw distance (each test only where its bit is on; sieve::kCullTests order). culledBy: the test that
+// removed the instance (SIEVE_TEST_FRUSTUM or SIEVE_TEST_DISTANCE), else SIEVE_CULL_TEST_COUNT. The kinds
+// are read only for instances in the frustum: a shadow view's mask costs no read of the instances it
+// cannot see (its frustum count therefore includes instances of other kinds).
+bool inViewKept(uint i, uint v, bool tested, inout InstanceCache c, out uint culledBy) {
+    culledBy = SIEVE_CULL_TEST_COUNT;
+    if (!tested) return false;
+    const uint toggles = views[v].toggles;
+    if ((toggles & SIEVE_CULL_FRUSTUM) != 0u && !sieveInFrustum(sphereOf(i, c), views[v])) {
+        culledBy = SIEVE_TEST_FRUSTUM;
+        return false;
+    }
+    if (!keptBy(i, v, true, c)) return false;
+    if ((toggles & SIEVE_CULL_DISTANCE) != 0u &&
+        !sieveWithinDrawDistance(sphereOf(i, c), cullDistanceOf(i, c), views[v])) {
+        culledBy = SIEVE_TEST_DISTANCE;
+        return false;
+    }
+    return true;
 }
 
 // LOD of an instance whose mesh index is valid (shared/cull.h sieveApplyLodBias); non-finite bounds
@@ -98,7 +120,7 @@ uint binDraws(uint meshIndex, uint b, uint binCount) {
 }
 
 // counters[v] += the subgroup's votes (which: 0 frustumVisible, 1 earlyDrawn, 2 lateVisible, 3
-// lateDrawn). Every invocation of the subgroup must reach it.
+// lateDrawn, 4 + k culled[k]). Every invocation of the subgroup must reach it.
 void countSubgroup(bool b, uint v, uint which) {
     uint n = subgroupBallotBitCount(subgroupBallot(b));
     if (subgroupElect() && n > 0u) {
@@ -107,8 +129,14 @@ void countSubgroup(bool b, uint v, uint which) {
             case 1: atomicAdd(counters[v].earlyDrawn, n); break;
             case 2: atomicAdd(counters[v].lateVisible, n); break;
             case 3: atomicAdd(counters[v].lateDrawn, n); break;
+            default: atomicAdd(counters[v].culled[which - 4u], n); break;
         }
     }
+}
+
+// The culled counts of view v's instance tests (every test before occlusion) for one instance's votes.
+void countCulled(uint culledBy, uint v) {
+    for (uint k = 0u; k < SIEVE_TEST_OCCLUSION; ++k) countSubgroup(culledBy == k, v, 4u + k);
 }
 
 #if CULL_LATE
@@ -128,10 +156,11 @@ bool visibleOf(uint i, uint v, bool inFrustum, inout InstanceCache c) {
 }
 
 // cull.state of the main view (shared/cull_state.h).
-uint stateOf(bool kept, bool inFrustum, bool vis, bool drawnEarly, uint lodEarly, uint lod) {
+uint stateOf(bool kept, uint culledBy, bool vis, bool drawnEarly, uint lodEarly, uint lod) {
     if (drawnEarly) return SIEVE_STATE_DRAWN_EARLY | (lodEarly << SIEVE_STATE_LOD_SHIFT);
     if (!kept) return SIEVE_STATE_MASKED;
-    if (!inFrustum) return SIEVE_STATE_FRUSTUM_CULLED;
+    if (culledBy == SIEVE_TEST_FRUSTUM) return SIEVE_STATE_FRUSTUM_CULLED;
+    if (culledBy == SIEVE_TEST_DISTANCE) return SIEVE_STATE_DISTANCE_CULLED;
     if (!vis) return SIEVE_STATE_OCCLUSION_CULLED;
     return SIEVE_STATE_DRAWN_LATE | (lod << SIEVE_STATE_LOD_SHIFT);
 }

@@ -4,7 +4,7 @@
 // statically used). One invocation per instance reads its bounds once and tests them in every view.
 //
 // Per view v (CullParams views[v]; arrays indexed vi = v * N + i, see shared/cull.h CullFlagPush):
-//   kept  = (instance.flags & mask) == mask; inFrustum = kept && frustum test (toggle off: kept)
+//   kept  = (instance.flags & mask) == mask; inFrustum = kept && frustum && distance tests (each on or off)
 //   early: flag = twoPhase && visibleLast[vi] && inFrustum, or, for an EARLY view, flag = inFrustum
 //   late:  vis = inFrustum && !occluded; flag = vis && !(twoPhase && flagsEarly[vi]); visibleLast[vi] = vis
 // EARLY views (SIEVE_CULL_EARLY: no occlusion, no second phase) are culled completely by the early
@@ -70,7 +70,8 @@ void main() {
         const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
         const bool tested = valid && (earlyView || (twoPhase && visibleLast[vi] != 0u));
 #endif
-        const bool inFrustum = inFrustumKept(i, v, tested, cache);
+        uint culledBy;
+        const bool inFrustum = inViewKept(i, v, tested, cache, culledBy);
 #if CULL_LATE
         const bool vis = visibleOf(i, v, inFrustum, cache);
         const bool drawnEarly = twoPhase && valid && flagsEarly[vi] != 0u;
@@ -94,17 +95,20 @@ void main() {
         }
 #if CULL_LATE
         if (v == 0u && valid)
-            state[i] = stateOf(keptBy(i, v, tested, cache), inFrustum, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u,
+            state[i] = stateOf(keptBy(i, v, tested, cache), culledBy, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u,
                                lod);
         // Every invocation reaches the ballots (threads past the count vote false).
         countSubgroup(inFrustum, v, 0u);
         countSubgroup(vis, v, 2u);
         countSubgroup(flag, v, 3u);
+        countCulled(culledBy, v);
+        countSubgroup(inFrustum && !vis, v, 4u + SIEVE_TEST_OCCLUSION);
 #else
         countSubgroup(flag, v, 1u);
         // An EARLY view's whole test happens here.
         countSubgroup(earlyView && inFrustum, v, 0u);
         countSubgroup(earlyView && inFrustum, v, 2u);
+        countCulled(earlyView ? culledBy : SIEVE_CULL_TEST_COUNT, v);
 #endif
     }
 }

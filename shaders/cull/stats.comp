@@ -14,7 +14,7 @@ layout(set = 0, binding = 4, std430) writeonly buffer Ring { uint ring[]; };
 layout(push_constant) uniform Push { CullStatsPush pc; };
 
 void main() {
-    const uint counterWords = pc.views * 4u, streamWords = pc.streams * 4u;
+    const uint counterWords = pc.views * SIEVE_CULL_COUNTER_WORDS, streamWords = pc.streams * 4u;
     const uint words = 4u + counterWords + 2u * streamWords + 4u;
     for (uint w = gl_LocalInvocationID.x; w < words; w += gl_WorkGroupSize.x) {
         uint value;

@@ -43,7 +43,7 @@ SIEVE_CONST(float, SIEVE_CULL_RADIUS_REL_EPS, 0.0009765625)            // 2^-10
 SIEVE_CONST(float, SIEVE_CULL_RADIUS_ABS_EPS, 0.00000095367431640625)  // 2^-20
 SIEVE_CONST(float, SIEVE_CULL_DEPTH_EPS, 0.00000095367431640625)       // 2^-20
 
-// Per-frame parameters: a uniform buffer, std140 (every member sits at its C++ offset; 240 bytes).
+// Per-frame parameters: a uniform buffer, std140 (every member sits at its C++ offset; 256 bytes).
 struct CullParams {
     mat4 view;                //   0 world -> view (rigid)
     vec4 planes[6];           //  64 world-space frustum planes, see above
@@ -67,6 +67,10 @@ struct CullParams {
     int lodBias;              // 228 levels added to the selected LOD (positive: coarser), then clamped
     uint instanceMask;        // 232 the view culls an instance only when (Instance::flags & mask) == mask
     float debugRadiusShrink;  // 236 test only: the occlusion test uses radius * (1 - shrink); 0 normally
+    float drawDistance;       // 240 the view's draw distance from its eye (0: no limit)
+    uint pad0;                // 244
+    uint pad1;                // 248
+    uint pad2;                // 252
 };
 
 // Per-dispatch constants of the flag shaders (cull/flag_*.comp): the views of a frame are
@@ -80,8 +84,8 @@ struct CullFlagPush {
 };
 
 // Per-dispatch constants of the stats record (cull/stats.comp): one frame's record of the readback ring at
-// word `recordWord`, in 16-byte units: header (frameLo, frameHi, instanceCount, 1), CullCounters[views],
-// DrawCounts early[streams] and late[streams], the check's count.
+// word `recordWord`, word by word: header (frameLo, frameHi, instanceCount, 1), CullCounters[views],
+// DrawCounts early[streams] and late[streams], the check's count (4 words).
 struct CullStatsPush {
     uint frameLo;
     uint frameHi;
@@ -103,11 +107,13 @@ struct CullCheckPush {
 
 // Per-frame statistics, accumulated with atomics (the host zeroes the buffer before the early pass).
 struct CullCounters {
-    uint frustumVisible;  // late pass: instances in the frustum
-    uint earlyDrawn;      // early pass: instances flagged (visible last frame and in the frustum)
-    uint lateVisible;     // late pass: in the frustum and not occluded
+    uint frustumVisible;  // late pass: instances in view (kept by the mask, in the frustum and the draw distance)
+    uint earlyDrawn;      // early pass: instances flagged (visible last frame and in view)
+    uint lateVisible;     // late pass: in view and not occluded
     uint lateDrawn;       // late pass: flagged (visible and not drawn by the early pass)
+    uint culled[SIEVE_CULL_TEST_COUNT];  // late pass: instances each test culled (SIEVE_TEST_*), first test wins
 };
+SIEVE_CONST(uint, SIEVE_CULL_COUNTER_WORDS, 4u + SIEVE_CULL_TEST_COUNT)  // uints of one CullCounters
 
 // Where the occlusion test reads the pyramid: texels [x0, x1] x [y0, y1] (at most 2x2) of `mip`.
 struct CullOcclusionQuery {
@@ -125,7 +131,7 @@ SIEVE_NS_END
 #include <cstddef>
 static_assert(offsetof(sieve::gpu::CullParams, planes) == 64 && offsetof(sieve::gpu::CullParams, scaleX) == 160 &&
                   offsetof(sieve::gpu::CullParams, kind) == 192 && offsetof(sieve::gpu::CullParams, lodBias) == 228 &&
-                  sizeof(sieve::gpu::CullParams) == 240,
+                  offsetof(sieve::gpu::CullParams, drawDistance) == 240 && sizeof(sieve::gpu::CullParams) == 256,
               "CullParams must match its std140 layout");
 static_assert(sizeof(sieve::gpu::CullOcclusionQuery) == 24);
 static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullCheckPush) == 16);
@@ -334,6 +340,25 @@ SIEVE_FN bool sieveOcclusionQuery(vec4 s, SIEVE_IN(CullParams) p, SIEVE_OUT(Cull
 // occluded when this holds for every texel of its query (NaN texels never occlude).
 SIEVE_FN bool sieveOccludedByTexel(SIEVE_IN(CullOcclusionQuery) q, vec2 minMax, SIEVE_IN(CullParams) p) {
     return p.reverseZ != 0u ? q.depth < minMax.x : q.depth > minMax.y;
+}
+
+// The draw-distance test (SIEVE_CULL_DISTANCE): the limit is the smaller of the view's draw distance and
+// the instance's cull distance, each 0 for none; the instance is culled when its whole sphere lies
+// beyond the limit from the eye. Conservative: the radius is inflated as for occlusion (float rounding
+// of the view transform) and the limit by 2^-10, so an instance is culled only when it is beyond in exact
+// arithmetic too (the CPU reference checks it in double). Non-finite bounds are kept.
+SIEVE_FN bool sieveWithinDrawDistance(vec4 s, float cullDistance, SIEVE_IN(CullParams) p) {
+    bool limited = p.drawDistance > 0.0f;
+    float limit = p.drawDistance;
+    if (cullDistance > 0.0f) limit = limited ? min(limit, cullDistance) : cullDistance;
+    limited = limited || cullDistance > 0.0f;
+    if (!limited || !sieveSphereFinite(s)) return true;
+    vec3 c = sieveViewCentre(s, p);
+    SIEVE_PRECISE float mag = (((abs(c.x) + abs(c.y)) + abs(c.z)) + ((abs(s.x) + abs(s.y)) + abs(s.z)));
+    SIEVE_PRECISE float r = s.w * (1.0f + SIEVE_CULL_RADIUS_REL_EPS) + mag * SIEVE_CULL_RADIUS_ABS_EPS;
+    SIEVE_PRECISE float len = sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
+    SIEVE_PRECISE float reach = (limit + r) * (1.0f + SIEVE_CULL_RADIUS_REL_EPS);
+    return len <= reach;
 }
 
 // Distance used for LOD selection: from the eye to the sphere's nearest point, at least the near

@@ -8,12 +8,13 @@
 
 SIEVE_NS_BEGIN
 
-// Exactly one of the first five values, plus the LOD the instance was drawn with in bits 8..11.
+// Exactly one of the first six values, plus the LOD the instance was drawn with in bits 8..11.
 SIEVE_CONST(uint, SIEVE_STATE_MASKED, 0u)            // not of the kinds the view draws (instance mask)
 SIEVE_CONST(uint, SIEVE_STATE_FRUSTUM_CULLED, 1u)    // outside the view frustum
 SIEVE_CONST(uint, SIEVE_STATE_OCCLUSION_CULLED, 2u)  // in the frustum, behind the Hi-Z pyramid
 SIEVE_CONST(uint, SIEVE_STATE_DRAWN_EARLY, 3u)       // drawn by the early phase
 SIEVE_CONST(uint, SIEVE_STATE_DRAWN_LATE, 4u)        // drawn by the late phase (or the single phase)
+SIEVE_CONST(uint, SIEVE_STATE_DISTANCE_CULLED, 5u)   // in the frustum, beyond the draw distance
 SIEVE_CONST(uint, SIEVE_STATE_KIND_MASK, 15u)
 SIEVE_CONST(uint, SIEVE_STATE_LOD_SHIFT, 8u)
 SIEVE_CONST(uint, SIEVE_STATE_LOD_MASK, 15u)

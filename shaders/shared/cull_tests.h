@@ -8,15 +8,24 @@
 SIEVE_NS_BEGIN
 
 // Views per frame at most (CullingConfig::maxViews): the flag passes read CullParams[V] as one uniform
-// block of this many entries (240 bytes each: 15360 bytes, within every device's 16 KiB uniform range).
+// block of this many entries (256 bytes each: 16384 bytes, the uniform range every device has).
 SIEVE_CONST(uint, SIEVE_MAX_CULL_VIEWS, 64u)
 
-// CullParams::toggles
+// CullParams::toggles. The culling tests themselves (name, toggle, state, counter, debug colour) are one
+// table, sieve::kCullTests (sieve/cull_tests.h); their predicates are in shared/cull.h.
 SIEVE_CONST(uint, SIEVE_CULL_FRUSTUM, 1u)
 SIEVE_CONST(uint, SIEVE_CULL_OCCLUSION, 2u)
 SIEVE_CONST(uint, SIEVE_CULL_LOD, 4u)
 SIEVE_CONST(uint, SIEVE_CULL_TWO_PHASE, 8u)
-SIEVE_CONST(uint, SIEVE_CULL_ALL, 15u)
+SIEVE_CONST(uint, SIEVE_CULL_DISTANCE, 32u)  // the view's draw distance and each instance's cull distance
+SIEVE_CONST(uint, SIEVE_CULL_ALL, 47u)       // every bit above
+
+// Index of each culling test in CullCounters::culled and sieve::kCullTests, in the order the flag
+// shaders apply them: an instance is counted by the first test that culls it.
+SIEVE_CONST(uint, SIEVE_TEST_FRUSTUM, 0u)
+SIEVE_CONST(uint, SIEVE_TEST_DISTANCE, 1u)
+SIEVE_CONST(uint, SIEVE_TEST_OCCLUSION, 2u)
+SIEVE_CONST(uint, SIEVE_CULL_TEST_COUNT, 3u)
 // Not a test: the view is culled completely by the early flag pass (no occlusion, no second phase), so
 // that its streams are ready before the host's first draws (shadow maps for the main view's shading).
 SIEVE_CONST(uint, SIEVE_CULL_EARLY, 16u)

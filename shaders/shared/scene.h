@@ -18,7 +18,7 @@ SIEVE_CONST(uint, SIEVE_INSTANCE_DEFAULT_FLAGS, 3u)
 struct MeshLod {
     uint firstIndex;  // into the shared index buffer
     uint indexCount;
-    float error;      // object-space simplification error of this LOD (0 for LOD 0)
+    float error;  // object-space simplification error of this LOD (0 for LOD 0)
     uint pad;
 };
 
@@ -39,12 +39,12 @@ struct Mesh {
 };
 
 struct Instance {
-    vec4 rows[3];   // object-to-world affine transform, row-major 3x4
-    vec4 sphere;    // world-space bounding sphere (xyz centre, w radius), computed at upload
+    vec4 rows[3];  // object-to-world affine transform, row-major 3x4
+    vec4 sphere;   // world-space bounding sphere (xyz centre, w radius), computed at upload
     uint mesh;
-    float scale;    // largest axis scale of the transform (for LOD error)
-    uint flags;     // SIEVE_INSTANCE_* kinds; a view's instance mask selects by them
-    uint pad1;
+    float scale;         // largest axis scale of the transform (for LOD error)
+    uint flags;          // SIEVE_INSTANCE_* kinds; a view's instance mask selects by them
+    float cullDistance;  // beyond this distance from a view's eye the instance is culled (0: no limit)
 };
 
 // The vertex format of the default geometry pass: 16 bytes.

@@ -25,6 +25,9 @@ struct CullBoundsPush {
     mat4 viewProj;  // the view camera's, column-major
     uint instanceCount;
     uint pad0, pad1, pad2;
+    // Per SIEVE_STATE_* kind: the colour of the bounds of instances in that state (RGBA8, unpackUnorm4x8);
+    // alpha 0: no bounds drawn. Filled from sieve::kCullTests.
+    uint stateColour[8];
 };
 SIEVE_CONST(uint, SIEVE_BOUNDS_SEGMENTS, 16u)
 SIEVE_CONST(uint, SIEVE_BOUNDS_VERTICES, 96u)  // 3 circles x 16 segments x 2 vertices
@@ -38,7 +41,7 @@ struct FrustumLinesPush {
 SIEVE_NS_END
 
 #ifdef __cplusplus
-static_assert(sizeof(sieve::gpu::CullBoundsPush) == 80, "mat4 + 4 x uint as the GLSL block lays them out");
+static_assert(sizeof(sieve::gpu::CullBoundsPush) == 112, "mat4 + 12 x uint as the GLSL (std430) block lays them out");
 static_assert(sizeof(sieve::gpu::FrustumLinesPush) == 128, "8 x vec4 as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::ImGuiPush) == 16, "two vec2 as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::HiZViewPush) == 20, "uvec2, int, uint, float as the GLSL block lays them out");

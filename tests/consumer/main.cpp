@@ -160,6 +160,7 @@ struct View {
     const char* name;
     sieve::ViewDesc desc;
     bool reverseZ;
+    float drawDistance = 0.0f;  // sieve::CullView::drawDistance (0: none)
 };
 
 std::vector<View> views() {
@@ -189,7 +190,11 @@ std::vector<View> views() {
     jittered.desc.projection[2][1] = -0.21f * 2.0f / float(kExtent.height);
     jittered.desc.projection[2][3] = -1.0f;
     jittered.desc.projection[3][2] = n;
-    for (View* v : {&ortho, &standard, &jittered}) {
+    // The jittered camera again with a draw distance that cuts the farthest cubes (z = -33) off.
+    View distant = jittered;
+    distant.name = "perspective, reverse Z, draw distance 32";
+    distant.drawDistance = 32.0f;
+    for (View* v : {&ortho, &standard, &jittered, &distant}) {
         v->desc.view = sieve::gpu::mat4(1.0f);
         v->desc.view[3] = {0.3f, -0.2f, 0.0f, 1.0f};  // eye slightly off the grid's axis
         v->desc.viewport = viewport;
@@ -225,7 +230,10 @@ bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& s
     sieve::ViewDesc bad = view.desc;
     bad.projection[1][0] = 0.25f;
     if (plugin.setView(bad)) return error = "a projection mixing x and y was accepted", false;
-    if (auto r = plugin.setView(view.desc); !r) return error = r.error().message, false;
+    sieve::CullView cullView;
+    cullView.desc = view.desc;
+    cullView.drawDistance = view.drawDistance;
+    if (auto r = plugin.setViews({&cullView, 1}); !r) return error = r.error().message, false;
 
     Image color = makeImage(d, VK_FORMAT_R8G8B8A8_UNORM, kExtent, 1,
                             VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
@@ -351,7 +359,13 @@ bool renderViews(const host::Device& d, const sieve::DeviceInfo& info, const Sce
         if (sky == on.pixels.size()) return failed(std::string(view.name) + ": nothing was drawn");
         if (!s.valid || !off.stats.valid || s.frame != kFrames - 1 - 2 || s.instances != kInstances)
             return failed(std::string(view.name) + ": stats are not those of a frame the plugin recorded");
-        if (off.stats.draws() != kInstances) return failed(std::string(view.name) + ": culling off skipped instances");
+        // Culling off leaves the draw distance on: it removes what lies beyond, and nothing else.
+        const uint32_t beyond =
+            off.stats.views.empty() ? 0u : off.stats.views[0].culled[sieve::gpu::SIEVE_TEST_DISTANCE];
+        if ((view.drawDistance > 0.0f) != (beyond > 0))
+            return failed(std::string(view.name) + ": the draw distance culled " + std::to_string(beyond));
+        if (off.stats.draws() != kInstances - beyond)
+            return failed(std::string(view.name) + ": culling off skipped instances");
         if (s.draws() >= kInstances / 2) return failed(std::string(view.name) + ": culling culled too little");
     }
     return true;

@@ -45,7 +45,7 @@ protected:
         engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), flagsL = makeEmpty(n * 4),
                        drawsL = makeEmpty(n * 4), lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4),
                        state = makeEmpty(n * 4);
-        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0));
+        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(sieve::gpu::SIEVE_CULL_COUNTER_WORDS, 0));
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         sieve::CullPhaseBuffers early{params.range(),     instances.range(),   meshes.range(),
@@ -121,16 +121,19 @@ protected:
         EXPECT_EQ(g.counters.earlyDrawn, counters.earlyDrawn);
         EXPECT_EQ(g.counters.lateVisible, counters.lateVisible);
         EXPECT_EQ(g.counters.lateDrawn, counters.lateDrawn);
+        for (uint32_t k = 0; k < sieve::gpu::SIEVE_CULL_TEST_COUNT; ++k)
+            EXPECT_EQ(g.counters.culled[k], counters.culled[k]) << "culled by test " << k;
     }
 
     Frame makeFrame(const testing_cull::Camera& cam, VkExtent2D depthExtent, std::vector<float> depth, uint32_t n,
-                    uint32_t toggles, uint32_t seed) {
+                    uint32_t toggles, uint32_t seed, float drawDistance = kDrawDistance) {
         Frame f;
         f.depthExtent = depthExtent;
         f.depth = std::move(depth);
         sieve::CullSettings settings;
         settings.toggles = toggles;
         settings.lodThreshold = 2.0f;
+        settings.drawDistance = drawDistance;
         auto p = testing_cull::makeParams(cam, depthExtent, n, settings);
         EXPECT_TRUE(p) << p.error().message;
         if (p) f.params = p.value();
@@ -139,6 +142,8 @@ protected:
         return f;
     }
 
+    // The view's draw distance: within the random scenes' extent (60), so that it culls some of them.
+    static constexpr float kDrawDistance = 40.0f;
     sieve::CullFlagPass pass;
     sieve::HiZBuilder hiz;
 };
@@ -153,6 +158,7 @@ TEST_F(CullFlagsTest, RandomScenesMatchTheReferenceForEveryToggleSet) {
                                    SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE,
                                    SIEVE_CULL_ALL & ~SIEVE_CULL_LOD,
                                    SIEVE_CULL_ALL & ~SIEVE_CULL_FRUSTUM,
+                                   SIEVE_CULL_ALL & ~SIEVE_CULL_DISTANCE,
                                    0u};
     uint32_t seed = 40;
     for (uint32_t toggles : toggleSets) {
@@ -171,6 +177,7 @@ TEST_F(CullFlagsTest, RandomScenesMatchTheReferenceForEveryToggleSet) {
             EXPECT_GT(g.counters.frustumVisible, 0u);
             EXPECT_LT(g.counters.frustumVisible, n);
             EXPECT_LT(g.counters.lateVisible, g.counters.frustumVisible) << "nothing was occluded";
+            EXPECT_GT(g.counters.culled[SIEVE_TEST_DISTANCE], 0u) << "nothing was beyond the draw distance";
         }
         if (toggles == 0u) {
             EXPECT_EQ(g.counters.lateDrawn, n);  // everything off: every instance drawn
@@ -248,7 +255,9 @@ TEST_F(CullFlagsTest, OcclusionNeverCullsASphereWithAVisiblePixel) {
         scene.instances.push_back(inst);
     }
     const uint32_t n = uint32_t(scene.instances.size());
-    Frame frame = makeFrame(cam, extent, depth, n, sieve::gpu::SIEVE_CULL_ALL & ~sieve::gpu::SIEVE_CULL_TWO_PHASE, 9);
+    // No draw distance: every sphere in the frustum that is not flagged was culled by occlusion.
+    Frame frame =
+        makeFrame(cam, extent, depth, n, sieve::gpu::SIEVE_CULL_ALL & ~sieve::gpu::SIEVE_CULL_TWO_PHASE, 9, 0.0f);
     GpuResult g = run(scene, frame);
     uint32_t occluded = 0;
     for (uint32_t i = 0; i < n; ++i) {

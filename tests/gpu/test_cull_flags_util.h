@@ -69,6 +69,8 @@ inline RandomScene makeRandomScene(uint32_t n, uint32_t seed, float extent = 60.
         inst.mesh = uint32_t(rng() % s.meshes.size());
         if (i % 97 == 5) inst.sphere.x = std::numeric_limits<float>::quiet_NaN();
         if (i % 131 == 7) inst.sphere.w = std::numeric_limits<float>::infinity();
+        // Some instances carry their own cull distance (the smaller of it and the view's applies).
+        if (i % 7 == 3) inst.cullDistance = 8.0f + float(i % 45);
         s.instances.push_back(inst);
     }
     return s;

@@ -13,6 +13,7 @@
 #include "gpu/test_render_frames.h"
 #include "shared/draw.h"
 #include "sieve/cull_flags.h"
+#include "sieve/hiz.h"
 
 using testing_gpu::GpuTest;
 
@@ -165,4 +166,52 @@ TEST_F(CullingPluginTest, OverflowIsClampedAndCounted) {
     expectStableOrder(early);
     ASSERT_FALSE(early.draws.empty());
     EXPECT_EQ(early.draws.front().firstInstance, 0u) << "a full list keeps the first draws in instance order";
+}
+
+// The draw distance (CullView::drawDistance) culls exactly the instances the CPU reference puts beyond
+// it (in the frustum and wholly farther: shared/cull.h), and the other tests keep the picture it leaves:
+// every test on draws what the distance test alone draws, pixel for pixel. Without the distance more is
+// drawn (it did remove something visible).
+TEST_F(CullingPluginTest, DrawDistanceCullsTheFarAndTheOtherTestsKeepThePicture) {
+    constexpr float kDistance = 30.0f;
+    auto& t = renderer_->plugin().toggles();
+    t.lod = false;
+    renderer_->setDrawDistance(kDistance);
+    auto picture = [&] {
+        renderFrames(6);
+        auto px = target_->readbackPixels();
+        EXPECT_TRUE(px) << px.error().message;
+        return px ? std::move(px).value() : std::vector<uint8_t>{};
+    };
+    const std::vector<uint8_t> all = picture();
+    const sieve::CullingStats s = renderer_->plugin().stats();
+    ASSERT_TRUE(s.valid);
+    const VkExtent2D e = target_->extent();
+    sieve::CullSettings settings;
+    settings.drawDistance = kDistance;
+    auto params = sieve::makeCullParams(
+        {sieve::assets::viewMatrix(pose_),
+         sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(e.width) / float(e.height), 0.1f)),
+         {0.0f, 0.0f, float(e.width), float(e.height), 0.0f, 1.0f}},
+        sieve::HiZBuilder::pyramidExtent(e), 1, uint32_t(scene_.instances.size()), settings);
+    ASSERT_TRUE(params) << params.error().message;
+    uint32_t inView = 0, beyond = 0;
+    for (const sieve::gpu::Instance& inst : scene_.instances) {
+        if (!sieve::gpu::sieveInFrustum(inst.sphere, *params)) continue;
+        const bool within = sieve::gpu::sieveWithinDrawDistance(inst.sphere, inst.cullDistance, *params);
+        inView += within;
+        beyond += !within;
+    }
+    EXPECT_EQ(s.frustumVisible, inView);
+    EXPECT_EQ(s.views[0].culled[sieve::gpu::SIEVE_TEST_DISTANCE], beyond);
+    EXPECT_GT(beyond, 0u) << "the distance must cull something at street level";
+
+    t.frustum = t.occlusion = false;
+    const std::vector<uint8_t> distanceOnly = picture();
+    ASSERT_EQ(all.size(), distanceOnly.size());
+    EXPECT_TRUE(all == distanceOnly) << "frustum and occlusion culling changed the picture the distance leaves";
+
+    renderer_->setDrawDistance(0.0f);
+    const std::vector<uint8_t> unlimited = picture();
+    EXPECT_FALSE(unlimited == distanceOnly) << "the draw distance removed nothing visible";
 }

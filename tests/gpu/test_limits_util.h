@@ -87,7 +87,8 @@ protected:
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives), visibleLast = makeBuffer(frame.visibleLast);
-        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(4, 0)), state = makeEmpty(n * 4);
+        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(sieve::gpu::SIEVE_CULL_COUNTER_WORDS, 0)),
+                       state = makeEmpty(n * 4);
         engine::Buffer streams = makeBuffer(std::vector<sieve::gpu::DrawStream>{{0, capacity}});
         const VkDeviceSize drawBytes = VkDeviceSize(capacity) * sizeof(sieve::gpu::DrawCommand);
         std::vector<uint32_t> drawInit(size_t(drawBytes / 4) + kGuardWords, kGuardWord);

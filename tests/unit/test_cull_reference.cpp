@@ -22,8 +22,9 @@ TEST(CullParamsLayout, MatchesStd140Offsets) {
     EXPECT_EQ(offsetof(CullParams, lodBias), 228u);
     EXPECT_EQ(offsetof(CullParams, instanceMask), 232u);
     EXPECT_EQ(offsetof(CullParams, debugRadiusShrink), 236u);
-    EXPECT_EQ(sizeof(CullParams), 240u);
-    EXPECT_EQ(sizeof(sieve::gpu::CullCounters), 16u);
+    EXPECT_EQ(offsetof(CullParams, drawDistance), 240u);
+    EXPECT_EQ(sizeof(CullParams), 256u);
+    EXPECT_EQ(sizeof(sieve::gpu::CullCounters), 4u * sieve::gpu::SIEVE_CULL_COUNTER_WORDS);
 }
 
 TEST(CullFrustum, PlanesSeparateInsideFromOutside) {

@@ -25,6 +25,7 @@
 // while the host's view camera moves.
 #include <vulkan/vulkan.h>
 
+#include <array>
 #include <memory>
 #include <span>
 #include <string>
@@ -62,8 +63,11 @@ struct CullingConfig {
     prim::PrimOptions scan;  // scan tier for the draw lists
 };
 
+// Run-time switches. The culling tests' (frustum, distance, occlusion) are listed with everything else
+// known of each test in sieve::kCullTests (sieve/cull_tests.h).
 struct CullingToggles {
     bool frustum = true;
+    bool distance = true;  // the views' draw distances and the instances' cull distances
     bool occlusion = true;
     bool twoPhase = true;
     bool lod = true;
@@ -84,9 +88,14 @@ const char* viewKindName(ViewKind kind);  // "camera", "shadow", "light", "other
 // One view of a frame.
 struct CullView {
     ViewDesc desc;
-    // SIEVE_CULL_FRUSTUM / OCCLUSION / LOD (shared/cull_tests.h); the run-time toggles switch them off for
-    // every view. OCCLUSION only for view 0.
-    uint32_t tests = gpu::SIEVE_CULL_FRUSTUM | gpu::SIEVE_CULL_OCCLUSION | gpu::SIEVE_CULL_LOD;
+    // SIEVE_CULL_FRUSTUM / DISTANCE / OCCLUSION / LOD (shared/cull_tests.h); the run-time toggles switch
+    // them off for every view. OCCLUSION only for view 0.
+    uint32_t tests =
+        gpu::SIEVE_CULL_FRUSTUM | gpu::SIEVE_CULL_DISTANCE | gpu::SIEVE_CULL_OCCLUSION | gpu::SIEVE_CULL_LOD;
+    // Instances whose whole bounding sphere lies farther than this from the view's eye are culled (with
+    // SIEVE_CULL_DISTANCE; 0: no limit). Each instance may also carry its own, Instance::cullDistance;
+    // the smaller applies.
+    float drawDistance = 0.0f;
     // The view culls an instance only when (Instance::flags & instanceMask) == instanceMask (0: all),
     // e.g. SIEVE_INSTANCE_CASTS_SHADOW for a shadow view; the others it never draws.
     uint32_t instanceMask = 0;
@@ -108,10 +117,12 @@ struct StreamRange {
 struct CullingViewStats {
     std::string name;
     ViewKind kind = ViewKind::Camera;
-    uint32_t frustumVisible = 0;  // kept by the instance mask and in the frustum
+    uint32_t frustumVisible = 0;  // in view: kept by the instance mask, in the frustum and the draw distance
     uint32_t earlyDrawn = 0;
     uint32_t lateVisible = 0;  // ... and not occluded
     uint32_t lateDrawn = 0;
+    // Instances each culling test removed, by kCullTests index (the first test that culls one counts it).
+    std::array<uint32_t, gpu::SIEVE_CULL_TEST_COUNT> culled{};
     std::vector<gpu::DrawCounts> early, late;  // per bin
     uint32_t drawn() const { return earlyDrawn + lateDrawn; }
     uint32_t draws(uint32_t bin) const { return early[bin].count + late[bin].count; }

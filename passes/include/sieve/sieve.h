@@ -5,6 +5,7 @@
 // The layouts a host fills (scene tables) and reads (draw records and counts).
 #include "shared/draw.h"
 #include "shared/scene.h"
+#include "sieve/cull_tests.h"
 #include "sieve/culling.h"
 #include "sieve/depth_format.h"
 #include "sieve/device.h"

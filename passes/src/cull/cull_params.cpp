@@ -211,6 +211,7 @@ Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidE
     p.instanceCount = instanceCount;
     p.toggles = settings.toggles;
     p.lodBias = settings.lodBias;
+    p.drawDistance = settings.drawDistance;
     return p;
 }
 

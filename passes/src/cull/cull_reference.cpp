@@ -66,6 +66,27 @@ bool kept(const gpu::Instance& inst, const gpu::CullParams& p) {
     return (inst.flags & p.instanceMask) == p.instanceMask;
 }
 
+// The tests before occlusion, as decide.glsl inViewKept applies them: whether the instance is in view
+// (kept by the mask, in the frustum and the draw distance) and which test culled it
+// (SIEVE_CULL_TEST_COUNT: none, or the mask).
+bool inView(const gpu::Instance& inst, const gpu::CullParams& p, uint32_t& culledBy) {
+    culledBy = gpu::SIEVE_CULL_TEST_COUNT;
+    if ((p.toggles & gpu::SIEVE_CULL_FRUSTUM) && !gpu::sieveInFrustum(inst.sphere, p)) {
+        culledBy = gpu::SIEVE_TEST_FRUSTUM;
+        return false;
+    }
+    if (!kept(inst, p)) return false;
+    if ((p.toggles & gpu::SIEVE_CULL_DISTANCE) && !gpu::sieveWithinDrawDistance(inst.sphere, inst.cullDistance, p)) {
+        culledBy = gpu::SIEVE_TEST_DISTANCE;
+        return false;
+    }
+    return true;
+}
+
+void countCulled(gpu::CullCounters& c, uint32_t culledBy) {
+    if (culledBy < gpu::SIEVE_CULL_TEST_COUNT) ++c.culled[culledBy];
+}
+
 }  // namespace
 
 CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
@@ -74,14 +95,16 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
     CullPhaseOutput out = sized(views.size(), binCount, n);
     for (size_t v = 0; v < views.size(); ++v) {
         const gpu::CullParams& params = views[v];
-        const bool frustumOn = params.toggles & gpu::SIEVE_CULL_FRUSTUM;
         const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
         for (uint32_t i = 0; i < n; ++i) {
             const gpu::Instance& inst = scene.instances[i];
             const size_t vi = v * n + i;
-            const bool inFrustum = kept(inst, params) && (!frustumOn || gpu::sieveInFrustum(inst.sphere, params));
             const bool earlyView = params.toggles & gpu::SIEVE_CULL_EARLY;
-            const bool flag = earlyView ? inFrustum : twoPhase && inFrustum && visibleLast[vi] != 0;
+            uint32_t culledBy = gpu::SIEVE_CULL_TEST_COUNT;
+            // Two-phase views test only what was visible last frame here.
+            const bool tested = earlyView || (twoPhase && visibleLast[vi] != 0);
+            const bool inFrustum = tested && inView(inst, params, culledBy);
+            const bool flag = inFrustum;
             out.flags[vi] = flag;
             if (flag) {
                 out.lods[vi] = lodReference(inst, params, scene);
@@ -90,6 +113,7 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
             counters[v].earlyDrawn += flag;
             counters[v].frustumVisible += earlyView && inFrustum;
             counters[v].lateVisible += earlyView && inFrustum;
+            if (earlyView) countCulled(counters[v], culledBy);
         }
     }
     return out;
@@ -105,14 +129,14 @@ CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32
     visibleLast.resize(std::max<size_t>(visibleLast.size(), views.size() * n), 0);
     for (size_t v = 0; v < views.size(); ++v) {
         const gpu::CullParams& params = views[v];
-        const bool frustumOn = params.toggles & gpu::SIEVE_CULL_FRUSTUM;
         const bool occlusionOn = (params.toggles & gpu::SIEVE_CULL_OCCLUSION) && pyramid;
         const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
         for (uint32_t i = 0; i < n; ++i) {
             const gpu::Instance& inst = scene.instances[i];
             const size_t vi = v * n + i;
             const bool isKept = kept(inst, params);
-            const bool inFrustum = isKept && (!frustumOn || gpu::sieveInFrustum(inst.sphere, params));
+            uint32_t culledBy = gpu::SIEVE_CULL_TEST_COUNT;
+            const bool inFrustum = inView(inst, params, culledBy);
             const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, params, *pyramid));
             const bool drawnEarly = twoPhase && flagsEarly[vi] != 0;
             const bool flag = vis && !drawnEarly;
@@ -125,14 +149,18 @@ CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32
             counters[v].frustumVisible += inFrustum;
             counters[v].lateVisible += vis;
             counters[v].lateDrawn += flag;
+            countCulled(counters[v], culledBy);
+            if (inFrustum && !vis) countCulled(counters[v], gpu::SIEVE_TEST_OCCLUSION);
             if (v != 0) continue;
             uint32_t state = gpu::SIEVE_STATE_DRAWN_LATE | out.lods[vi] << gpu::SIEVE_STATE_LOD_SHIFT;
             if (drawnEarly)
                 state = gpu::SIEVE_STATE_DRAWN_EARLY | lodsEarly[vi] << gpu::SIEVE_STATE_LOD_SHIFT;
             else if (!isKept)
                 state = gpu::SIEVE_STATE_MASKED;
-            else if (!inFrustum)
+            else if (culledBy == gpu::SIEVE_TEST_FRUSTUM)
                 state = gpu::SIEVE_STATE_FRUSTUM_CULLED;
+            else if (culledBy == gpu::SIEVE_TEST_DISTANCE)
+                state = gpu::SIEVE_STATE_DISTANCE_CULLED;
             else if (!vis)
                 state = gpu::SIEVE_STATE_OCCLUSION_CULLED;
             out.state[i] = state;

@@ -8,6 +8,7 @@
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "sieve/cull_flags.h"
+#include "sieve/cull_tests.h"
 #include "sieve/depth_format.h"
 #include "sieve/hiz.h"
 #include "sieve/prim/scan.h"
@@ -162,6 +163,7 @@ Result<gpu::CullParams> CullingPlugin::Impl::params(const CullView& v, uint32_t 
     settings.toggles = toggleBits;
     settings.lodThreshold = toggles.lodThreshold;
     settings.lodBias = toggles.lodBias;
+    settings.drawDistance = v.drawDistance;
     VkExtent2D extent = slots[pyramid].extent;
     uint32_t mips = slots[pyramid].mipLevels;
     if (index > 0) {
@@ -182,10 +184,14 @@ Result<void> CullingPlugin::Impl::check(std::span<const CullView> v) const {
     if (v.empty() || v.size() > config.maxViews)
         return error(std::to_string(v.size()) + " views: 1.." + std::to_string(config.maxViews) +
                      " (CullingConfig::maxViews)");
-    constexpr uint32_t kTests = gpu::SIEVE_CULL_FRUSTUM | gpu::SIEVE_CULL_OCCLUSION | gpu::SIEVE_CULL_LOD;
+    uint32_t kTests = gpu::SIEVE_CULL_LOD;
+    for (const CullTest& t : kCullTests) kTests |= t.bit;
     for (size_t i = 0; i < v.size(); ++i) {
         const std::string who = "view " + std::to_string(i) + " (" + viewName(v[i], i) + "): ";
-        if (v[i].tests & ~kTests) return error(who + "unknown test bits (SIEVE_CULL_FRUSTUM, OCCLUSION, LOD only)");
+        if (v[i].tests & ~kTests)
+            return error(who + "unknown test bits (SIEVE_CULL_FRUSTUM, DISTANCE, OCCLUSION, LOD only)");
+        if (!(v[i].drawDistance >= 0.0f))
+            return error(who + "drawDistance " + std::to_string(v[i].drawDistance) + " (0 for none, or a distance)");
         if (i > 0 && (v[i].tests & gpu::SIEVE_CULL_OCCLUSION))
             return error(who +
                          "occlusion culling is only available for view 0, the main view (its pyramid is built "
@@ -389,8 +395,8 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     if (!f.frozen || m.frozenStale) m.cullViews = m.views;
     m.frozenStale = false;
     f.check = t.checkCulling && !f.frozen;
-    const uint32_t on = (t.frustum ? gpu::SIEVE_CULL_FRUSTUM : 0u) | (t.lod ? gpu::SIEVE_CULL_LOD : 0u) |
-                        (t.occlusion ? gpu::SIEVE_CULL_OCCLUSION : 0u);
+    uint32_t on = t.lod ? gpu::SIEVE_CULL_LOD : 0u;
+    for (const CullTest& test : kCullTests) on |= t.*test.toggle ? test.bit : 0u;
     f.views.clear();
     f.viewInfo.clear();
     for (size_t v = 0; v < m.cullViews.size(); ++v) {

@@ -15,12 +15,14 @@ namespace sieve::cull {
 
 namespace {
 
-// One frame's record in the readback ring, in 16-byte units: the header, CullCounters[maxViews],
-// DrawCounts early[streams] and late[streams], then the check's count.
+// One frame's record in the readback ring, word by word: the header, CullCounters[maxViews],
+// DrawCounts early[streams] and late[streams], then the check's count (16 bytes).
 struct Header {
     uint32_t frameLo, frameHi, instances, valid;
 };
-static_assert(sizeof(Header) == 16 && sizeof(gpu::CullCounters) == 16 && sizeof(gpu::DrawCounts) == 16);
+static_assert(sizeof(Header) == 16 && sizeof(gpu::CullCounters) == 4 * gpu::SIEVE_CULL_COUNTER_WORDS &&
+              sizeof(gpu::DrawCounts) == 16);
+constexpr VkDeviceSize kCounterBytes = sizeof(gpu::CullCounters);
 
 constexpr const char* kStats = "cull.stats";
 constexpr uint64_t kNever = UINT64_MAX;
@@ -82,7 +84,7 @@ public:
             uint32_t(f.info.frameIndex), uint32_t(f.info.frameIndex >> 32), f.instanceCount, views_, streams_, 0, 0, 0};
         pipeline_.dispatch(
             cmd,
-            {Binding::storage(whole(counters_, VkDeviceSize(views_) * 16)),
+            {Binding::storage(whole(counters_, VkDeviceSize(views_) * kCounterBytes)),
              Binding::storage(whole(early_, streamBytes)), Binding::storage(whole(late_, streamBytes)),
              Binding::storage(whole(check_, 16)), Binding::storage({b[stats_slot_].buffer, base, recordBytes()})},
             push, 1);
@@ -103,7 +105,7 @@ private:
 
     // Each record at a storage-buffer offset the device accepts (the dispatch binds it alone).
     VkDeviceSize recordBytes() const {
-        const VkDeviceSize bytes = 16 * (2 + VkDeviceSize(views_) + 2 * VkDeviceSize(streams_));
+        const VkDeviceSize bytes = 16 * (2 + 2 * VkDeviceSize(streams_)) + kCounterBytes * views_;
         return (bytes + align_ - 1) / align_ * align_;
     }
 
@@ -117,15 +119,16 @@ private:
         s.frame = tag;
         s.instances = h.instances;
         s.views = w.views;
-        const char* counts = rec + 16 + views_ * 16;
+        const char* counts = rec + 16 + views_ * kCounterBytes;
         for (size_t v = 0; v < s.views.size(); ++v) {
             CullingViewStats& vs = s.views[v];
             gpu::CullCounters c;
-            std::memcpy(&c, rec + 16 + v * 16, 16);
+            std::memcpy(&c, rec + 16 + v * kCounterBytes, kCounterBytes);
             vs.frustumVisible = c.frustumVisible;
             vs.earlyDrawn = c.earlyDrawn;
             vs.lateVisible = c.lateVisible;
             vs.lateDrawn = c.lateDrawn;
+            std::copy(std::begin(c.culled), std::end(c.culled), vs.culled.begin());
             vs.early.assign(bins_, {});
             vs.late.assign(bins_, {});
             std::memcpy(vs.early.data(), counts + v * bins_ * 16, bins_ * 16);
@@ -142,7 +145,7 @@ private:
             s.late = add(s.late, main.late[bin]);
         }
         s.falselyCulledValid = w.check;
-        std::memcpy(&s.falselyCulled, rec + 16 + views_ * 16 + 2 * streams_ * 16, 4);
+        std::memcpy(&s.falselyCulled, counts + 2 * streams_ * 16, 4);
         if (!w.check) s.falselyCulled = 0;
     }
 
