@@ -22,7 +22,6 @@ set(SIEVE_PUBLIC_HEADERS sieve.h plugin.h culling.h geometry_pass.h result.h dev
                           cull_tests.h)
 list(TRANSFORM SIEVE_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/passes/include/sieve/)
 install(FILES ${SIEVE_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve)
-install(FILES ${PROJECT_SOURCE_DIR}/passes/include/sieve/prim/config.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/prim)
 install(FILES ${PROJECT_SOURCE_DIR}/shaders/shared/common.h ${PROJECT_SOURCE_DIR}/shaders/shared/scene.h
               ${PROJECT_SOURCE_DIR}/shaders/shared/draw.h ${PROJECT_SOURCE_DIR}/shaders/shared/cull_tests.h
               ${PROJECT_SOURCE_DIR}/shaders/shared/cull_state.h

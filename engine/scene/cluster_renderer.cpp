@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "engine/scene/gpu_scene.h"
+#include "sieve/culling_tuning.h"
 
 namespace engine {
 
@@ -64,7 +65,7 @@ sieve::ClusterConfig ClusterRenderer::configFor(const sieve::CullingPlugin& cull
     config.coneBins = coneBins;
     config.framesInFlight = cull.config().framesInFlight;
     config.viewport = cull.config().viewport;
-    config.scan = cull.config().scan;
+    config.scan = sieve::tuning(cull).scan;
     return config;
 }
 

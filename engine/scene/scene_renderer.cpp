@@ -7,6 +7,7 @@
 
 #include "assets/bins.h"
 #include "engine/scene/scene_geometry.h"
+#include "sieve/culling_tuning.h"
 
 namespace engine {
 
@@ -93,13 +94,14 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     }
     config.streamCapacities =
         streamCapacities(ctx.info(), config, binDraws(scene, r->scene_.streamBins, config.binCount));
+    sieve::CullingTuning tuning;
     if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
         const std::string t = tier;
-        config.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
+        tuning.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
                            : t == "b" ? sieve::prim::ScanTier::Subgroup
                                       : sieve::prim::ScanTier::SinglePass;
     }
-    auto plugin = sieve::CullingPlugin::create(ctx.info(), config);
+    auto plugin = sieve::createCullingPlugin(ctx.info(), config, tuning);
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();

@@ -91,6 +91,15 @@ struct OverlayPolicy {
 };
 
 // Everything the overlay draws.
+// The culling section's switches: the plugin's run-time toggles, the camera view's draw distance
+// (sieve::CullView::drawDistance; 0: no limit) and the draw lists' order (sieve::CullingTuning::stable:
+// a comparison the viewer offers, not a host's setting).
+struct CullingSwitches {
+    sieve::CullingToggles toggles;
+    float drawDistance = 0.0f;
+    bool stable = true;
+};
+
 struct OverlayModel {
     std::string deviceName;
     uint32_t width = 0, height = 0;
@@ -101,9 +110,8 @@ struct OverlayModel {
     std::string trianglesSource = "none";  // "draw_records" | "pipeline_statistics" | "none"
     std::optional<uint64_t> trianglesQuery;  // the pipeline-statistics count of that frame, where there is one
     PassTimings gpuTimes;
-    sieve::CullingToggles toggles;
-    float drawDistance = 0.0f;  // the camera view's (sieve::CullView::drawDistance; 0: no limit)
-    std::string clusterPath;    // "mesh" / "indirect" when the draws are cluster lists; "" without clusters
+    CullingSwitches switches;  // what the overlay's culling section switches
+    std::string clusterPath;   // "mesh" / "indirect" when the draws are cluster lists; "" without clusters
     sieve::ClusterStats clusters;
     HiZView hiz;
     bool captureAvailable = false;  // RenderDoc is loaded

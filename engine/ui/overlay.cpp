@@ -75,7 +75,7 @@ bool section(OverlayModel& m, const char* name, bool open) {
 // The bottom bar: the frozen-culling banner and the last action's result, always on screen (a reload or
 // a tall overlay never hides them). Returns its height.
 float drawStatusBar(OverlayModel& m, const ImVec2& display, float margin) {
-    const bool frozen = m.toggles.freeze;
+    const bool frozen = m.switches.toggles.freeze;
     if (!frozen && m.status.empty()) return 0.0f;
     ImGui::SetNextWindowPos(ImVec2(margin, display.y - margin), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(display.x - 2 * margin, 1.0f), FLT_MAX));
@@ -231,7 +231,9 @@ void drawTimingsSection(const PassTimings& t, float maxHeight, bool singlePhase)
     ImGui::EndTable();
 }
 
-bool drawTogglesSection(sieve::CullingToggles& t, float& drawDistance) {
+bool drawTogglesSection(CullingSwitches& s) {
+    sieve::CullingToggles& t = s.toggles;
+    float& drawDistance = s.drawDistance;
     bool changed = false;
     for (const sieve::CullTest& test : sieve::kCullTests) {
         changed |= ImGui::Checkbox(std::string(test.name).c_str(), &(t.*test.toggle));
@@ -244,11 +246,11 @@ bool drawTogglesSection(sieve::CullingToggles& t, float& drawDistance) {
     ImGui::SameLine();
     // The false-culling check: occlusion-culled instances re-tested against the final depth.
     changed |= ImGui::Checkbox("check culling", &t.checkCulling);
-    int mode = t.stable ? 0 : 1;
+    int mode = s.stable ? 0 : 1;
     changed |= ImGui::RadioButton("stable compaction", &mode, 0);
     ImGui::SameLine();
     changed |= ImGui::RadioButton("atomic append", &mode, 1);
-    t.stable = mode == 0;
+    s.stable = mode == 0;
     changed |= ImGui::SliderInt("LOD bias", &t.lodBias, kLodBiasMin, kLodBiasMax);
     // 0 = no limit; logarithmic, as distances span orders of magnitude.
     changed |= ImGui::SliderFloat("draw distance", &drawDistance, 0.0f, 10000.0f, drawDistance > 0.0f ? "%.1f" : "none",
@@ -371,12 +373,12 @@ OverlayActions drawOverlay(OverlayModel& m) {
     if (ImGui::Begin("Sieve", nullptr, flags)) {
         drawFrameSection(m);
         actions = drawActionsSection(m.captureAvailable);
-        const bool singlePhase = !m.toggles.twoPhase;
+        const bool singlePhase = !m.switches.toggles.twoPhase;
         if (section(m, "counts", tall && open >= 1)) {
             drawCountsSection(m.counts, m.triangles, singlePhase);
             drawClusterCounts(m.clusterPath, m.clusters);
         }
-        if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.toggles, m.drawDistance);
+        if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.switches);
         if (section(m, "debug view", m.debugView != DebugView::Off && !m.policy.quarter))
             changed |= drawDebugViewSection(m.debugView);
         if (section(m, "Hi-Z", m.hiz.show && !m.policy.quarter)) drawHiZSection(m.hiz);

@@ -27,8 +27,7 @@ void drawCountsSection(const sieve::CullingStats& counts, uint64_t triangles, bo
 // Per pass: last, mean, plot, in a scroll region ending at most at screen y = maxScreenY.
 void drawTimingsSection(const PassTimings& timings, float maxScreenY, bool singlePhase);
 void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats);  // cluster culling's counts
-// true when something changed; drawDistance: the camera view's (0: none)
-bool drawTogglesSection(sieve::CullingToggles& toggles, float& drawDistance);
+bool drawTogglesSection(CullingSwitches& switches);                                 // true when something changed
 bool drawDebugViewSection(DebugView& view);                // off / culling / LOD, with a legend
 void drawHiZSection(HiZView& view);                        // show, min/max, mip slider
 void drawHiZWindow(const HiZView& view);                   // the image, in its own window (top right)

@@ -80,7 +80,7 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
     for (const sieve::CullTest& test : sieve::kCullTests) toggles[std::string(test.name)] = t.*test.toggle;
     toggles.update(nlohmann::ordered_json{{"two_phase", t.twoPhase},
                                           {"lod", t.lod},
-                                          {"compaction", t.stable ? "stable" : "atomic"},
+                                          {"compaction", run.stable ? "stable" : "atomic"},
                                           {"freeze", t.freeze},
                                           {"lod_bias", t.lodBias}});
     j["toggles"] = toggles;

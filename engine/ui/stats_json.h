@@ -38,6 +38,7 @@ struct RunSummary {
     sieve::ClusterStats clusters;
     std::vector<std::string> binNames;  // of each stream (views[].bins); empty: "bin N"
     float drawDistance = 0.0f;          // the camera view's (0: no limit)
+    bool stable = true;                 // the draw lists' order (sieve::CullingTuning::stable)
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each

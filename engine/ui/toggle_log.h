@@ -8,7 +8,7 @@
 namespace engine::ui {
 
 // Empty when nothing differs.
-std::string describeToggleChanges(const sieve::CullingToggles& before, const sieve::CullingToggles& after);
+std::string describeToggleChanges(const CullingSwitches& before, const CullingSwitches& after);
 std::string describeDebugViewChange(DebugView before, DebugView after);
 
 }  // namespace engine::ui

@@ -8,6 +8,7 @@
 
 #include "bench_util.h"
 #include "scene_harness.h"
+#include "sieve/culling_tuning.h"
 #include "sieve/hiz.h"
 #include "subcommands.h"
 
@@ -91,7 +92,7 @@ int cullMain(int argc, char** argv) {
         const uint64_t cpuFrustum = verify ? frustumReferenceCount(h.scene(), h.view(), h.proj(), o.drawDistance) : 0;
         uint32_t drawsStable = 0;
         for (const bool stable : {true, false}) {
-            h.renderer().plugin().toggles().stable = stable;
+            sieve::tuning(h.renderer().plugin()).stable = stable;
             auto run = h.runWarm(warmupMs, o.warmup, o.frames);
             if (!run) return fail(kName, run.error().message);
             const sieve::CullingStats& s = run->stats;

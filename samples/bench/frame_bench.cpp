@@ -18,8 +18,7 @@ constexpr const char* kDescription =
     "--verify: off draws every instance's primitives, on draws fewer, no overflow.";
 
 void setAll(sieve::CullingToggles& t, bool on) {
-    t.frustum = t.occlusion = t.twoPhase = t.lod = on;
-    t.stable = true;
+    t.frustum = t.distance = t.occlusion = t.twoPhase = t.lod = on;
 }
 
 }  // namespace

@@ -155,7 +155,7 @@ uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm:
     uint64_t n = 0;
     for (const sieve::gpu::Instance& inst : scene.instances)
         n += sieve::gpu::sieveInFrustum(inst.sphere, *params) &&
-             sieve::gpu::sieveWithinDrawDistance(inst.sphere, inst.cullDistance, *params);
+             sieve::gpu::sieveWithinDrawDistance(inst.sphere, 0.0f, *params);  // no instance distances (config)
     return n;
 }
 

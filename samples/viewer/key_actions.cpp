@@ -21,12 +21,12 @@ bool applyKeys(const WindowInput::Actions& keys, engine::ui::OverlayActions& act
 }
 
 void ChangeLog::print(const engine::ui::OverlayModel& model) {
-    const std::string toggles = engine::ui::describeToggleChanges(toggles_, model.toggles);
+    const std::string toggles = engine::ui::describeToggleChanges(switches_, model.switches);
     if (!toggles.empty()) std::printf("culling: %s\n", toggles.c_str());
     const std::string view = engine::ui::describeDebugViewChange(view_, model.debugView);
     if (!view.empty()) std::printf("%s\n", view.c_str());
     if (!toggles.empty() || !view.empty()) std::fflush(stdout);
-    toggles_ = model.toggles;
+    switches_ = model.switches;
     view_ = model.debugView;
 }
 

@@ -14,11 +14,11 @@ bool applyKeys(const WindowInput::Actions& keys, engine::ui::OverlayActions& act
 // Prints "culling: <changes>" / "debug view <name>" once per change of the model's toggles or view.
 class ChangeLog {
 public:
-    explicit ChangeLog(const engine::ui::OverlayModel& model) : toggles_(model.toggles), view_(model.debugView) {}
+    explicit ChangeLog(const engine::ui::OverlayModel& model) : switches_(model.switches), view_(model.debugView) {}
     void print(const engine::ui::OverlayModel& model);
 
 private:
-    sieve::CullingToggles toggles_;
+    engine::ui::CullingSwitches switches_;
     engine::ui::DebugView view_;
 };
 

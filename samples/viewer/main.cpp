@@ -36,6 +36,7 @@
 #include "run_report.h"
 #include "scene_setup.h"
 #include "shader_hot_reload.h"
+#include "sieve/culling_tuning.h"
 #include "window_input.h"
 
 namespace {
@@ -186,8 +187,7 @@ int main(int argc, char** argv) {
     engine::ui::OverlayModel model;
     model.deviceName = deviceName;
     if (*clusters) model.clusterPath = engine::clusterPathName((*clusters)->path);
-    model.toggles = opt.culling;
-    model.drawDistance = opt.drawDistance;
+    model.switches = {opt.culling, opt.drawDistance, opt.stableCompaction};
     model.captureAvailable = renderdoc->available();
     model.hiz.show = opt.hizView;
     model.hiz.showMax = opt.hizMax;
@@ -276,8 +276,9 @@ int main(int argc, char** argv) {
             const float aspect = float(frame->extent.width) / float(std::max(frame->extent.height, 1u));
             if (auto pose = viewer::cameraPathPose(*loaded, opt.cameraPath, t, camera, aspect)) camera.setPose(*pose);
         }
-        renderer.plugin().toggles() = model.toggles;
-        renderer.setDrawDistance(model.drawDistance);
+        renderer.plugin().toggles() = model.switches.toggles;
+        renderer.setDrawDistance(model.switches.drawDistance);
+        sieve::tuning(renderer.plugin()).stable = model.switches.stable;
         renderer.plugin().toggles().freeze &= rendered > 0;  // frozen at the start camera: culled once first
         engine::ui::HiZViewPass* hizView = renderer.hizView();
         if (hizView) hizView->select(model.hiz.show, model.hiz.showMax, model.hiz.mip);
@@ -390,8 +391,8 @@ int main(int argc, char** argv) {
         run.debugView = engine::ui::debugViewName(model.debugView);
         run.binNames = renderer.streamNames();
         if (ui) run.overlay = model.layout;
-        if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.triangles, model.gpuTimes, model.toggles,
-                                                run);
+        if (auto r = engine::ui::writeStatsJson(opt.stats, model.counts, model.triangles, model.gpuTimes,
+                                                model.switches.toggles, run);
             !r)
             return fail(r.error().message);
         std::printf("stats: %s\n", opt.stats.c_str());

@@ -107,9 +107,9 @@ cli::Parser optionParser(ViewerOptions& o) {
                 return true;
             })
         .option("--compaction", "stable|atomic", "draw-list compaction: stable (instance order) or atomic append",
-                [&t](const std::string& v) {
+                [&o](const std::string& v) {
                     if (v != "stable" && v != "atomic") return false;
-                    t.stable = v == "stable";
+                    o.stableCompaction = v == "stable";
                     return true;
                 })
         .onOff("--freeze", "freeze culling at the start camera (default off)", t.freeze)

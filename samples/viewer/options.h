@@ -36,6 +36,7 @@ struct ViewerOptions {
     sieve::CullingToggles
         culling;                // --<test> (sieve::kCullTests), --two-phase, --lod, --lod-bias, --compaction, --freeze
     float drawDistance = 0.0f;  // --draw-distance: the camera view's (0: no limit)
+    bool stableCompaction = true;  // --compaction (sieve::CullingTuning::stable)
     uint32_t instances = 10000;
     uint64_t seed = 1;
     std::string scene;                 // .gltf/.glb, or "dense" (the dense procedural scene); empty: the city

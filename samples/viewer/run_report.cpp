@@ -46,7 +46,8 @@ engine::ui::RunSummary runSummary(const std::string& device, const engine::ui::O
     if (m.gpuFrameMs.size() > 0) run.gpuFrameMsMean = m.gpuFrameMs.average();
     run.trianglesSource = m.trianglesSource;
     run.trianglesQuery = m.trianglesQuery;
-    run.drawDistance = m.drawDistance;
+    run.drawDistance = m.switches.drawDistance;
+    run.stable = m.switches.stable;
     return run;
 }
 
@@ -74,7 +75,7 @@ std::string closingLines(const engine::ui::OverlayModel& m, uint64_t rendered, u
                           (unsigned long long)*m.trianglesQuery);
             out += line;
         }
-        if (m.counts.frame < kFirstOccludedFrame && m.toggles.occlusion)
+        if (m.counts.frame < kFirstOccludedFrame && m.switches.toggles.occlusion)
             out +=
                 "\nnote: these counts are of a frame before occlusion culling had the depth of an earlier frame "
                 "to test against; --frames " +

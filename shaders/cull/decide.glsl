@@ -71,8 +71,8 @@ bool inViewKept(uint i, uint v, bool tested, inout InstanceCache c, out uint cul
         return false;
     }
     if (!keptBy(i, v, true, c)) return false;
-    if ((toggles & SIEVE_CULL_DISTANCE) != 0u &&
-        !sieveWithinDrawDistance(sphereOf(i, c), cullDistanceOf(i, c), views[v])) {
+    const float own = (toggles & SIEVE_CULL_INSTANCE_DISTANCE) != 0u ? cullDistanceOf(i, c) : 0.0;
+    if ((toggles & SIEVE_CULL_DISTANCE) != 0u && !sieveWithinDrawDistance(sphereOf(i, c), own, views[v])) {
         culledBy = SIEVE_TEST_DISTANCE;
         return false;
     }

@@ -68,7 +68,7 @@ struct CullParams {
     uint instanceMask;        // 232 the view culls an instance only when (Instance::flags & mask) == mask
     float debugRadiusShrink;  // 236 test only: the occlusion test uses radius * (1 - shrink); 0 normally
     float drawDistance;       // 240 the view's draw distance from its eye (0: no limit)
-    uint pad0;                // 244
+    uint distanceAlongAxis;   // 244 1: distances are measured along the view axis (d), 0: from the eye
     uint pad1;                // 248
     uint pad2;                // 252
 };
@@ -344,7 +344,9 @@ SIEVE_FN bool sieveOccludedByTexel(SIEVE_IN(CullOcclusionQuery) q, vec2 minMax, 
 
 // The draw-distance test (SIEVE_CULL_DISTANCE): the limit is the smaller of the view's draw distance and
 // the instance's cull distance, each 0 for none; the instance is culled when its whole sphere lies
-// beyond the limit from the eye. Conservative: the radius is inflated as for occlusion (float rounding
+// beyond the limit from the eye (distanceAlongAxis 0: |centre - eye| - r > limit, Unreal's max draw
+// distance) or beyond a plane at the limit along the view axis (1: d - r > limit, niagara's drawDistance,
+// a far plane). Conservative: the radius is inflated as for occlusion (float rounding
 // of the view transform) and the limit by 2^-10, so an instance is culled only when it is beyond in exact
 // arithmetic too (the CPU reference checks it in double). Non-finite bounds are kept.
 SIEVE_FN bool sieveWithinDrawDistance(vec4 s, float cullDistance, SIEVE_IN(CullParams) p) {
@@ -356,7 +358,7 @@ SIEVE_FN bool sieveWithinDrawDistance(vec4 s, float cullDistance, SIEVE_IN(CullP
     vec3 c = sieveViewCentre(s, p);
     SIEVE_PRECISE float mag = (((abs(c.x) + abs(c.y)) + abs(c.z)) + ((abs(s.x) + abs(s.y)) + abs(s.z)));
     SIEVE_PRECISE float r = s.w * (1.0f + SIEVE_CULL_RADIUS_REL_EPS) + mag * SIEVE_CULL_RADIUS_ABS_EPS;
-    SIEVE_PRECISE float len = sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
+    SIEVE_PRECISE float len = p.distanceAlongAxis != 0u ? p.forward * c.z : sqrt((c.x * c.x + c.y * c.y) + c.z * c.z);
     SIEVE_PRECISE float reach = (limit + r) * (1.0f + SIEVE_CULL_RADIUS_REL_EPS);
     return len <= reach;
 }

@@ -19,6 +19,9 @@ SIEVE_CONST(uint, SIEVE_CULL_LOD, 4u)
 SIEVE_CONST(uint, SIEVE_CULL_TWO_PHASE, 8u)
 SIEVE_CONST(uint, SIEVE_CULL_DISTANCE, 32u)  // the view's draw distance and each instance's cull distance
 SIEVE_CONST(uint, SIEVE_CULL_ALL, 47u)       // every bit above
+// Not a test: with SIEVE_CULL_DISTANCE, the instances' own cull distances are read (the host said its
+// table carries them: CullingConfig::instanceCullDistances); without it only the view's distance counts.
+SIEVE_CONST(uint, SIEVE_CULL_INSTANCE_DISTANCE, 64u)
 
 // Index of each culling test in CullCounters::culled and sieve::kCullTests, in the order the flag
 // shaders apply them: an instance is counted by the first test that culls it.

@@ -131,7 +131,8 @@ protected:
         f.depthExtent = depthExtent;
         f.depth = std::move(depth);
         sieve::CullSettings settings;
-        settings.toggles = toggles;
+        // The random scenes carry instance cull distances: read wherever the distance test runs.
+        settings.toggles = toggles | sieve::gpu::SIEVE_CULL_INSTANCE_DISTANCE;
         settings.lodThreshold = 2.0f;
         settings.drawDistance = drawDistance;
         auto p = testing_cull::makeParams(cam, depthExtent, n, settings);

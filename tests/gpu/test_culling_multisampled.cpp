@@ -15,6 +15,7 @@
 #include "gpu/test_hiz_util.h"
 #include "shared/cull_state.h"
 #include "sieve/culling.h"
+#include "sieve/culling_tuning.h"
 #include "sieve/hiz.h"
 
 using testing_gpu::GpuTest;
@@ -208,7 +209,8 @@ TEST_F(CullingMultisampledTest, FalseCullingCheckTestsEverySample) {
     auto& t = plugin_->toggles();
     t.lod = false;
     t.checkCulling = true;
-    t.debugRadiusShrink = 0.9f;  // planted false culls: spheres peeking out of the wall's edges and the hole
+    sieve::tuning(*plugin_).debugRadiusShrink =
+        0.9f;  // planted false culls: spheres peeking out of the wall's edges and the hole
     runFrames(5);
     if (HasFatalFailure()) return;
     const sieve::CullingStats& s = plugin_->stats();

@@ -13,6 +13,7 @@
 #include "gpu/test_render_frames.h"
 #include "shared/draw.h"
 #include "sieve/cull_flags.h"
+#include "sieve/culling_tuning.h"
 #include "sieve/hiz.h"
 
 using testing_gpu::GpuTest;
@@ -115,7 +116,7 @@ TEST_F(CullingPluginTest, StableDrawListsAreInInstanceOrderAndIdenticalAcrossFra
 TEST_F(CullingPluginTest, AtomicAppendDrawsTheSameSetInSomeOrder) {
     renderFrames(4);
     DrawList stable = readList(false);
-    renderer_->plugin().toggles().stable = false;
+    sieve::tuning(renderer_->plugin()).stable = false;
     renderFrames(2);
     DrawList atomic = readList(false);
     ASSERT_EQ(atomic.counts.count, stable.counts.count);
@@ -198,7 +199,7 @@ TEST_F(CullingPluginTest, DrawDistanceCullsTheFarAndTheOtherTestsKeepThePicture)
     uint32_t inView = 0, beyond = 0;
     for (const sieve::gpu::Instance& inst : scene_.instances) {
         if (!sieve::gpu::sieveInFrustum(inst.sphere, *params)) continue;
-        const bool within = sieve::gpu::sieveWithinDrawDistance(inst.sphere, inst.cullDistance, *params);
+        const bool within = sieve::gpu::sieveWithinDrawDistance(inst.sphere, 0.0f, *params);  // view's distance only
         inView += within;
         beyond += !within;
     }

@@ -16,6 +16,7 @@
 #include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
 #include "sieve/culling.h"
+#include "sieve/culling_tuning.h"
 #include "sieve/pipeline.h"
 
 using testing_gpu::GpuTest;
@@ -175,8 +176,8 @@ TEST_F(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
                 SCOPED_TRACE(std::string(twoPhase ? "two-phase" : "single-phase") + (stable ? ", stable" : ", atomic") +
                              (singleDispatchHiZ ? ", single-dispatch Hi-Z" : ", per-mip Hi-Z"));
                 plugin_->toggles().twoPhase = twoPhase;
-                plugin_->toggles().stable = stable;
-                plugin_->toggles().singleDispatchHiZ = singleDispatchHiZ;
+                sieve::tuning(*plugin_).stable = stable;
+                sieve::tuning(*plugin_).singleDispatchHiZ = singleDispatchHiZ;
                 for (uint32_t pass = 0; pass < plugin_->passes().size(); ++pass) recordAlone(pass);
             }
 }
@@ -201,7 +202,7 @@ TEST_F(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
     buffers_.clear();
     images_.clear();
     allocate();
-    ASSERT_TRUE(plugin_->toggles().singleDispatchHiZ);
+    ASSERT_TRUE(sieve::tuning(*plugin_).singleDispatchHiZ);
     recordAlone(plugin_->pass(sieve::CullingPlugin::PassRole::HiZ));
 }
 

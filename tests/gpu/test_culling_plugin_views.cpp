@@ -15,6 +15,7 @@
 #include "shared/draw.h"
 #include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
+#include "sieve/culling_tuning.h"
 #include "sieve/hiz.h"
 
 using testing_gpu::GpuTest;
@@ -214,7 +215,7 @@ TEST_F(CullingViewsTest, FalseCullingCheckReadsZeroAndFindsAPlantedError) {
     }
     EXPECT_GT(occludedSomewhere, 0u) << "the cameras must exercise occlusion";
     // Spheres shrunk for the occlusion test: objects peeking out behind their occluders are culled.
-    t.debugRadiusShrink = 0.5f;
+    sieve::tuning(renderer_->plugin()).debugRadiusShrink = 0.5f;
     renderFrames(sieve::assets::defaultCityCamera(), 4);
     if (HasFatalFailure()) return;
     const sieve::CullingStats& s = renderer_->plugin().stats();
@@ -233,7 +234,7 @@ TEST_F(CullingViewsTest, FalseCullingCheckEqualsTheReferenceOnTheFinalDepth) {
     auto& t = renderer_->plugin().toggles();
     t.checkCulling = true;
     t.lod = false;
-    t.debugRadiusShrink = 0.5f;
+    sieve::tuning(renderer_->plugin()).debugRadiusShrink = 0.5f;
     const sieve::assets::CameraPose pose = sieve::assets::defaultCityCamera();
     const glm::mat4 view = sieve::assets::viewMatrix(pose);
     const glm::mat4 proj = sieve::toGlm(

@@ -93,8 +93,9 @@ gpu::mat4 perspectiveReverseZ(float fovY, float aspect, float znear);
 
 struct CullSettings {
     uint32_t toggles = gpu::SIEVE_CULL_ALL;
-    float drawDistance = 0.0f;  // CullView::drawDistance (0: no limit)
-    float lodThreshold = 1.0f;  // pixels (the viewport height comes from ViewDesc::viewport)
+    float drawDistance = 0.0f;       // CullView::drawDistance (0: no limit)
+    bool distanceAlongAxis = false;  // CullView::distanceAlongAxis
+    float lodThreshold = 1.0f;       // pixels (the viewport height comes from ViewDesc::viewport)
     int lodBias = 0;
 };
 

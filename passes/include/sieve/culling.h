@@ -36,7 +36,6 @@
 #include "shared/draw.h"
 #include "sieve/device.h"
 #include "sieve/plugin.h"
-#include "sieve/prim/config.h"
 #include "sieve/view.h"
 
 namespace sieve {
@@ -60,7 +59,10 @@ struct CullingConfig {
     // or multisampled with a count in the device's sampledImageDepthSampleCounts; create() refuses others.
     VkFormat depthFormat = VK_FORMAT_D32_SFLOAT;
     VkSampleCountFlagBits depthSamples = VK_SAMPLE_COUNT_1_BIT;
-    prim::PrimOptions scan;  // scan tier for the draw lists
+    // The instance table carries per-instance cull distances (Instance::cullDistance; 0 for none). Off (the
+    // default) the field is never read: only the views' draw distances cull, and a view without one runs
+    // no distance test at all.
+    bool instanceCullDistances = false;
 };
 
 // Run-time switches. The culling tests' (frustum, distance, occlusion) are listed with everything else
@@ -71,15 +73,10 @@ struct CullingToggles {
     bool occlusion = true;
     bool twoPhase = true;
     bool lod = true;
-    bool stable = true;             // false: atomic-append order (comparison only)
-    bool freeze = false;            // keep the culling camera and the pyramid
-    bool singleDispatchHiZ = true;  // false: one dispatch per mip
-    bool checkCulling = false;      // the false-culling check (stats().falselyCulled); not while frozen
+    bool freeze = false;        // keep the culling camera and the pyramid
+    bool checkCulling = false;  // the false-culling check (stats().falselyCulled); not while frozen
     int lodBias = 0;
     float lodThreshold = 1.0f;  // pixels
-    // Test only: the occlusion test shrinks every radius by this fraction (0..1), planting false culls
-    // for the check to find. 0 in every real use.
-    float debugRadiusShrink = 0.0f;
 };
 
 enum class ViewKind : uint32_t { Camera, Shadow, Light, Other };
@@ -93,9 +90,12 @@ struct CullView {
     uint32_t tests =
         gpu::SIEVE_CULL_FRUSTUM | gpu::SIEVE_CULL_DISTANCE | gpu::SIEVE_CULL_OCCLUSION | gpu::SIEVE_CULL_LOD;
     // Instances whose whole bounding sphere lies farther than this from the view's eye are culled (with
-    // SIEVE_CULL_DISTANCE; 0: no limit). Each instance may also carry its own, Instance::cullDistance;
-    // the smaller applies.
+    // SIEVE_CULL_DISTANCE; 0: no limit). With CullingConfig::instanceCullDistances each instance may also
+    // carry its own, Instance::cullDistance; the smaller applies.
     float drawDistance = 0.0f;
+    // How distances are measured: false, from the eye (Unreal's max draw distance); true, along the view
+    // axis, i.e. a far plane at the distance (niagara's drawDistance).
+    bool distanceAlongAxis = false;
     // The view culls an instance only when (Instance::flags & instanceMask) == instanceMask (0: all),
     // e.g. SIEVE_INSTANCE_CASTS_SHADOW for a shadow view; the others it never draws.
     uint32_t instanceMask = 0;
@@ -230,6 +230,11 @@ public:
     struct Impl;
 
 private:
+    // The repository's benches and tests reach their comparison knobs through these (not installed).
+    friend Result<std::unique_ptr<CullingPlugin>> createCullingPlugin(const DeviceInfo&, const CullingConfig&,
+                                                                      const struct CullingTuning&);
+    friend CullingTuning& tuning(CullingPlugin&);
+    friend const CullingTuning& tuning(const CullingPlugin&);
     explicit CullingPlugin(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

@@ -11,6 +11,5 @@
 #include "sieve/device.h"
 #include "sieve/geometry_pass.h"
 #include "sieve/plugin.h"
-#include "sieve/prim/config.h"
 #include "sieve/result.h"
 #include "sieve/view.h"

@@ -20,7 +20,7 @@ public:
 
     Result<void> create(StageKit& kit) override {
         auto list = kit.shared<DrawListBuilder>(
-            [&] { return DrawListBuilder::create(kit.dev(), prim::detail::forTransientScratch(kit.config().scan)); });
+            [&] { return DrawListBuilder::create(kit.dev(), prim::detail::forTransientScratch(kit.tuning().scan)); });
         if (!list) return list.error();
         list_ = list.value();
         kit_ = &kit;

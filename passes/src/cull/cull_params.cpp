@@ -212,6 +212,7 @@ Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidE
     p.toggles = settings.toggles;
     p.lodBias = settings.lodBias;
     p.drawDistance = settings.drawDistance;
+    p.distanceAlongAxis = settings.distanceAlongAxis ? 1u : 0u;
     return p;
 }
 

@@ -76,7 +76,8 @@ bool inView(const gpu::Instance& inst, const gpu::CullParams& p, uint32_t& culle
         return false;
     }
     if (!kept(inst, p)) return false;
-    if ((p.toggles & gpu::SIEVE_CULL_DISTANCE) && !gpu::sieveWithinDrawDistance(inst.sphere, inst.cullDistance, p)) {
+    const float own = (p.toggles & gpu::SIEVE_CULL_INSTANCE_DISTANCE) ? inst.cullDistance : 0.0f;
+    if ((p.toggles & gpu::SIEVE_CULL_DISTANCE) && !gpu::sieveWithinDrawDistance(inst.sphere, own, p)) {
         culledBy = gpu::SIEVE_TEST_DISTANCE;
         return false;
     }

@@ -9,6 +9,7 @@
 #include "cull/stage.h"
 #include "sieve/cull_flags.h"
 #include "sieve/cull_tests.h"
+#include "sieve/culling_tuning.h"
 #include "sieve/depth_format.h"
 #include "sieve/hiz.h"
 #include "sieve/prim/scan.h"
@@ -18,8 +19,10 @@ namespace sieve {
 using namespace cull;
 
 struct CullingPlugin::Impl {
-    Impl(const DeviceInfo& dev, const CullingConfig& config, std::vector<gpu::DrawStream> streams)
-        : kit(dev, config, std::move(streams)), config(config) {}
+    Impl(const DeviceInfo& dev, const CullingConfig& config, const CullingTuning& tuning,
+         std::vector<gpu::DrawStream> streams)
+        : tuning(tuning), kit(dev, config, this->tuning, std::move(streams)), config(config) {}
+    CullingTuning tuning;
     StageKit kit;
     CullingConfig config;
     SlotTable slots;
@@ -164,6 +167,7 @@ Result<gpu::CullParams> CullingPlugin::Impl::params(const CullView& v, uint32_t 
     settings.lodThreshold = toggles.lodThreshold;
     settings.lodBias = toggles.lodBias;
     settings.drawDistance = v.drawDistance;
+    settings.distanceAlongAxis = v.distanceAlongAxis;
     VkExtent2D extent = slots[pyramid].extent;
     uint32_t mips = slots[pyramid].mipLevels;
     if (index > 0) {
@@ -176,7 +180,7 @@ Result<gpu::CullParams> CullingPlugin::Impl::params(const CullView& v, uint32_t 
     auto p = makeCullParams(v.desc, extent, mips, instanceCount, settings);
     if (!p) return p.error();
     p->instanceMask = v.instanceMask;
-    p->debugRadiusShrink = index == 0 ? toggles.debugRadiusShrink : 0.0f;
+    p->debugRadiusShrink = index == 0 ? tuning.debugRadiusShrink : 0.0f;
     return p;
 }
 
@@ -237,6 +241,20 @@ CullingPlugin::CullingPlugin(std::unique_ptr<Impl> impl) : impl_(std::move(impl)
 CullingPlugin::~CullingPlugin() = default;
 
 Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& dev, const CullingConfig& config) {
+    return createCullingPlugin(dev, config, CullingTuning{});
+}
+
+CullingTuning& tuning(CullingPlugin& plugin) {
+    return plugin.impl_->tuning;
+}
+
+const CullingTuning& tuning(const CullingPlugin& plugin) {
+    return plugin.impl_->tuning;
+}
+
+Result<std::unique_ptr<CullingPlugin>> createCullingPlugin(const DeviceInfo& dev, const CullingConfig& config,
+                                                           const CullingTuning& tuning) {
+    using Impl = CullingPlugin::Impl;
     if (const std::string m = dev.missing(kCullingNeeds); !m.empty())
         return error("the device was created without " + m + " (sieve::requirements() lists what to enable)");
     if (config.maxInstances == 0) return error("maxInstances is 0");
@@ -262,7 +280,7 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
                          "CullingPlugin: " + std::to_string(config.maxInstances) + " instances x " +
                              std::to_string(streams->size()) +
                              " streams of draw counts exceed one storage buffer binding; lower maxViews or binCount");
-    auto impl = std::make_unique<Impl>(dev, config, std::move(streams).value());
+    auto impl = std::make_unique<Impl>(dev, config, tuning, std::move(streams).value());
     impl->instanceCount = config.maxInstances;
     impl->makeStages();
     for (auto& s : impl->stages)
@@ -270,7 +288,7 @@ Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& d
     if (auto r = impl->describe(); !r) return r.error();
     // Until the host sets its views, a stand-in that culls nothing (prepare() reports the omission).
     CullView main;
-    main.desc = defaultView(impl->slots[impl->slots.find(kDepth)].extent);
+    main.desc = defaultView(impl->slots[impl->slots.find(CullingPlugin::kDepth)].extent);
     main.name = "camera";
     main.tests = 0;
     impl->views = impl->cullViews = {main};
@@ -334,7 +352,7 @@ CullingPlugin::Paths CullingPlugin::paths() const {
     Paths p;
     p.singleDispatchHiZ =
         HiZBuilder::singlePassFits(impl_->kit.dev()) && impl_->config.depthSamples == VK_SAMPLE_COUNT_1_BIT;
-    p.packedLookback = impl_->config.scan.packedLookbackStatus && impl_->kit.dev().bufferInt64Atomics;
+    p.packedLookback = impl_->tuning.scan.packedLookbackStatus && impl_->kit.dev().bufferInt64Atomics;
     return p;
 }
 
@@ -389,8 +407,8 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.instanceCount = m.instanceCount;
     f.singlePhase = !t.twoPhase;
     f.frozen = t.freeze;
-    f.stable = t.stable;
-    f.singleDispatchHiZ = t.singleDispatchHiZ;
+    f.stable = m.tuning.stable;
+    f.singleDispatchHiZ = m.tuning.singleDispatchHiZ;
     f.initPersistent = m.persistentFresh;
     if (!f.frozen || m.frozenStale) m.cullViews = m.views;
     m.frozenStale = false;
@@ -402,6 +420,11 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     for (size_t v = 0; v < m.cullViews.size(); ++v) {
         const CullView& view = m.cullViews[v];
         uint32_t bits = view.tests & on;
+        // The distance test runs where there is a distance to test: the view's, or the instances' own.
+        if (m.config.instanceCullDistances)
+            bits |= gpu::SIEVE_CULL_INSTANCE_DISTANCE;
+        else if (!(view.drawDistance > 0.0f))
+            bits &= ~gpu::SIEVE_CULL_DISTANCE;
         // Only the main view splits its set between the phases (two-phase occlusion).
         if (v == 0 && t.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
         // The others are done in the early pass: their streams are ready before the host's first draw.

@@ -11,6 +11,7 @@
 
 #include "shared/cull.h"
 #include "sieve/culling.h"
+#include "sieve/culling_tuning.h"
 
 namespace sieve::cull {
 
@@ -67,10 +68,12 @@ struct FrameState {
 class StageKit {
 public:
     // `streams`: every stream's records in the draw lists (checked by the plugin's create()).
-    StageKit(const DeviceInfo& dev, const CullingConfig& config, std::vector<gpu::DrawStream> streams)
-        : dev_(dev), config_(config), streams_(std::move(streams)) {}
+    StageKit(const DeviceInfo& dev, const CullingConfig& config, const CullingTuning& tuning,
+             std::vector<gpu::DrawStream> streams)
+        : dev_(dev), config_(config), tuning_(tuning), streams_(std::move(streams)) {}
     const DeviceInfo& dev() const { return dev_; }
     const CullingConfig& config() const { return config_; }
+    const CullingTuning& tuning() const { return tuning_; }
     CullingStats& stats() { return stats_; }
     uint32_t streamCount() const { return uint32_t(streams_.size()); }  // maxViews * binCount
     // Views a phase's per-(view, instance) and per-key arrays hold: every view early, the main view alone
@@ -101,6 +104,7 @@ public:
 private:
     DeviceInfo dev_;
     CullingConfig config_;
+    CullingTuning tuning_;
     std::vector<gpu::DrawStream> streams_;
     CullingStats stats_;
     std::unordered_map<std::type_index, std::shared_ptr<void>> shared_;

@@ -1,0 +1,29 @@
+#pragma once
+// Tuning and comparison knobs of the culling plugin, for this repository's benches, tests and viewer: not
+// installed (cmake/SieveInstall.cmake), as a host never needs them. The defaults are what a host gets.
+#include <memory>
+
+#include "sieve/culling.h"
+#include "sieve/prim/config.h"
+
+namespace sieve {
+
+struct CullingTuning {
+    // The draw lists' scan tier and options, fixed at create (persistentLookback is ignored: the
+    // plugin's scan scratch is transient).
+    prim::PrimOptions scan;
+    // Read by every prepare():
+    bool stable = true;              // false: atomic-append order (the same set in any order; a comparison)
+    bool singleDispatchHiZ = true;   // false: one dispatch per pyramid mip (where the single one exists)
+    float debugRadiusShrink = 0.0f;  // view 0's occlusion test shrinks radii by this fraction (0..1): planted
+                                     // false culls for the false-culling check's tests
+};
+
+// CullingPlugin::create with tuning.
+Result<std::unique_ptr<CullingPlugin>> createCullingPlugin(const DeviceInfo& dev, const CullingConfig& config,
+                                                           const CullingTuning& tuning);
+// The plugin's tuning; the run-time fields apply from the next prepare().
+CullingTuning& tuning(CullingPlugin& plugin);
+const CullingTuning& tuning(const CullingPlugin& plugin);
+
+}  // namespace sieve
