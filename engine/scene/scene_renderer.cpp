@@ -430,10 +430,8 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
     if (auto r = executor_->bindImported(color_, color); !r) return r;
     if (auto r = executor_->bindImported(depth_, depth); !r) return r;
     viewProj_ = proj * view;
-    std::vector<sieve::CullView> views(1);
+    std::vector<sieve::CullView> views(1, cameraView_);
     views[0].desc = {view, proj, {0.0f, 0.0f, float(frame.extent.width), float(frame.extent.height), 0.0f, 1.0f}};
-    views[0].name = "camera";
-    views[0].drawDistance = drawDistance_;
     if (shadow_) {
         shadow_->update(view, proj, sceneMin_, sceneMax_);
         views.insert(views.end(), shadow_->views().begin(), shadow_->views().end());

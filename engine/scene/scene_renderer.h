@@ -60,8 +60,12 @@ public:
     sieve::ClusterPlugin* clusterPlugin() { return clusters_ ? &clusters_->plugin() : nullptr; }
     // Views culled after the camera (view 0) every frame, up to maxViews - 1 (their streams are not drawn).
     void setExtraViews(std::vector<sieve::CullView> views) { extraViews_ = std::move(views); }
+    // The camera's view (view 0) as record() hands it to the plugin: every field of `view` (tests,
+    // instanceMask, name, kind, ...) but its desc, which record() sets from its matrices and the frame's
+    // extent every frame. Default: a CullView named "camera".
+    void setCameraView(sieve::CullView view) { cameraView_ = std::move(view); }
     // The camera view's draw distance (sieve::CullView::drawDistance; 0: no limit), from the next frame.
-    void setDrawDistance(float distance) { drawDistance_ = distance; }
+    void setDrawDistance(float distance) { cameraView_.drawDistance = distance; }
     // Records of the camera's streams (all bins) of one phase: what the triangle check copies per phase.
     uint64_t cameraDrawCapacity() const;
     // The name of each bin stream (assets/bins.h names; one "mixed" stream with clusters).
@@ -117,7 +121,6 @@ private:
     VkExtent2D extent_{0, 0};
     VkFormat colorFormat_ = VK_FORMAT_UNDEFINED;
     VkFormat depthFormat_ = kDepthFormat;
-    float drawDistance_ = 0.0f;
     std::unique_ptr<ui::HiZViewPass> hizView_;
     std::unique_ptr<ui::CullDebugPass> cullDebug_;
     DrawTints tints_;
@@ -133,6 +136,7 @@ private:
     uint32_t framesInFlight_ = 2;
     glm::mat4 viewProj_{1.0f};
     std::vector<sieve::CullView> extraViews_;
+    sieve::CullView cameraView_{.name = "camera"};
     // Cascaded shadows (engine/scene/shadow_pass.h): views 1..cascades of the plugin, before extraViews_.
     std::unique_ptr<ShadowPass> shadow_;
     graph::SlotId shadowBuffer_ = sieve::kNoSlot;

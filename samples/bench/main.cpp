@@ -20,6 +20,7 @@ const Subcommand kSubcommands[] = {
     {"frame", bench::frameMain, "whole-frame GPU time of the city, culling on vs off"},
     {"clusters", bench::clusterMain, "the dense scene: instance culling vs clusters (indirect, mesh shaders)"},
     {"multiview", bench::multiviewMain, "camera + shadow cascades: one plugin vs single view vs separate plugins"},
+    {"kitten", bench::kittenMain, "culling passes on niagara's scene: N kittens placed as niagara places them"},
 };
 
 void usage(FILE* to) {

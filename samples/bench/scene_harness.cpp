@@ -9,31 +9,37 @@
 
 namespace bench {
 
-void addCitySizes(cli::Parser& p, std::vector<uint64_t>& sizes) {
+void addInstanceCounts(cli::Parser& p, const char* name, std::string help, std::vector<uint64_t>& counts) {
     p.option(
-        "--sizes", "N,...", "instance counts of the city (default 1e4,1e5,1e6,1e7)",
-        [&sizes](const std::string& v) {
+        name, "N,...", std::move(help),
+        [&counts](const std::string& v) {
             std::vector<uint64_t> parsed;
             if (!cli::parseCountList(v, parsed)) return false;
             for (uint64_t n : parsed)
                 if (n == 0 || n > sieve::assets::kMaxCityInstances) return false;
-            sizes = std::move(parsed);
+            counts = std::move(parsed);
             return true;
         },
         "comma-separated counts in [1, 2^32-1]");
 }
 
-void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp) {
+void addCitySizes(cli::Parser& p, std::vector<uint64_t>& sizes) {
+    addInstanceCounts(p, "--sizes", "instance counts of the city (default 1e4,1e5,1e6,1e7)", sizes);
+}
+
+void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp, bool seeded) {
     const auto dflt = [](const char* what, uint64_t v) {
         return std::string(what) + " (default " + std::to_string(v) + ")";
     };
     p.count("--width", "W", dflt("framebuffer width", o.width), o.width, 1, 16384)
         .count("--height", "H", dflt("framebuffer height", o.height), o.height, 1, 16384)
         .count("--frames", "F", dflt("timed frames", o.frames), o.frames, 1, maxFrames)
-        .count("--warmup", "W", dflt("warm-up frames", o.warmup), o.warmup, 0, maxFrames)
-        .count("--seed", "S", dflt("seed of the city", o.seed), o.seed, 0, UINT64_MAX)
-        .flag("--verify", verifyHelp, o.verify)
-        .option("--draw-distance", "D", "cull instances wholly farther than D from the camera (default 0: no limit)",
+        .count("--warmup", "W", dflt("warm-up frames", o.warmup), o.warmup, 0, maxFrames);
+    if (seeded) p.count("--seed", "S", dflt("seed of the city", o.seed), o.seed, 0, UINT64_MAX);
+    p.flag("--verify", verifyHelp, o.verify)
+        .option("--draw-distance", "D",
+                "cull instances wholly farther than D from the camera (default 0: no limit; along the view axis in "
+                "scenarios that say so)",
                 [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; })
         .text("--out", "FILE", "append the JSON lines to FILE (default: stdout)", o.out);
 }
@@ -146,16 +152,23 @@ void addRun(Json& j, const SceneRun& run) {
 }
 
 uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
-                               float drawDistance) {
+                               float drawDistance, bool alongAxis,
+                               const std::function<void(const sieve::gpu::Instance&)>& visit) {
     sieve::CullSettings settings;
     settings.drawDistance = drawDistance;
+    settings.distanceAlongAxis = alongAxis;
     auto params =
         sieve::makeCullParams({view, proj, {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(scene.instances.size()), settings);
     if (!params) return UINT64_MAX;
     uint64_t n = 0;
-    for (const sieve::gpu::Instance& inst : scene.instances)
-        n += sieve::gpu::sieveInFrustum(inst.sphere, *params) &&
-             sieve::gpu::sieveWithinDrawDistance(inst.sphere, 0.0f, *params);  // no instance distances (config)
+    for (const sieve::gpu::Instance& inst : scene.instances) {
+        // The scenes carry no instance cull distances (CullingConfig::instanceCullDistances is off).
+        if (!sieve::gpu::sieveInFrustum(inst.sphere, *params) ||
+            !sieve::gpu::sieveWithinDrawDistance(inst.sphere, 0.0f, *params))
+            continue;
+        ++n;
+        if (visit) visit(inst);
+    }
     return n;
 }
 

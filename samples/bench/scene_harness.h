@@ -2,6 +2,7 @@
 // The culling plugin on engine::SceneRenderer (render graph + default geometry pass) with a headless
 // target: renders the procedural city from a fixed street-level camera and collects the per-pass GPU
 // times of the graph (timestamps around every pass, read back when the frame slot comes round again).
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -67,7 +68,9 @@ private:
     VkExtent2D extent_{0, 0};
 };
 
-// --sizes N,...: the city's instance counts to run (each in 1..kMaxCityInstances).
+// An option taking instance counts to run, N,... (each in 1..kMaxCityInstances).
+void addInstanceCounts(cli::Parser& p, const char* name, std::string help, std::vector<uint64_t>& counts);
+// --sizes N,...: the city's instance counts to run.
 void addCitySizes(cli::Parser& p, std::vector<uint64_t>& sizes);
 
 // The options of every city scenario (cull, cpu, frame). Defaults are the members' initial values.
@@ -80,16 +83,19 @@ struct CityOptions {
     std::string out;            // JSON lines appended here; empty: stdout
     VkExtent2D extent() const { return {width, height}; }
 };
-// --width --height --frames --warmup --seed --verify (described by verifyHelp) --draw-distance --out.
-void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp);
+// --width --height --frames --warmup --seed (unless !seeded: a scene without one) --verify (described by
+// verifyHelp) --draw-distance --out.
+void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp, bool seeded = true);
 
 // makeCity with a message on failure.
 sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed);
 
 // Instances in view of (view, proj): inside the frustum and within the draw distance (shared/cull.h
-// sieveInFrustum and sieveWithinDrawDistance, the GPU's tests), counted on the host: the reference for
-// the GPU's frustumVisible counter.
+// sieveInFrustum and sieveWithinDrawDistance, the GPU's tests; alongAxis: the distance is a far plane),
+// counted on the host: the reference for the GPU's frustumVisible counter. `visit`, when given, is called
+// with each of them. UINT64_MAX when the plugin refuses the matrices.
 uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
-                               float drawDistance = 0.0f);
+                               float drawDistance = 0.0f, bool alongAxis = false,
+                               const std::function<void(const sieve::gpu::Instance&)>& visit = {});
 
 }  // namespace bench

@@ -12,5 +12,6 @@ int cpuMain(int argc, char** argv);        // cpu_bench.cpp: host frustum cullin
 int frameMain(int argc, char** argv);      // frame_bench.cpp: whole frames, culling on vs off
 int clusterMain(int argc, char** argv);    // cluster_bench.cpp: the dense scene, instance vs cluster culling
 int multiviewMain(int argc, char** argv);  // multiview_bench.cpp: 1 + C views in one plugin vs separate plugins
+int kittenMain(int argc, char** argv);     // kitten_bench.cpp: cull's measurement on niagara's kitten field
 
 }  // namespace bench

@@ -3,12 +3,7 @@
 # the single-view plugin's for the camera, the separate plugins' and the CPU reference for every
 # cascade; no overflow), then the JSON line checked for its fields, and bad options refused.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-BENCH="$(cd "$1" && pwd)/samples/bench/sieve-bench"
-[ -x "$BENCH" ] || { echo "missing $BENCH"; exit 1; }
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
 "$BENCH" multiview --n 3000 --width 192 --height 108 --cascades 4 --map 128 --rounds 2 --frames 3 \
   --warmup-ms 50 --verify --out out.jsonl

@@ -3,13 +3,7 @@
 # equal the CPU reference; GPU frustum counts equal the host's; same draws in both orders; culling culls),
 # then the JSON lines checked for their fields, bench/plot.py run on them, and bad options refused.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-BENCH="$(cd "$1" && pwd)/samples/bench/sieve-bench"
-SRC="$(cd "$2" && pwd)"
-[ -x "$BENCH" ] || { echo "missing $BENCH"; exit 1; }
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
 "$BENCH" hiz --sizes 64x48,33x17 --runs 5 --warmup 1 --verify --out out.jsonl
 "$BENCH" cull --sizes 1500,3000 --width 192 --height 108 --frames 4 --warmup 3 --verify --out out.jsonl
@@ -17,14 +11,12 @@ cd "$WORK"
   --out out.jsonl
 "$BENCH" frame --n 1500 --width 192 --height 108 --frames 3 --warmup 3 --verify --out out.jsonl
 
-/usr/bin/python3 - <<'PY'
-import json, sys
-lines = [json.loads(l) for l in open('out.jsonl')]
-bad = 0
-def check(cond, what):
-    global bad
-    if not cond:
-        print('FAIL', what); bad += 1
+SRC="$SRC" /usr/bin/python3 - <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ['SRC'], 'tests', 'e2e'))
+from bench_check import Checks
+c = Checks()
+lines, check = c.lines, c.check
 by = {}
 for l in lines:
     by.setdefault(l['scenario'], []).append(l)
@@ -36,17 +28,8 @@ for l in by.get('hiz', []):
     check(l['mips'] == max(l['pyramid_width'], l['pyramid_height']).bit_length(), 'hiz mip count')
     check(l['bytes'] > l['width'] * l['height'] * 4, 'hiz bytes counted')
 check(len(by.get('cull', [])) == 4, 'four cull lines (2 sizes x 2 orders)')
-passes = ['cull.early.flag', 'cull.early.compact', 'hiz.build', 'cull.late.flag', 'cull.late.compact', 'draw.early',
-          'draw.late']
 for l in by.get('cull', []):
-    check(set(l['bound_us']) == set(p for p in passes if not p.startswith('draw')), 'bounds per pass')
-    for p in passes:
-        check(l['passes_us'].get(p, 0) > 0, f"cull n={l['n']} {l['order']} has {p}")
-    culled = sum(l['passes_us'][p] for p in passes if p.startswith('cull') or p == 'hiz.build')
-    check(l['cull_total_us'] <= l['frame_us'] + 1e-6, 'cull total within the frame')
-    check(culled > 0 and l['copy_gbps'] > 0 and l['empty_dispatch_us'] > 0, 'peers measured')
-    check(l['counts']['frustum_visible'] == l['cpu_frustum_visible'], 'frustum count = host reference')
-    check(0 < l['counts']['early_drawn'] + l['counts']['late_drawn'] < l['n'], 'culled something, drew something')
+    c.cull_line(l)
 cpu = by.get('cpu', [])
 check(len(cpu) == 1, 'one cpu line')
 for l in cpu:
@@ -58,8 +41,7 @@ if set(frame) == {'on', 'off'}:
     check(frame['off']['counts']['early_draws'] + frame['off']['counts']['late_draws'] == frame['off']['all_draws'],
           'off draws everything')
     check(frame['off']['speedup'] > 0, 'frame ratio reported')
-print(f"{len(lines)} lines, {bad} failures")
-sys.exit(1 if bad else 0)
+c.finish()
 PY
 
 # Plots from these lines (SVG; PNG too when matplotlib is there).

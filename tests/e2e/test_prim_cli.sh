@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end: `sieve-bench prim` on small files (every op, edge sizes, error exits), checked with numpy.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-BENCH="$(cd "$1" && pwd)/samples/bench/sieve-bench"
-[ -x "$BENCH" ] || { echo "missing $BENCH"; exit 1; }
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
+source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
 /usr/bin/python3 - <<'PY'
 import numpy as np

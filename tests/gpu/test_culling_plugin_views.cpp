@@ -286,3 +286,38 @@ TEST_F(CullingViewsTest, FalseCullingCheckEqualsTheReferenceOnTheFinalDepth) {
     EXPECT_GT(falsely, 0u) << "the planted error must show";
     EXPECT_EQ(s.falselyCulled, falsely);
 }
+
+// SceneRenderer::setCameraView: the camera's settings other than its matrices reach view 0 (its name, its
+// tests: frustum only, so nothing is occluded; its instance mask: every third instance casts no shadow).
+TEST_F(CullingViewsTest, CameraViewSettingsReachViewZero) {
+    start({160, 90}, 1);
+    sieve::CullView camera;
+    camera.name = "eye";
+    camera.tests = sieve::gpu::SIEVE_CULL_FRUSTUM;
+    camera.instanceMask = sieve::gpu::SIEVE_INSTANCE_CASTS_SHADOW;
+    renderer_->setCameraView(camera);
+    const sieve::assets::CameraPose pose = sieve::assets::defaultCityCamera();
+    renderFrames(pose, 4);
+    if (HasFatalFailure()) return;
+    const sieve::CullingStats& s = renderer_->plugin().stats();
+    ASSERT_TRUE(s.valid);
+    ASSERT_EQ(s.views.size(), 1u);
+    EXPECT_EQ(s.views[0].name, "eye");
+    sieve::CullView want = camera;
+    want.desc = {sieve::assets::viewMatrix(pose),
+                 sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), 160.0f / 90.0f, 0.1f)),
+                 {0.0f, 0.0f, 160.0f, 90.0f, 0.0f, 1.0f}};
+    const VkExtent2D pyr = sieve::HiZBuilder::pyramidExtent(extent_);
+    auto params =
+        sieve::makeCullParams(want.desc, pyr, sieve::HiZBuilder::mipCount(pyr), uint32_t(scene_.instances.size()), {});
+    ASSERT_TRUE(params) << params.error().message;
+    uint32_t visible = 0, unmasked = 0;
+    for (const auto& inst : scene_.instances) {
+        if (!sieve::gpu::sieveInFrustum(inst.sphere, *params)) continue;
+        ++unmasked;
+        visible += (inst.flags & camera.instanceMask) == camera.instanceMask;
+    }
+    EXPECT_EQ(s.frustumVisible, visible);
+    EXPECT_LT(visible, unmasked) << "the mask must remove some instances in view";
+    EXPECT_EQ(s.lateVisible, visible) << "occlusion is not among the camera's tests";
+}

@@ -1,0 +1,182 @@
+// sieve-bench kitten: niagara's benchmark scene (assets/niagara_field.h: the kitten mesh placed N times
+// exactly as niagara places its draws, seen from niagara's camera) measured as sieve-bench cull measures
+// the city (cull_lines.h): per-pass GPU times, bandwidth bounds and counts with stable and atomic-append
+// draw lists, one JSON line per (N, order), "scenario": "kitten". For each N it also counts on the CPU the
+// share of the instances in the frustum and the share that niagara's draw distance (200) would keep of
+// those, printed on stderr and written in the lines.
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "assets/glm_interop.h"
+#include "assets/gltf_loader.h"
+#include "assets/niagara_field.h"
+#include "bench_util.h"
+#include "cull_lines.h"
+#include "scene_harness.h"
+#include "sieve/cull_flags.h"
+#include "subcommands.h"
+
+#ifndef SIEVE_KITTEN_GLB
+#error "SIEVE_KITTEN_GLB (the default kitten mesh) is defined by samples/bench/CMakeLists.txt"
+#endif
+
+namespace bench {
+namespace {
+
+constexpr const char* kName = "kitten";
+
+constexpr const char* kDescription =
+    "niagara's benchmark scene: the kitten mesh (--kitten, default the shared bench folder's kitten.glb)\n"
+    "placed N times (default 1e6) as niagara places its draws (PCG32 from state 0x42: position in a 600 m\n"
+    "cube around the origin, scale 2..4, a rotation of up to 90 degrees), the camera at the origin looking\n"
+    "down -Z, vertical field of view 70 degrees, near 0.1, infinite reverse Z, at WxH (default 1920x1080).\n"
+    "Culled and drawn by SceneRenderer as sieve-bench cull draws the city: per-pass GPU times (median of F\n"
+    "frames after W warm-up frames), stable and atomic-append draw lists, fewest bytes and bounds, peers.\n"
+    "Each N also prints the share of the instances in the frustum and, of all instances, the share in the\n"
+    "frustum and within niagara's draw distance of 200 (along the view axis, niagara's far-plane test, and\n"
+    "by distance from the camera), counted on the CPU. --verify checks the counts as cull does: GPU frustum\n"
+    "count = CPU reference, same number of draws in both orders, no overflow, something culled.";
+
+struct KittenOptions {
+    std::vector<uint64_t> instances{1000000};
+    std::string kitten = SIEVE_KITTEN_GLB;
+    uint32_t warmupMs = 500;
+    CityOptions render;  // --width --height --frames --warmup --verify --out
+};
+
+// The camera's view settings besides its matrices (SceneRenderer::setCameraView).
+sieve::CullView kittenCameraView(const KittenOptions& o) {
+    sieve::CullView v;
+    v.name = "camera";
+    // niagara's draw distance is a far plane (view-space centre.z - radius >= zfar culls): along the axis.
+    v.drawDistance = o.render.drawDistance;
+    v.distanceAlongAxis = true;
+    return v;
+}
+
+// niagara's view and projection at the target's aspect ratio (niagara takes its swapchain's).
+glm::mat4 kittenView() {
+    return glm::mat4(1.0f);  // at the origin, identity orientation: looking down -Z, +Y up
+}
+glm::mat4 kittenProjection(VkExtent2D extent) {
+    return sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(sieve::assets::kNiagaraFovYDegrees),
+                                                   float(extent.width) / float(extent.height),
+                                                   sieve::assets::kNiagaraNear));
+}
+
+// Instances in the frustum (the GPU's sphere test, frustumReferenceCount), and of those the ones whose
+// sphere does not lie wholly beyond `distance`: along the view axis (niagara's test: its view-space
+// centre.z - radius < zfar, its draw distance being that far plane) and by distance from the camera.
+struct FieldCounts {
+    uint64_t frustum = 0;
+    uint64_t withinDepth = 0;
+    uint64_t withinDistance = 0;
+};
+FieldCounts countField(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
+                       float distance) {
+    FieldCounts c;
+    c.frustum = frustumReferenceCount(scene, view, proj, 0.0f, false, [&](const sieve::gpu::Instance& inst) {
+        const glm::vec3 v = glm::vec3(view * glm::vec4(inst.sphere.x, inst.sphere.y, inst.sphere.z, 1.0f));
+        const float depth = -v.z;  // the camera looks down its -Z
+        c.withinDepth += depth - inst.sphere.w < distance;
+        c.withinDistance += glm::length(v) - inst.sphere.w < distance;
+    });
+    return c;
+}
+
+double percent(uint64_t part, uint64_t all) {
+    return all ? 100.0 * double(part) / double(all) : 0.0;
+}
+
+}  // namespace
+
+int kittenMain(int argc, char** argv) {
+    KittenOptions o;
+    o.render.frames = 100;
+    o.render.warmup = 20;
+    cli::Parser p = subcommandParser(kName, kDescription);
+    addInstanceCounts(p, "--instances", "instance counts of the field, one run each (default 1e6)", o.instances);
+    p.text("--kitten", "PATH", std::string("the mesh to place, glTF or GLB (default ") + SIEVE_KITTEN_GLB + ")",
+           o.kitten);
+    addCityOptions(p, o.render, 100000, "check the counts (see above); exit 1 on a mismatch", false);
+    p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
+            o.warmupMs, 0, 60000);
+    if (auto exit = p.run(argc, argv, 1)) return *exit;
+    const VkExtent2D extent = o.render.extent();
+    const JsonSink sink(o.render.out);
+
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(o.kitten, ec))
+        return fail(kName, "the kitten mesh '" + o.kitten +
+                               "' is missing (niagara's kitten.glb lies in the shared bench folder beside the "
+                               "source tree; --kitten PATH names another)");
+    auto loaded = sieve::assets::loadGltf(o.kitten);
+    if (!loaded) return fail(kName, loaded.error());
+    const sieve::assets::SceneData mesh = std::move(loaded).value();
+    if (mesh.meshes.empty()) return fail(kName, o.kitten + ": no mesh to place");
+
+    auto ctxR = makeContext();
+    if (!ctxR) return fail(kName, ctxR.error().message);
+    engine::Context& ctx = *ctxR.value();
+    auto peers = measurePeers(ctx, peakCopyBytes(ctx), 50);
+    if (!peers) return fail(kName, peers.error().message);
+
+    const glm::mat4 view = kittenView(), proj = kittenProjection(extent);
+    const sieve::gpu::vec4 meshSphere = mesh.meshes[0].sphere;
+    char sphereText[128];
+    std::snprintf(sphereText, sizeof sphereText, "[%.9g, %.9g, %.9g, %.9g]", meshSphere.x, meshSphere.y, meshSphere.z,
+                  meshSphere.w);
+    bool allOk = true;
+    for (uint64_t n : o.instances) {
+        auto field = sieve::assets::makeNiagaraField(mesh, n);
+        if (!field) return fail(kName, field.error());
+        const FieldCounts counts = countField(*field, view, proj, sieve::assets::kNiagaraDrawDistance);
+        std::fprintf(stderr,
+                     "sieve-bench kitten: n=%llu: %llu instances (%.2f%%) pass the frustum test; in the frustum "
+                     "and within %.0f of the camera: %llu (%.2f%%) along the view axis (niagara's far plane), "
+                     "%llu (%.2f%%) by distance\n",
+                     (unsigned long long)n, (unsigned long long)counts.frustum, percent(counts.frustum, n),
+                     double(sieve::assets::kNiagaraDrawDistance), (unsigned long long)counts.withinDepth,
+                     percent(counts.withinDepth, n), (unsigned long long)counts.withinDistance,
+                     percent(counts.withinDistance, n));
+        // The GPU's count of instances in view: the frustum and the view's draw distance along the axis, by
+        // the shared predicates (whose conservative margin may keep a sphere touching the plane that
+        // countField's plain comparison drops).
+        const uint64_t reference =
+            o.render.verify ? frustumReferenceCount(*field, view, proj, o.render.drawDistance, true) : 0;
+        auto harnessR = SceneHarness::create(ctx, std::move(field).value(), extent);
+        if (!harnessR) return fail(kName, harnessR.error().message);
+        SceneHarness& h = *harnessR.value();
+        h.setCamera(view, proj);
+        h.renderer().setCameraView(kittenCameraView(o));
+        CullLines lines;
+        lines.scenario = kName;
+        lines.n = n;
+        lines.warmupMs = o.warmupMs;
+        lines.warmup = o.render.warmup;
+        lines.frames = o.render.frames;
+        lines.verify = o.render.verify;
+        lines.cpuFrustum = reference;
+        lines.fields = [&](Json& j) {
+            j.str("scene", "kitten")
+                .str("kitten", o.kitten)
+                .raw("mesh_sphere", sphereText)
+                .num("fov_y_deg", sieve::assets::kNiagaraFovYDegrees)
+                .num("near", sieve::assets::kNiagaraNear)
+                .num("view_draw_distance", o.render.drawDistance)
+                .integer("cpu_in_frustum", counts.frustum)
+                .num("frustum_fraction", double(counts.frustum) / double(n))
+                .num("draw_distance", sieve::assets::kNiagaraDrawDistance)
+                .num("within_depth_fraction", double(counts.withinDepth) / double(n))
+                .num("within_distance_fraction", double(counts.withinDistance) / double(n));
+        };
+        auto ok = writeCullLines(ctx, h, *peers, lines, sink);
+        if (!ok) return fail(kName, ok.error().message);
+        allOk = allOk && ok.value();
+    }
+    return allOk ? 0 : 1;
+}
+
+}  // namespace bench
