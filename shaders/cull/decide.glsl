@@ -120,7 +120,7 @@ uint binDraws(uint meshIndex, uint b, uint binCount) {
 }
 
 // counters[v] += the subgroup's votes (which: 0 frustumVisible, 1 earlyDrawn, 2 lateVisible, 3
-// lateDrawn, 4 + k culled[k]). Every invocation of the subgroup must reach it.
+// lateDrawn, 4 distanceCulled). Every invocation of the subgroup must reach it.
 void countSubgroup(bool b, uint v, uint which) {
     uint n = subgroupBallotBitCount(subgroupBallot(b));
     if (subgroupElect() && n > 0u) {
@@ -129,14 +129,14 @@ void countSubgroup(bool b, uint v, uint which) {
             case 1: atomicAdd(counters[v].earlyDrawn, n); break;
             case 2: atomicAdd(counters[v].lateVisible, n); break;
             case 3: atomicAdd(counters[v].lateDrawn, n); break;
-            default: atomicAdd(counters[v].culled[which - 4u], n); break;
+            case 4: atomicAdd(counters[v].distanceCulled, n); break;
         }
     }
 }
 
-// The culled counts of view v's instance tests (every test before occlusion) for one instance's votes.
-void countCulled(uint culledBy, uint v) {
-    for (uint k = 0u; k < SIEVE_TEST_OCCLUSION; ++k) countSubgroup(culledBy == k, v, 4u + k);
+// The distance test's count, where view v runs it (a uniform branch: the whole subgroup takes it or not).
+void countDistanceCulled(uint culledBy, uint v) {
+    if ((views[v].toggles & SIEVE_CULL_DISTANCE) != 0u) countSubgroup(culledBy == SIEVE_TEST_DISTANCE, v, 4u);
 }
 
 #if CULL_LATE

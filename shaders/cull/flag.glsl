@@ -101,14 +101,13 @@ void main() {
         countSubgroup(inFrustum, v, 0u);
         countSubgroup(vis, v, 2u);
         countSubgroup(flag, v, 3u);
-        countCulled(culledBy, v);
-        countSubgroup(inFrustum && !vis, v, 4u + SIEVE_TEST_OCCLUSION);
+        countDistanceCulled(culledBy, v);
 #else
         countSubgroup(flag, v, 1u);
         // An EARLY view's whole test happens here.
         countSubgroup(earlyView && inFrustum, v, 0u);
         countSubgroup(earlyView && inFrustum, v, 2u);
-        countCulled(earlyView ? culledBy : SIEVE_CULL_TEST_COUNT, v);
+        countDistanceCulled(earlyView ? culledBy : SIEVE_CULL_TEST_COUNT, v);
 #endif
     }
 }

@@ -111,9 +111,12 @@ struct CullCounters {
     uint earlyDrawn;      // early pass: instances flagged (visible last frame and in view)
     uint lateVisible;     // late pass: in view and not occluded
     uint lateDrawn;       // late pass: flagged (visible and not drawn by the early pass)
-    uint culled[SIEVE_CULL_TEST_COUNT];  // late pass: instances each test culled (SIEVE_TEST_*), first test wins
+    // late pass: in the frustum and kept, beyond the draw distance (counted only where the test runs). The
+    // other tests' counts follow from these (stats_stage.cpp): every counter is one more same-address
+    // atomic per subgroup, which the H200 serializes (three more made the late pass 2.5x slower at 10M).
+    uint distanceCulled;
 };
-SIEVE_CONST(uint, SIEVE_CULL_COUNTER_WORDS, 4u + SIEVE_CULL_TEST_COUNT)  // uints of one CullCounters
+SIEVE_CONST(uint, SIEVE_CULL_COUNTER_WORDS, 5u)  // uints of one CullCounters
 
 // Where the occlusion test reads the pyramid: texels [x0, x1] x [y0, y1] (at most 2x2) of `mip`.
 struct CullOcclusionQuery {

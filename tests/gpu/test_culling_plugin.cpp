@@ -205,6 +205,8 @@ TEST_F(CullingPluginTest, DrawDistanceCullsTheFarAndTheOtherTestsKeepThePicture)
     }
     EXPECT_EQ(s.frustumVisible, inView);
     EXPECT_EQ(s.views[0].culled[sieve::gpu::SIEVE_TEST_DISTANCE], beyond);
+    EXPECT_EQ(s.views[0].culled[sieve::gpu::SIEVE_TEST_FRUSTUM], s.instances - inView - beyond);
+    EXPECT_EQ(s.views[0].culled[sieve::gpu::SIEVE_TEST_OCCLUSION], s.frustumVisible - s.lateVisible);
     EXPECT_GT(beyond, 0u) << "the distance must cull something at street level";
 
     t.frustum = t.occlusion = false;

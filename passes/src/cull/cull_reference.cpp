@@ -84,8 +84,8 @@ bool inView(const gpu::Instance& inst, const gpu::CullParams& p, uint32_t& culle
     return true;
 }
 
-void countCulled(gpu::CullCounters& c, uint32_t culledBy) {
-    if (culledBy < gpu::SIEVE_CULL_TEST_COUNT) ++c.culled[culledBy];
+void countDistanceCulled(gpu::CullCounters& c, uint32_t culledBy) {
+    c.distanceCulled += culledBy == gpu::SIEVE_TEST_DISTANCE;
 }
 
 }  // namespace
@@ -114,7 +114,7 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
             counters[v].earlyDrawn += flag;
             counters[v].frustumVisible += earlyView && inFrustum;
             counters[v].lateVisible += earlyView && inFrustum;
-            if (earlyView) countCulled(counters[v], culledBy);
+            if (earlyView) countDistanceCulled(counters[v], culledBy);
         }
     }
     return out;
@@ -150,8 +150,7 @@ CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32
             counters[v].frustumVisible += inFrustum;
             counters[v].lateVisible += vis;
             counters[v].lateDrawn += flag;
-            countCulled(counters[v], culledBy);
-            if (inFrustum && !vis) countCulled(counters[v], gpu::SIEVE_TEST_OCCLUSION);
+            countDistanceCulled(counters[v], culledBy);
             if (v != 0) continue;
             uint32_t state = gpu::SIEVE_STATE_DRAWN_LATE | out.lods[vi] << gpu::SIEVE_STATE_LOD_SHIFT;
             if (drawnEarly)

@@ -128,7 +128,13 @@ private:
             vs.earlyDrawn = c.earlyDrawn;
             vs.lateVisible = c.lateVisible;
             vs.lateDrawn = c.lateDrawn;
-            std::copy(std::begin(c.culled), std::end(c.culled), vs.culled.begin());
+            // What each test removed, by the first test that culls (kCullTests order): the GPU counts only
+            // what cannot be derived. Frustum: every instance not in the frustum (and, for a view with an
+            // instance mask, not of its kinds).
+            const uint32_t inFrustum = c.frustumVisible + c.distanceCulled;
+            vs.culled[gpu::SIEVE_TEST_FRUSTUM] = h.instances > inFrustum ? h.instances - inFrustum : 0u;
+            vs.culled[gpu::SIEVE_TEST_DISTANCE] = c.distanceCulled;
+            vs.culled[gpu::SIEVE_TEST_OCCLUSION] = c.frustumVisible - std::min(c.lateVisible, c.frustumVisible);
             vs.early.assign(bins_, {});
             vs.late.assign(bins_, {});
             std::memcpy(vs.early.data(), counts + v * bins_ * 16, bins_ * 16);
