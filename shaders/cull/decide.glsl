@@ -124,12 +124,13 @@ uint binDraws(uint meshIndex, uint b, uint binCount) {
 void countSubgroup(bool b, uint v, uint which) {
     uint n = subgroupBallotBitCount(subgroupBallot(b));
     if (subgroupElect() && n > 0u) {
+        const uint c = v * SIEVE_CULL_COUNTER_STRIPES + sieve_group_index() % SIEVE_CULL_COUNTER_STRIPES;
         switch (which) {
-            case 0: atomicAdd(counters[v].frustumVisible, n); break;
-            case 1: atomicAdd(counters[v].earlyDrawn, n); break;
-            case 2: atomicAdd(counters[v].lateVisible, n); break;
-            case 3: atomicAdd(counters[v].lateDrawn, n); break;
-            case 4: atomicAdd(counters[v].distanceCulled, n); break;
+            case 0: atomicAdd(counters[c].frustumVisible, n); break;
+            case 1: atomicAdd(counters[c].earlyDrawn, n); break;
+            case 2: atomicAdd(counters[c].lateVisible, n); break;
+            case 3: atomicAdd(counters[c].lateDrawn, n); break;
+            case 4: atomicAdd(counters[c].distanceCulled, n); break;
         }
     }
 }

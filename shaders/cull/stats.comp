@@ -20,8 +20,13 @@ void main() {
         uint value;
         if (w < 4u)
             value = w == 0u ? pc.frameLo : w == 1u ? pc.frameHi : w == 2u ? pc.instanceCount : 1u;
-        else if (w < 4u + counterWords)
-            value = counters[w - 4u];
+        else if (w < 4u + counterWords) {
+            // A view's counter, summed over its stripes (shared/cull.h SIEVE_CULL_COUNTER_STRIPES).
+            const uint view = (w - 4u) / SIEVE_CULL_COUNTER_WORDS, field = (w - 4u) % SIEVE_CULL_COUNTER_WORDS;
+            value = 0u;
+            for (uint s = 0u; s < SIEVE_CULL_COUNTER_STRIPES; ++s)
+                value += counters[(view * SIEVE_CULL_COUNTER_STRIPES + s) * SIEVE_CULL_COUNTER_WORDS + field];
+        }
         else if (w < 4u + counterWords + streamWords)
             value = early[w - 4u - counterWords];
         else if (w < 4u + counterWords + 2u * streamWords)

@@ -117,6 +117,10 @@ struct CullCounters {
     uint distanceCulled;
 };
 SIEVE_CONST(uint, SIEVE_CULL_COUNTER_WORDS, 5u)  // uints of one CullCounters
+// Each view's counters are striped: CullCounters[view * STRIPES + stripe], a workgroup adding to stripe
+// (group index % STRIPES), the stats pass summing them. One same-address atomic per subgroup and counter
+// cost the H200's late flag pass about 0.2 ms at 10M instances where most subgroups vote.
+SIEVE_CONST(uint, SIEVE_CULL_COUNTER_STRIPES, 32u)
 
 // Where the occlusion test reads the pyramid: texels [x0, x1] x [y0, y1] (at most 2x2) of `mip`.
 struct CullOcclusionQuery {

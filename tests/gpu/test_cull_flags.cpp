@@ -45,7 +45,8 @@ protected:
         engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), flagsL = makeEmpty(n * 4),
                        drawsL = makeEmpty(n * 4), lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4),
                        state = makeEmpty(n * 4);
-        engine::Buffer counters = makeBuffer(std::vector<uint32_t>(sieve::gpu::SIEVE_CULL_COUNTER_WORDS, 0));
+        engine::Buffer counters =
+            makeBuffer(std::vector<sieve::gpu::CullCounters>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         sieve::CullPhaseBuffers early{params.range(),     instances.range(),   meshes.range(),
@@ -87,7 +88,8 @@ protected:
         g.lateLods = read<uint32_t>(lodsL, n);
         g.visibleLast = read<uint32_t>(visibleLast, n);
         g.state = read<uint32_t>(state, n);
-        auto c = read<sieve::gpu::CullCounters>(counters, 1);
+        auto c =
+            sieve::sumCounterStripes(read<sieve::gpu::CullCounters>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         if (!c.empty()) g.counters = c[0];
         return g;
     }

@@ -90,7 +90,9 @@ protected:
         engine::Buffer params = makeBuffer(v.params, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
                        instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives), visible = makeBuffer(visibleLast),
-                       state = makeEmpty(n * 4), counters = makeBuffer(std::vector<sieve::gpu::CullCounters>(views)),
+                       state = makeEmpty(n * 4),
+                       counters = makeBuffer(
+                           std::vector<sieve::gpu::CullCounters>(views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
                        streamTable = makeBuffer(table), scratch = makeEmpty(drawList.scratchBytes(keys) + 16);
         struct Phase {
             engine::Buffer flags, lods, drawCounts, offsets, draws, counts;
@@ -145,7 +147,8 @@ protected:
         }
         o.visibleLast = read<uint32_t>(visible, perView);
         o.state = read<uint32_t>(state, n);
-        o.counters = read<sieve::gpu::CullCounters>(counters, views);
+        o.counters = sieve::sumCounterStripes(
+            read<sieve::gpu::CullCounters>(counters, views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         return o;
     }
 

@@ -12,7 +12,8 @@
 //   drawCounts   u32[V * B * N] out, key (v * B + b) * N + i: the flagged instance's primitives in bin b
 //                (bins >= B count as bin B - 1), 0 when not flagged
 //   lods         u32[V * N] out: LOD of each flagged instance, 0 for the others
-//   counters     gpu::CullCounters[V], atomically incremented: zero them once per frame
+//   counters     gpu::CullCounters[V * SIEVE_CULL_COUNTER_STRIPES], atomically incremented: zero them once
+//                per frame; sumCounterStripes gives each view's
 //   late only:   flagsEarly, lodsEarly u32[V * N] (the early phase's; read only for two-phase views),
 //                state u32[N] out (view 0's decision, shared/cull_state.h), and view 0's Hi-Z pyramid
 //                (sieve/hiz.h) sampled with texelFetch: the min channel is the farthest depth for
@@ -48,6 +49,20 @@ struct CullPhaseBuffers {
     BufferRange lods;
     BufferRange counters;
 };
+
+// Each view's counters from the striped array the flag passes add to (shared/cull.h).
+inline std::vector<gpu::CullCounters> sumCounterStripes(std::span<const gpu::CullCounters> striped) {
+    std::vector<gpu::CullCounters> out(striped.size() / gpu::SIEVE_CULL_COUNTER_STRIPES);
+    for (size_t i = 0; i < out.size() * gpu::SIEVE_CULL_COUNTER_STRIPES; ++i) {
+        gpu::CullCounters& o = out[i / gpu::SIEVE_CULL_COUNTER_STRIPES];
+        o.frustumVisible += striped[i].frustumVisible;
+        o.earlyDrawn += striped[i].earlyDrawn;
+        o.lateVisible += striped[i].lateVisible;
+        o.lateDrawn += striped[i].lateDrawn;
+        o.distanceCulled += striped[i].distanceCulled;
+    }
+    return out;
+}
 
 // The late phase's extra inputs and output.
 struct CullLateBuffers {

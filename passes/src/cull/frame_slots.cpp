@@ -45,7 +45,8 @@ void declareFrameSlots(SlotTable& slots, const StageKit& kit) {
     // (Transfer source: tests read it back.)
     slots.buffer(kVisibility, Lifetime::Persistent, visibilityBytes(c),
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    slots.buffer(kCounters, Lifetime::Transient, sizeof(gpu::CullCounters) * c.maxViews,
+    slots.buffer(kCounters, Lifetime::Transient,
+                 sizeof(gpu::CullCounters) * gpu::SIEVE_CULL_COUNTER_STRIPES * c.maxViews,
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     // Exported for debug views (and read back by tests).
     slots.buffer(CullingPlugin::kInstanceState, Lifetime::Transient, n * 4,
@@ -64,8 +65,8 @@ Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const Fram
     char* frame = dst + kit.paramsStride() * f.info.frameSlot;
     std::memcpy(frame, f.views.data(), f.views.size() * sizeof(gpu::CullParams));
     std::memcpy(frame + kit.streamTableOffset(), kit.streams().data(), kit.streams().size_bytes());
-    vkCmdFillBuffer(cmd, b[s.counters].buffer, b[s.counters].offset, sizeof(gpu::CullCounters) * kit.config().maxViews,
-                    0);
+    vkCmdFillBuffer(cmd, b[s.counters].buffer, b[s.counters].offset,
+                    sizeof(gpu::CullCounters) * gpu::SIEVE_CULL_COUNTER_STRIPES * kit.config().maxViews, 0);
     // Last frame's visibility of memory the host just created means nothing: start from none. Only the
     // slot's own bytes: the binding may be a range of a larger buffer.
     if (f.initPersistent)

@@ -84,7 +84,7 @@ public:
             uint32_t(f.info.frameIndex), uint32_t(f.info.frameIndex >> 32), f.instanceCount, views_, streams_, 0, 0, 0};
         pipeline_.dispatch(
             cmd,
-            {Binding::storage(whole(counters_, VkDeviceSize(views_) * kCounterBytes)),
+            {Binding::storage(whole(counters_, VkDeviceSize(views_) * gpu::SIEVE_CULL_COUNTER_STRIPES * kCounterBytes)),
              Binding::storage(whole(early_, streamBytes)), Binding::storage(whole(late_, streamBytes)),
              Binding::storage(whole(check_, 16)), Binding::storage({b[stats_slot_].buffer, base, recordBytes()})},
             push, 1);
