@@ -8,7 +8,9 @@ namespace engine {
 namespace {
 constexpr VkDeviceSize kBlockSize = 64ull << 20;
 constexpr VkDeviceSize kDedicatedThreshold = 16ull << 20;
-VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) {
+    return (v + a - 1) / a * a;
+}
 }  // namespace
 
 Allocator::Allocator(VkPhysicalDevice physical, VkDevice device) : device_(device) {
@@ -27,14 +29,14 @@ Allocator::~Allocator() {
 int Allocator::findType(uint32_t bits, MemoryUsage usage) const {
     VkMemoryPropertyFlags want = 0, prefer = 0;
     switch (usage) {
-    case MemoryUsage::DeviceLocal: prefer = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
-    case MemoryUsage::Upload:
-        want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        break;
-    case MemoryUsage::Readback:
-        want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-        prefer = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
-        break;
+        case MemoryUsage::DeviceLocal: prefer = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT; break;
+        case MemoryUsage::Upload:
+            want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+            break;
+        case MemoryUsage::Readback:
+            want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+            prefer = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
+            break;
     }
     int fallback = -1;
     for (uint32_t i = 0; i < props_.memoryTypeCount; ++i) {
@@ -87,8 +89,8 @@ sieve::Result<Allocation> Allocator::allocate(const VkMemoryRequirements& req, M
     info.memoryTypeIndex = uint32_t(type);
     VkResult r = vkAllocateMemory(device_, &info, nullptr, &b.memory);
     if (r != VK_SUCCESS)
-        return sieve::makeError(r, "vkAllocateMemory of " + std::to_string(b.size) + " bytes failed: " +
-                                       sieve::vkResultName(r));
+        return sieve::makeError(
+            r, "vkAllocateMemory of " + std::to_string(b.size) + " bytes failed: " + sieve::vkResultName(r));
     if (host) {
         r = vkMapMemory(device_, b.memory, 0, VK_WHOLE_SIZE, 0, &b.mapped);
         if (r != VK_SUCCESS) {

@@ -6,8 +6,8 @@
 #include <set>
 
 #include "assets/city_meshes.h"
-#include "assets/procedural_city.h"
 #include "assets/glm_interop.h"
+#include "assets/procedural_city.h"
 
 using namespace sieve::assets;
 

@@ -6,10 +6,10 @@
 #include <random>
 
 #include "assets/bounding_sphere.h"
+#include "assets/glm_interop.h"
 #include "assets/mesh_builder.h"
 #include "assets/normal_packing.h"
 #include "assets/shapes.h"
-#include "assets/glm_interop.h"
 
 using namespace sieve::assets;
 

@@ -1,7 +1,7 @@
 // SPIR-V reflection on the embedded shaders (what the GLSL declares) and on malformed modules.
-#include <algorithm>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "core/spirv_reflect.h"
@@ -251,8 +251,10 @@ TEST(SpirvReflect, MaterialShadersTextureSetMatchesTheHandMadeLayout) {
     // Set 0: the cascaded shadows (geometry/shadow.glsl at binding 4, after the vertex stage's four).
     std::vector<sieve::spirv::DescriptorBinding> set1;
     for (const auto& b : fs.bindings) {
-        if (b.set == 1) set1.push_back(b);
-        else EXPECT_TRUE(b.set == 0 && b.binding == 4 && b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        if (b.set == 1)
+            set1.push_back(b);
+        else
+            EXPECT_TRUE(b.set == 0 && b.binding == 4 && b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
     }
     ASSERT_EQ(fs.bindings.size(), 3u);
     ASSERT_EQ(set1.size(), 2u);
