@@ -10,8 +10,8 @@ layout(constant_id = 0) const uint kTextureCount = SIEVE_MAX_TEXTURES;  // SIEVE
 layout(set = 1, binding = 0) uniform sampler materialSampler;
 layout(set = 1, binding = 1) uniform texture2D textures[SIEVE_MAX_TEXTURES];
 
-#define SIEVE_TEX1(i)                                                                       \
-    case i:                                                                                 \
+#define SIEVE_TEX1(i)                                                                                \
+    case i:                                                                                          \
         if (i > 0 && i < kTextureCount) return texture(sampler2D(textures[i], materialSampler), uv); \
         break;
 #define SIEVE_TEX4(i) SIEVE_TEX1(i) SIEVE_TEX1(i + 1) SIEVE_TEX1(i + 2) SIEVE_TEX1(i + 3)

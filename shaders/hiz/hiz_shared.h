@@ -15,9 +15,9 @@
 
 SIEVE_NS_BEGIN
 
-SIEVE_CONST(uint, SIEVE_HIZ_TILE, 64u)          // single-pass builder: mip-0 texels per tile side
-SIEVE_CONST(uint, SIEVE_HIZ_TILE_MIPS, 7u)      // mips a tile reduces on its own (64 -> 1: mips 0..6)
-SIEVE_CONST(uint, SIEVE_HIZ_MAX_MIPS, 16u)      // single-pass builder bindings (pyramid up to 32768)
+SIEVE_CONST(uint, SIEVE_HIZ_TILE, 64u)      // single-pass builder: mip-0 texels per tile side
+SIEVE_CONST(uint, SIEVE_HIZ_TILE_MIPS, 7u)  // mips a tile reduces on its own (64 -> 1: mips 0..6)
+SIEVE_CONST(uint, SIEVE_HIZ_MAX_MIPS, 16u)  // single-pass builder bindings (pyramid up to 32768)
 // Shared memory of hiz/single_pass.comp (its sMip1, sTile and sBand arrays of vec2, and a flag) and its
 // workgroup size: the builder is created only where the device's limits hold both.
 SIEVE_CONST(uint, SIEVE_HIZ_SINGLE_SHARED_BYTES, (32u * 32u + 256u + 64u * 16u) * 8u + 4u)
@@ -35,10 +35,10 @@ struct HiZReducePush {
 struct HiZSinglePush {
     uint depthWidth;
     uint depthHeight;
-    uint width;     // pyramid mip 0
+    uint width;  // pyramid mip 0
     uint height;
     uint mipCount;
-    uint tileCount; // workgroups in the dispatch
+    uint tileCount;  // workgroups in the dispatch
     uint pad0;
     uint pad1;
 };
