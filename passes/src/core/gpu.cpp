@@ -14,6 +14,7 @@ void setDebugName(const DeviceInfo& dev, VkObjectType type, uint64_t handle, con
 }
 
 Result<NearestSampler> NearestSampler::create(const DeviceInfo& dev, const char* name) {
+    if (auto r = detail::checkDescribed(dev.device, nullptr, "NearestSampler"); !r) return r.error();
     NearestSampler s;
     s.device_ = dev.device;
     VkSamplerCreateInfo si{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
@@ -40,7 +41,8 @@ NearestSampler::~NearestSampler() {
     if (sampler_) vkDestroySampler(device_, sampler_, nullptr);
 }
 
-ScopedLabel::ScopedLabel(VkCommandBuffer cmd, const char* name) : cmd_(vkCmdBeginDebugUtilsLabelEXT ? cmd : nullptr) {
+ScopedLabel::ScopedLabel(VkCommandBuffer cmd, const char* name)
+    : cmd_(detail::hasFunction(cmd, &detail::DeviceTable::vkCmdBeginDebugUtilsLabelEXT) ? cmd : nullptr) {
     if (!cmd_) return;
     VkDebugUtilsLabelEXT label{VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT};
     label.pLabelName = name;

@@ -119,6 +119,7 @@ Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
                                                        std::span<const VkDescriptorSetLayoutBinding> bindings,
                                                        VkShaderStageFlags pushStages, uint32_t pushBytes,
                                                        std::span<const VkDescriptorSetLayout> extraSets) {
+    if (auto r = detail::checkDescribed(device, nullptr, "pipeline creation"); !r) return r.error();
     PipelineHandles h;
     h.device = device;
     for (const VkDescriptorSetLayoutBinding& b : bindings) {

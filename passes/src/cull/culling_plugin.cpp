@@ -231,6 +231,7 @@ CullingPlugin::CullingPlugin(std::unique_ptr<Impl> impl) : impl_(std::move(impl)
 CullingPlugin::~CullingPlugin() = default;
 
 Result<std::unique_ptr<CullingPlugin>> CullingPlugin::create(const DeviceInfo& dev, const CullingConfig& config) {
+    if (auto r = detail::checkDescribed(dev.device, dev.physical, "CullingPlugin"); !r) return r.error();
     if (const std::string m = dev.missing(kCullingNeeds); !m.empty())
         return error("the device was created without " + m + " (sieve::requirements() lists what to enable)");
     if (config.maxInstances == 0) return error("maxInstances is 0");

@@ -24,6 +24,7 @@ Result<TextureSet> TextureSet::create(const DeviceInfo& dev, float maxAnisotropy
             "GeometryPass (materials): the device's descriptor limits (maxPerStageDescriptorSampledImages " +
                 std::to_string(l.maxPerStageDescriptorSampledImages) + ", maxPerStageResources " +
                 std::to_string(l.maxPerStageResources) + ") cannot hold " + std::to_string(kTextures) + " textures");
+    if (auto r = detail::checkDescribed(dev.device, nullptr, "GeometryPass (materials)"); !r) return r.error();
     TextureSet t;
     t.device_ = dev.device;
     t.slots_ = slots;
