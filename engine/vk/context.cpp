@@ -409,6 +409,8 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     setup_.enabledExtensions = enabled_->extensions.data();
     setup_.enabledExtensionCount = uint32_t(enabled_->extensions.size());
     setup_.enabledFeatures = &want.f2;
+    // The engine keeps no VkPipelineCache and allocates with the driver's allocator: pipelineCache and
+    // allocator stay at DeviceSetup's defaults (no cache, no callbacks).
     auto described = sieve::describeDevice(setup_);
     if (!described) return described.error();
     info_ = described.value();

@@ -2,10 +2,10 @@
 // A host that watches the plugin's entry points per device. hooks::describe(slot, ctx) describes an engine
 // context's device to the plugin through a vkGetInstanceProcAddr of the test's own: for every function the
 // plugin loads (the lists in passes/src/core/vk.h) it hands out a wrapper of that slot, which notes the
-// dispatch key of the handle it is called with (a call with another device's handle is `foreign`), then
-// calls the real function. Each slot is one
+// dispatch key of the handle it is called with (a call with another device's handle is `foreign`), the
+// allocation callbacks and pipeline cache it is given, then calls the real function. Each slot is one
 // device, so a plugin that called one device's functions with another device's handles is caught without
-// relying on a crash. Use from one thread; restore() describes the device again through the loader.
+// relying on a crash. Use from one thread; restore() describes the device again as the engine did.
 #include <gtest/gtest.h>
 #include <volk.h>  // the loader's vkGetInstanceProcAddr, which the wrappers forward to
 
@@ -27,8 +27,13 @@ struct Slot {
     const void* deviceKey = nullptr;    // dispatch key of the slot's VkDevice
     const void* physicalKey = nullptr;  // and of its VkPhysicalDevice
     PFN_vkGetDeviceProcAddr realGetDeviceProcAddr = nullptr;
+    const VkAllocationCallbacks* expectAllocator = nullptr;
+    VkPipelineCache expectCache = VK_NULL_HANDLE;
     std::atomic<uint32_t> calls{0};
     std::atomic<uint32_t> foreign{0};  // calls with a handle of another device (or instance)
+    // VkAllocationCallbacks and VkPipelineCache parameters seen, and those equal to the expected ones.
+    std::atomic<uint32_t> allocatorArgs{0}, allocatorMatches{0};
+    std::atomic<uint32_t> cacheArgs{0}, cacheMatches{0};
     std::mutex mutex;
     std::string firstForeign;  // the first function called with a foreign handle
 };
@@ -36,6 +41,17 @@ inline Slot gSlots[kSlots];
 
 inline const void* keyOf(const void* handle) {
     return handle ? *static_cast<const void* const*>(handle) : nullptr;
+}
+
+template <typename T>
+void inspect(Slot&, const T&) {}
+inline void inspect(Slot& s, const VkAllocationCallbacks* allocator) {
+    ++s.allocatorArgs;
+    if (allocator == s.expectAllocator) ++s.allocatorMatches;
+}
+inline void inspect(Slot& s, VkPipelineCache cache) {
+    ++s.cacheArgs;
+    if (cache == s.expectCache) ++s.cacheMatches;
 }
 
 template <int S, typename Pfn, const char* Name>
@@ -51,6 +67,7 @@ struct Hook<S, R(VKAPI_PTR*)(H, A...), Name> {
             std::lock_guard lock(s.mutex);
             s.firstForeign = Name;
         }
+        (inspect(s, args), ...);
         return real(handle, args...);
     }
 };
@@ -110,15 +127,22 @@ inline PFN_vkGetInstanceProcAddr hookedGetInstanceProcAddr(int slot) {
 }
 
 // Clears slot `slot` for `ctx`'s device and describes that device (what the engine enabled) through the
-// slot's wrappers.
-inline sieve::Result<sieve::DeviceInfo> describe(int slot, const engine::Context& ctx) {
+// slot's wrappers, handing over `allocator` and `cache` in DeviceSetup.
+inline sieve::Result<sieve::DeviceInfo> describe(int slot, const engine::Context& ctx,
+                                                 const VkAllocationCallbacks* allocator = nullptr,
+                                                 VkPipelineCache cache = VK_NULL_HANDLE) {
     Slot& s = gSlots[slot];
     s.deviceKey = keyOf(ctx.device());
     s.physicalKey = keyOf(ctx.physical());
+    s.expectAllocator = allocator;
+    s.expectCache = cache;
     s.calls = s.foreign = 0;
+    s.allocatorArgs = s.allocatorMatches = s.cacheArgs = s.cacheMatches = 0;
     s.firstForeign.clear();
     sieve::DeviceSetup setup = ctx.deviceSetup();
     setup.getInstanceProcAddr = hookedGetInstanceProcAddr(slot);
+    setup.allocator = allocator;
+    setup.pipelineCache = cache;
     return sieve::describeDevice(setup);
 }
 

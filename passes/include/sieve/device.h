@@ -83,11 +83,18 @@ struct DeviceSetup {
     const char* const* enabledExtensions = nullptr;
     uint32_t enabledExtensionCount = 0;
     const VkPhysicalDeviceFeatures2* enabledFeatures = nullptr;
+    // The host's pipeline cache and allocation callbacks: every pipeline the plugin's components create
+    // goes through the cache, and every object they create and destroy (shader modules, pipelines,
+    // layouts, samplers, descriptor pools) gets the callbacks. Both must outlive those components.
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    const VkAllocationCallbacks* allocator = nullptr;
 };
 
 struct DeviceInfo {
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;    // DeviceSetup::pipelineCache
+    const VkAllocationCallbacks* allocator = nullptr;  // DeviceSetup::allocator
     uint32_t vendorId = 0;
     VkPhysicalDeviceType deviceType = VK_PHYSICAL_DEVICE_TYPE_OTHER;
     VkPhysicalDeviceLimits limits{};

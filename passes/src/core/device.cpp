@@ -206,6 +206,8 @@ Result<DeviceInfo> describeDevice(const DeviceSetup& setup) {
     DeviceInfo info;
     info.physical = setup.physical;
     info.device = setup.device;
+    info.pipelineCache = setup.pipelineCache;
+    info.allocator = setup.allocator;
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
     vkGetPhysicalDeviceProperties2(setup.physical, &props);
