@@ -170,6 +170,12 @@ void clampToMinimumDevice(sieve::DeviceInfo& info) {
 
 }  // namespace
 
+struct Context::Enabled {
+    std::vector<const char*> extensions;
+    Features features;
+    Enabled(bool core13, const Khr12Extensions& ext) : features(core13, ext) {}
+};
+
 Result<std::unique_ptr<Context>> Context::create(const ContextDesc& descIn) {
     ContextDesc desc = descIn;
     if (envFlag("SIEVE_VALIDATION")) desc.validation = true;
@@ -348,7 +354,9 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     ext.meshShader = hasExtension(available, VK_EXT_MESH_SHADER_EXTENSION_NAME) && !std::getenv("SIEVE_NO_MESH_SHADER");
     if (ext.meshShader) extensions.push_back(VK_EXT_MESH_SHADER_EXTENSION_NAME);
 
-    Features have(core13_, ext), want(core13_, ext);
+    enabled_ = std::make_unique<Enabled>(core13_, ext);
+    Features have(core13_, ext);
+    Features& want = enabled_->features;
     vkGetPhysicalDeviceFeatures2(physical_, &have.f2);
     have.fromExtensions();
     for (auto& m : sieve::missingRequirements(vkGetInstanceProcAddr, instance_, physical_, api))
@@ -385,23 +393,25 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     info.pNext = &want.f2;
     info.queueCreateInfoCount = 1;
     info.pQueueCreateInfos = &queue;
-    info.enabledExtensionCount = uint32_t(extensions.size());
-    info.ppEnabledExtensionNames = extensions.data();
+    enabled_->extensions = std::move(extensions);
+    info.enabledExtensionCount = uint32_t(enabled_->extensions.size());
+    info.ppEnabledExtensionNames = enabled_->extensions.data();
     SIEVE_VK_TRY(vkCreateDevice(physical_, &info, nullptr, &device_));
     samplerAnisotropy_ = want.f2.features.samplerAnisotropy == VK_TRUE;
     volkLoadDevice(device_);
     if (auto r = aliasKhrEntryPoints(); !r) return r;
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
-    sieve::DeviceSetup setup;
-    setup.getInstanceProcAddr = vkGetInstanceProcAddr;
-    setup.instance = instance_;
-    setup.physical = physical_;
-    setup.device = device_;
-    setup.apiVersion = api;
-    setup.enabledExtensions = extensions.data();
-    setup.enabledExtensionCount = uint32_t(extensions.size());
-    setup.enabledFeatures = &want.f2;
-    auto described = sieve::describeDevice(setup);
+    setup_.getInstanceProcAddr = vkGetInstanceProcAddr;
+    setup_.instance = instance_;
+    setup_.physical = physical_;
+    setup_.device = device_;
+    setup_.apiVersion = api;
+    setup_.enabledExtensions = enabled_->extensions.data();
+    setup_.enabledExtensionCount = uint32_t(enabled_->extensions.size());
+    setup_.enabledFeatures = &want.f2;
+    // The engine keeps no VkPipelineCache and allocates with the driver's allocator: pipelineCache and
+    // allocator stay at DeviceSetup's defaults (no cache, no callbacks).
+    auto described = sieve::describeDevice(setup_);
     if (!described) return described.error();
     info_ = described.value();
     if (desc.minimumDevice) clampToMinimumDevice(info_);

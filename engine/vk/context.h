@@ -48,6 +48,9 @@ public:
     VkQueue queue() const { return queue_; }
     uint32_t queueFamily() const { return queueFamily_; }
     const sieve::DeviceInfo& info() const { return info_; }
+    // What the engine handed sieve::describeDevice (its extension names and feature chain live as long as the
+    // context), for describing the device again: tests interpose on the plugin's entry points with it.
+    const sieve::DeviceSetup& deviceSetup() const { return setup_; }
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     Allocator& allocator() { return *allocator_; }
     bool validationEnabled() const { return validation_; }
@@ -90,6 +93,9 @@ private:
     uint32_t queueFamily_ = 0;
     VkCommandPool oneShotPool_ = VK_NULL_HANDLE;
     VkFence oneShotFence_ = VK_NULL_HANDLE;
+    struct Enabled;  // the device's extension names and feature chain, which setup_ points into
+    std::unique_ptr<Enabled> enabled_;
+    sieve::DeviceSetup setup_;
     sieve::DeviceInfo info_;
     std::unique_ptr<Allocator> allocator_;
     bool validation_ = false;

@@ -1,7 +1,5 @@
 #include "command_count.h"
 
-#include <volk.h>
-
 #include "core/vk.h"
 
 namespace bench {
@@ -9,39 +7,35 @@ namespace bench {
 namespace {
 
 uint32_t g_dispatches = 0, g_barriers = 0;
-PFN_vkCmdDispatch g_dispatch = nullptr;
-PFN_vkCmdDispatchIndirect g_dispatchIndirect = nullptr;
-PFN_vkCmdPipelineBarrier2 g_barrier = nullptr;
+sieve::detail::DeviceTable g_original;  // the device's table before the counter replaced it
 
 VKAPI_ATTR void VKAPI_CALL countDispatch(VkCommandBuffer cmd, uint32_t x, uint32_t y, uint32_t z) {
     ++g_dispatches;
-    g_dispatch(cmd, x, y, z);
+    g_original.vkCmdDispatch(cmd, x, y, z);
 }
 VKAPI_ATTR void VKAPI_CALL countDispatchIndirect(VkCommandBuffer cmd, VkBuffer buffer, VkDeviceSize offset) {
     ++g_dispatches;
-    g_dispatchIndirect(cmd, buffer, offset);
+    g_original.vkCmdDispatchIndirect(cmd, buffer, offset);
 }
 VKAPI_ATTR void VKAPI_CALL countBarrier(VkCommandBuffer cmd, const VkDependencyInfo* dep) {
     ++g_barriers;
-    g_barrier(cmd, dep);
+    g_original.vkCmdPipelineBarrier2(cmd, dep);
 }
 
 }  // namespace
 
-CommandCount::CommandCount() {
+CommandCount::CommandCount(VkDevice device) : device_(device) {
     g_dispatches = g_barriers = 0;
-    g_dispatch = sieve::vkCmdDispatch;
-    g_dispatchIndirect = sieve::vkCmdDispatchIndirect;
-    g_barrier = sieve::vkCmdPipelineBarrier2;
-    sieve::vkCmdDispatch = countDispatch;
-    sieve::vkCmdDispatchIndirect = countDispatchIndirect;
-    sieve::vkCmdPipelineBarrier2 = countBarrier;
+    g_original = sieve::detail::deviceFunctions(device);
+    sieve::detail::DeviceTable counting = g_original;
+    counting.vkCmdDispatch = countDispatch;
+    counting.vkCmdDispatchIndirect = countDispatchIndirect;
+    counting.vkCmdPipelineBarrier2 = countBarrier;
+    (void)sieve::detail::replaceDeviceFunctions(device, counting);
 }
 
 CommandCount::~CommandCount() {
-    sieve::vkCmdDispatch = g_dispatch;
-    sieve::vkCmdDispatchIndirect = g_dispatchIndirect;
-    sieve::vkCmdPipelineBarrier2 = g_barrier;
+    (void)sieve::detail::replaceDeviceFunctions(device_, g_original);
 }
 
 uint32_t CommandCount::dispatches() const {

@@ -277,7 +277,7 @@ int hizMain(int argc, char** argv) {
         for (bool single : {true, false}) {
             if (single && !singleOk) continue;
             sieve::Result<void> rec;
-            CommandCount count;
+            CommandCount count(ctx.device());
             auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
                 rec = single ? builder.recordSingle(cmd, src, dstSingle, im.counter.range())
                              : builder.recordPerMip(cmd, src, dstPerMip);

@@ -551,7 +551,7 @@ int runTiming(const Args& a) {
     uint32_t dispatches = 0, barriers = 0;
     {
         sieve::Result<void> rec;
-        CommandCount count;
+        CommandCount count(ctx.device());
         auto r = ctx.submitNow([&](VkCommandBuffer cmd) { rec = job.record(cmd); });
         dispatches = count.dispatches();
         barriers = count.barriers();

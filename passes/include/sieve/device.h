@@ -1,8 +1,8 @@
 #pragma once
 // What the plugin needs from the host's device, and what it learns about it. The host creates the
 // instance and the device; it asks requirements() what to enable, then hands the plugin its entry-point
-// loader and what it enabled (describeDevice). The plugin loads its own function pointers from the
-// host's vkGetInstanceProcAddr and never touches the host's (loader prototypes, volk or a table).
+// loader and what it enabled (describeDevice). The plugin loads its own function pointers, per device, from
+// the host's vkGetInstanceProcAddr and never touches the host's (loader prototypes, volk or a table).
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -83,11 +83,18 @@ struct DeviceSetup {
     const char* const* enabledExtensions = nullptr;
     uint32_t enabledExtensionCount = 0;
     const VkPhysicalDeviceFeatures2* enabledFeatures = nullptr;
+    // The host's pipeline cache and allocation callbacks: every pipeline the plugin's components create
+    // goes through the cache, and every object they create and destroy (shader modules, pipelines,
+    // layouts, samplers, descriptor pools) gets the callbacks. Both must outlive those components.
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    const VkAllocationCallbacks* allocator = nullptr;
 };
 
 struct DeviceInfo {
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;    // DeviceSetup::pipelineCache
+    const VkAllocationCallbacks* allocator = nullptr;  // DeviceSetup::allocator
     uint32_t vendorId = 0;
     VkPhysicalDeviceType deviceType = VK_PHYSICAL_DEVICE_TYPE_OTHER;
     VkPhysicalDeviceLimits limits{};
@@ -118,9 +125,11 @@ struct DeviceInfo {
 };
 
 // Loads the plugin's entry points for `setup.device` and reads the device's properties and what the host
-// enabled. An error names every entry point the device does not provide. The plugin serves one VkDevice
-// at a time: components created for an earlier device must be destroyed before this is called for
-// another.
+// enabled. An error names every entry point the device does not provide. Entry points are kept per device
+// (and per instance), so any number of devices may be described and used side by side, from any threads;
+// describing a device again reloads its entry points (components already created keep working). Call it
+// before creating components for a device: they refuse a device that was never described. What it loads
+// stays in memory (about 0.5 KiB a device) until the process ends.
 Result<DeviceInfo> describeDevice(const DeviceSetup& setup);
 
 }  // namespace sieve

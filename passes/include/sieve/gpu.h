@@ -33,6 +33,7 @@ public:
 
 private:
     VkDevice device_ = VK_NULL_HANDLE;
+    const VkAllocationCallbacks* allocator_ = nullptr;
     VkSampler sampler_ = VK_NULL_HANDLE;
 };
 

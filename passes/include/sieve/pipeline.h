@@ -57,8 +57,9 @@ public:
     PipelineHandles() = default;
     // The push-descriptor set layout of `bindings` (set 0, from reflection) and the pipeline layout with
     // `pushBytes` of push constants for `pushStages`, and `extraSets` as sets 1, 2, ... (not owned); the
-    // pipeline itself is the caller's to create.
-    static Result<PipelineHandles> createLayouts(VkDevice device,
+    // pipeline itself is the caller's to create (with dev.pipelineCache and dev.allocator, which destroy
+    // uses).
+    static Result<PipelineHandles> createLayouts(const DeviceInfo& dev,
                                                  std::span<const VkDescriptorSetLayoutBinding> bindings,
                                                  VkShaderStageFlags pushStages, uint32_t pushBytes,
                                                  std::span<const VkDescriptorSetLayout> extraSets = {});
@@ -69,6 +70,7 @@ public:
     PipelineHandles& operator=(const PipelineHandles&) = delete;
 
     VkDevice device = VK_NULL_HANDLE;
+    const VkAllocationCallbacks* allocator = nullptr;
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     VkPipeline pipeline = VK_NULL_HANDLE;

@@ -201,10 +201,13 @@ std::string DeviceInfo::missing(Needs needs) const {
 Result<DeviceInfo> describeDevice(const DeviceSetup& setup) {
     if (!setup.physical)
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "describeDevice: the VkPhysicalDevice must not be null");
-    if (auto r = detail::loadEntryPoints(setup.getInstanceProcAddr, setup.instance, setup.device); !r) return r.error();
+    if (auto r = detail::loadEntryPoints(setup.getInstanceProcAddr, setup.instance, setup.physical, setup.device); !r)
+        return r.error();
     DeviceInfo info;
     info.physical = setup.physical;
     info.device = setup.device;
+    info.pipelineCache = setup.pipelineCache;
+    info.allocator = setup.allocator;
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &subgroup};
     vkGetPhysicalDeviceProperties2(setup.physical, &props);
@@ -224,7 +227,7 @@ Result<DeviceInfo> describeDevice(const DeviceSetup& setup) {
     const bool compute = (subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) != 0;
     info.subgroupArithmetic = compute && (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_ARITHMETIC_BIT);
     info.subgroupBallot = compute && (subgroup.supportedOperations & VK_SUBGROUP_FEATURE_BALLOT_BIT);
-    info.debugNames = vkSetDebugUtilsObjectNameEXT != nullptr;
+    info.debugNames = detail::hasFunction(setup.device, &detail::DeviceTable::vkSetDebugUtilsObjectNameEXT);
 
     FeatureBits enabled = readChain(setup.enabledFeatures);
     const uint32_t api = std::min(setup.apiVersion, props.properties.apiVersion);
@@ -235,7 +238,8 @@ Result<DeviceInfo> describeDevice(const DeviceSetup& setup) {
         if (extOk && featureOk) info.enabled |= uint32_t(n);
     }
     info.bufferInt64Atomics = enabled.int64 && enabled.int64Atomics;
-    info.meshShader = enabled.meshShader && vkCmdDrawMeshTasksIndirectEXT &&
+    info.meshShader = enabled.meshShader &&
+                      detail::hasFunction(setup.device, &detail::DeviceTable::vkCmdDrawMeshTasksIndirectEXT) &&
                       listed(setup.enabledExtensions, setup.enabledExtensionCount, VK_EXT_MESH_SHADER_EXTENSION_NAME);
     if (info.meshShader) {
         VkPhysicalDeviceMeshShaderPropertiesEXT mesh{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_PROPERTIES_EXT};

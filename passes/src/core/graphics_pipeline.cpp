@@ -28,12 +28,12 @@ Result<Stage> loadStage(std::string_view name, VkShaderStageFlagBits expected) {
     return s;
 }
 
-Result<VkShaderModule> makeModule(VkDevice device, std::span<const uint32_t> spirv) {
+Result<VkShaderModule> makeModule(const DeviceInfo& dev, std::span<const uint32_t> spirv) {
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     info.codeSize = spirv.size_bytes();
     info.pCode = spirv.data();
     VkShaderModule module = VK_NULL_HANDLE;
-    SIEVE_VK_TRY(vkCreateShaderModule(device, &info, nullptr, &module));
+    SIEVE_VK_TRY(vkCreateShaderModule(dev.device, &info, dev.allocator, &module));
     return module;
 }
 
@@ -73,16 +73,16 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     }
     auto bindings = spirv::setLayoutBindings(pushed, desc.vertexShader);
     if (!bindings) return bindings.error();
-    auto handles = PipelineHandles::createLayouts(dev.device, *bindings, p.pushStages_, desc.pushConstantBytes,
-                                                  desc.extraSetLayouts);
+    auto handles =
+        PipelineHandles::createLayouts(dev, *bindings, p.pushStages_, desc.pushConstantBytes, desc.extraSetLayouts);
     if (!handles) return handles.error();
     p.h_ = std::move(handles).value();
 
-    auto vs = makeModule(dev.device, vsStage->spirv);
+    auto vs = makeModule(dev, vsStage->spirv);
     if (!vs) return vs.error();
-    auto fs = makeModule(dev.device, fsStage->spirv);
+    auto fs = makeModule(dev, fsStage->spirv);
     if (!fs) {
-        vkDestroyShaderModule(dev.device, *vs, nullptr);
+        vkDestroyShaderModule(dev.device, *vs, dev.allocator);
         return fs.error();
     }
     std::vector<VkSpecializationMapEntry> entries;
@@ -154,9 +154,9 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     info.pColorBlendState = &blend;
     info.pDynamicState = &dynamic;
     info.layout = p.h_.layout;
-    VkResult r = vkCreateGraphicsPipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.h_.pipeline);
-    vkDestroyShaderModule(dev.device, *vs, nullptr);
-    vkDestroyShaderModule(dev.device, *fs, nullptr);
+    VkResult r = vkCreateGraphicsPipelines(dev.device, dev.pipelineCache, 1, &info, dev.allocator, &p.h_.pipeline);
+    vkDestroyShaderModule(dev.device, *vs, dev.allocator);
+    vkDestroyShaderModule(dev.device, *fs, dev.allocator);
     if (r != VK_SUCCESS) return makeError(r, std::string("vkCreateGraphicsPipelines failed: ") + vkResultName(r));
     const char* name = desc.debugName ? desc.debugName : desc.vertexShader.data();
     setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.h_.pipeline, name);

@@ -78,8 +78,7 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     if (auto r = checkComputeLimits(dev, *reflected, p.localSize_, name); !r) return r.error();
     auto bindings = spirv::setLayoutBindings(reflected->bindings, name);
     if (!bindings) return bindings.error();
-    auto handles =
-        PipelineHandles::createLayouts(dev.device, *bindings, VK_SHADER_STAGE_COMPUTE_BIT, desc.pushConstantBytes);
+    auto handles = PipelineHandles::createLayouts(dev, *bindings, VK_SHADER_STAGE_COMPUTE_BIT, desc.pushConstantBytes);
     if (!handles) return handles.error();
     p.h_ = std::move(handles).value();
 
@@ -87,7 +86,7 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     moduleInfo.codeSize = spirv.size() * sizeof(uint32_t);
     moduleInfo.pCode = spirv.data();
     VkShaderModule module = VK_NULL_HANDLE;
-    SIEVE_VK_TRY(vkCreateShaderModule(dev.device, &moduleInfo, nullptr, &module));
+    SIEVE_VK_TRY(vkCreateShaderModule(dev.device, &moduleInfo, dev.allocator, &module));
 
     std::vector<VkSpecializationMapEntry> entries;
     for (uint32_t i = 0; i < desc.specialization.size(); ++i)
@@ -107,20 +106,22 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
     info.layout = p.h_.layout;
-    VkResult r = vkCreateComputePipelines(dev.device, VK_NULL_HANDLE, 1, &info, nullptr, &p.h_.pipeline);
-    vkDestroyShaderModule(dev.device, module, nullptr);
+    VkResult r = vkCreateComputePipelines(dev.device, dev.pipelineCache, 1, &info, dev.allocator, &p.h_.pipeline);
+    vkDestroyShaderModule(dev.device, module, dev.allocator);
     if (r != VK_SUCCESS) return makeError(r, "vkCreateComputePipelines(" + name + ") failed: " + vkResultName(r));
     setDebugName(dev, VK_OBJECT_TYPE_PIPELINE, p.h_.pipeline, name.c_str());
     setDebugName(dev, VK_OBJECT_TYPE_PIPELINE_LAYOUT, p.h_.layout, name.c_str());
     return p;
 }
 
-Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
+Result<PipelineHandles> PipelineHandles::createLayouts(const DeviceInfo& dev,
                                                        std::span<const VkDescriptorSetLayoutBinding> bindings,
                                                        VkShaderStageFlags pushStages, uint32_t pushBytes,
                                                        std::span<const VkDescriptorSetLayout> extraSets) {
+    if (auto r = detail::checkDescribed(dev.device, nullptr, "pipeline creation"); !r) return r.error();
     PipelineHandles h;
-    h.device = device;
+    h.device = dev.device;
+    h.allocator = dev.allocator;
     for (const VkDescriptorSetLayoutBinding& b : bindings) {
         if (h.types.size() <= b.binding) h.types.resize(b.binding + 1, VK_DESCRIPTOR_TYPE_MAX_ENUM);
         h.types[b.binding] = b.descriptorType;
@@ -129,7 +130,7 @@ Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
     setInfo.flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR;
     setInfo.bindingCount = uint32_t(bindings.size());
     setInfo.pBindings = bindings.data();
-    SIEVE_VK_TRY(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &h.setLayout));
+    SIEVE_VK_TRY(vkCreateDescriptorSetLayout(dev.device, &setInfo, dev.allocator, &h.setLayout));
     VkPushConstantRange range{pushStages, 0, pushBytes};
     std::vector<VkDescriptorSetLayout> sets{h.setLayout};
     sets.insert(sets.end(), extraSets.begin(), extraSets.end());
@@ -138,7 +139,7 @@ Result<PipelineHandles> PipelineHandles::createLayouts(VkDevice device,
     layoutInfo.pSetLayouts = sets.data();
     layoutInfo.pushConstantRangeCount = pushBytes ? 1 : 0;
     layoutInfo.pPushConstantRanges = &range;
-    SIEVE_VK_TRY(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &h.layout));
+    SIEVE_VK_TRY(vkCreatePipelineLayout(dev.device, &layoutInfo, dev.allocator, &h.layout));
     return h;
 }
 
@@ -146,6 +147,7 @@ PipelineHandles& PipelineHandles::operator=(PipelineHandles&& o) noexcept {
     if (this != &o) {
         reset();
         device = std::exchange(o.device, VK_NULL_HANDLE);
+        allocator = std::exchange(o.allocator, nullptr);
         setLayout = std::exchange(o.setLayout, VK_NULL_HANDLE);
         layout = std::exchange(o.layout, VK_NULL_HANDLE);
         pipeline = std::exchange(o.pipeline, VK_NULL_HANDLE);
@@ -160,9 +162,9 @@ PipelineHandles::~PipelineHandles() {
 
 void PipelineHandles::reset() {
     if (!device) return;
-    vkDestroyPipeline(device, pipeline, nullptr);
-    vkDestroyPipelineLayout(device, layout, nullptr);
-    vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
+    vkDestroyPipeline(device, pipeline, allocator);
+    vkDestroyPipelineLayout(device, layout, allocator);
+    vkDestroyDescriptorSetLayout(device, setLayout, allocator);
     device = VK_NULL_HANDLE;
 }
 

@@ -255,6 +255,7 @@ const CullingTuning& tuning(const CullingPlugin& plugin) {
 Result<std::unique_ptr<CullingPlugin>> createCullingPlugin(const DeviceInfo& dev, const CullingConfig& config,
                                                            const CullingTuning& tuning) {
     using Impl = CullingPlugin::Impl;
+    if (auto r = detail::checkDescribed(dev.device, dev.physical, "CullingPlugin"); !r) return r.error();
     if (const std::string m = dev.missing(kCullingNeeds); !m.empty())
         return error("the device was created without " + m + " (sieve::requirements() lists what to enable)");
     if (config.maxInstances == 0) return error("maxInstances is 0");

@@ -19,7 +19,7 @@ Result<ClusterMeshPass> ClusterMeshPass::create(const DeviceInfo& dev, VkFormat 
                                                 const GeometryOptions& options) {
     if (const std::string m = dev.missing(kGeometryNeeds); !m.empty())
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "ClusterMeshPass: the device was created without " + m);
-    if (!dev.meshShader || !vkCmdDrawMeshTasksIndirectEXT)
+    if (!dev.meshShader || !detail::hasFunction(dev.device, &detail::DeviceTable::vkCmdDrawMeshTasksIndirectEXT))
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
                          "ClusterMeshPass: the device was created without VK_EXT_mesh_shader and its meshShader "
                          "feature (the indirect cluster path works without them)");

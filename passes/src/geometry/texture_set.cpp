@@ -24,8 +24,10 @@ Result<TextureSet> TextureSet::create(const DeviceInfo& dev, float maxAnisotropy
             "GeometryPass (materials): the device's descriptor limits (maxPerStageDescriptorSampledImages " +
                 std::to_string(l.maxPerStageDescriptorSampledImages) + ", maxPerStageResources " +
                 std::to_string(l.maxPerStageResources) + ") cannot hold " + std::to_string(kTextures) + " textures");
+    if (auto r = detail::checkDescribed(dev.device, nullptr, "GeometryPass (materials)"); !r) return r.error();
     TextureSet t;
     t.device_ = dev.device;
+    t.allocator_ = dev.allocator;
     t.slots_ = slots;
     VkSamplerCreateInfo sampler{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
     sampler.magFilter = sampler.minFilter = VK_FILTER_LINEAR;
@@ -36,21 +38,21 @@ Result<TextureSet> TextureSet::create(const DeviceInfo& dev, float maxAnisotropy
         sampler.anisotropyEnable = VK_TRUE;
         sampler.maxAnisotropy = std::min(maxAnisotropy, l.maxSamplerAnisotropy);
     }
-    SIEVE_VK_TRY(vkCreateSampler(dev.device, &sampler, nullptr, &t.sampler_));
+    SIEVE_VK_TRY(vkCreateSampler(dev.device, &sampler, dev.allocator, &t.sampler_));
     const VkDescriptorSetLayoutBinding bindings[] = {
         {0, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
         {1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, kTextures, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
     VkDescriptorSetLayoutCreateInfo layout{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     layout.bindingCount = 2;
     layout.pBindings = bindings;
-    SIEVE_VK_TRY(vkCreateDescriptorSetLayout(dev.device, &layout, nullptr, &t.layout_));
+    SIEVE_VK_TRY(vkCreateDescriptorSetLayout(dev.device, &layout, dev.allocator, &t.layout_));
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_SAMPLER, 1},
                                           {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, kTextures}};
     VkDescriptorPoolCreateInfo pool{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     pool.maxSets = 1;
     pool.poolSizeCount = 2;
     pool.pPoolSizes = sizes;
-    SIEVE_VK_TRY(vkCreateDescriptorPool(dev.device, &pool, nullptr, &t.pool_));
+    SIEVE_VK_TRY(vkCreateDescriptorPool(dev.device, &pool, dev.allocator, &t.pool_));
     VkDescriptorSetAllocateInfo alloc{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
     alloc.descriptorPool = t.pool_;
     alloc.descriptorSetCount = 1;
@@ -95,6 +97,7 @@ TextureSet& TextureSet::operator=(TextureSet&& o) noexcept {
     if (this != &o) {
         reset();
         device_ = std::exchange(o.device_, VK_NULL_HANDLE);
+        allocator_ = std::exchange(o.allocator_, nullptr);
         layout_ = std::exchange(o.layout_, VK_NULL_HANDLE);
         pool_ = std::exchange(o.pool_, VK_NULL_HANDLE);
         set_ = std::exchange(o.set_, VK_NULL_HANDLE);
@@ -107,9 +110,9 @@ TextureSet& TextureSet::operator=(TextureSet&& o) noexcept {
 
 void TextureSet::reset() {
     if (!device_) return;
-    if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);  // frees the set
-    if (layout_) vkDestroyDescriptorSetLayout(device_, layout_, nullptr);
-    if (sampler_) vkDestroySampler(device_, sampler_, nullptr);
+    if (pool_) vkDestroyDescriptorPool(device_, pool_, allocator_);  // frees the set
+    if (layout_) vkDestroyDescriptorSetLayout(device_, layout_, allocator_);
+    if (sampler_) vkDestroySampler(device_, sampler_, allocator_);
     device_ = VK_NULL_HANDLE;
     pool_ = VK_NULL_HANDLE;
     layout_ = VK_NULL_HANDLE;

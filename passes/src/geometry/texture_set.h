@@ -33,6 +33,7 @@ public:
 private:
     void reset();
     VkDevice device_ = VK_NULL_HANDLE;
+    const VkAllocationCallbacks* allocator_ = nullptr;
     VkDescriptorSetLayout layout_ = VK_NULL_HANDLE;
     VkDescriptorPool pool_ = VK_NULL_HANDLE;
     VkDescriptorSet set_ = VK_NULL_HANDLE;

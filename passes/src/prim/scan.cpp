@@ -15,7 +15,7 @@ constexpr uint32_t kVendorNvidia = 0x10DE;
 ScanTier autoScanTier(const DeviceInfo& dev, uint64_t n, uint32_t vendorId) {
     if (!dev.subgroupBallot || !dev.subgroupArithmetic || dev.physical == VK_NULL_HANDLE) return ScanTier::Subgroup;
     if (vendorId == 0) {
-        VkPhysicalDeviceProperties props;
+        VkPhysicalDeviceProperties props{};
         vkGetPhysicalDeviceProperties(dev.physical, &props);
         vendorId = props.vendorID;
     }
