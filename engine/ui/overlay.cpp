@@ -171,17 +171,17 @@ void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles, bool si
         ImGui::TableSetupColumn("count", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0000000000").x);
         ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("100.0%").x);
         instanceRow("instances", v, c.instances, c.instances);
-        instanceRow("frustum visible", v, c.frustumVisible, c.instances);
         if (singlePhase) {
             instanceRow("drawn (single phase)", v, c.lateDrawn, c.instances);
         } else {
             instanceRow("drawn early (visible last frame)", v, c.earlyDrawn, c.instances);
             instanceRow("drawn late (newly visible)", v, c.lateDrawn, c.instances);
         }
-        // What each test removed from the main view (the first test that culls an instance counts it).
+        // What each test removed from the main view (the first test that culls an instance counts it); a
+        // test that removed nothing (off, or no draw distance) takes no row.
         for (const sieve::CullTest& test : sieve::kCullTests) {
             const uint32_t culled = c.views.empty() ? 0u : c.views.front().culled[test.index];
-            instanceRow(("culled: " + std::string(test.culledBy)).c_str(), v, culled, c.instances);
+            if (culled) instanceRow(("culled: " + std::string(test.culledBy)).c_str(), v, culled, c.instances);
         }
         plainRow("draw records (instance x primitive)", v, c.draws());
         plainRow("triangles", v, triangles);
@@ -251,8 +251,12 @@ bool drawTogglesSection(CullingSwitches& s) {
     ImGui::SameLine();
     changed |= ImGui::RadioButton("atomic append", &mode, 1);
     s.stable = mode == 0;
+    // One row: the LOD bias, then the draw distance (0 = none; logarithmic, distances span orders of magnitude).
+    const float half = ImGui::GetContentRegionAvail().x * 0.25f;
+    ImGui::SetNextItemWidth(half);
     changed |= ImGui::SliderInt("LOD bias", &t.lodBias, kLodBiasMin, kLodBiasMax);
-    // 0 = no limit; logarithmic, as distances span orders of magnitude.
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(half);
     changed |= ImGui::SliderFloat("draw distance", &drawDistance, 0.0f, 10000.0f, drawDistance > 0.0f ? "%.1f" : "none",
                                   ImGuiSliderFlags_Logarithmic);
     return changed;

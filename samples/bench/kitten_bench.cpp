@@ -28,7 +28,7 @@ namespace {
 constexpr const char* kName = "kitten";
 
 constexpr const char* kDescription =
-    "niagara's benchmark scene: the kitten mesh (--kitten, default the shared bench folder's kitten.glb)\n"
+    "niagara's benchmark scene: the kitten mesh (--kitten, default assets/niagara/kitten.glb)\n"
     "placed N times (default 1e6) as niagara places its draws (PCG32 from state 0x42: position in a 600 m\n"
     "cube around the origin, scale 2..4, a rotation of up to 90 degrees), the camera at the origin looking\n"
     "down -Z, vertical field of view 70 degrees, near 0.1, infinite reverse Z, at WxH (default 1920x1080).\n"
@@ -110,8 +110,8 @@ int kittenMain(int argc, char** argv) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(o.kitten, ec))
         return fail(kName, "the kitten mesh '" + o.kitten +
-                               "' is missing (niagara's kitten.glb lies in the shared bench folder beside the "
-                               "source tree; --kitten PATH names another)");
+                               "' is missing (niagara's kitten.glb lies in the source tree's assets/niagara/; "
+                               "--kitten PATH names another)");
     auto loaded = sieve::assets::loadGltf(o.kitten);
     if (!loaded) return fail(kName, loaded.error());
     const sieve::assets::SceneData mesh = std::move(loaded).value();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: sieve-bench kitten (niagara's scene: the shared kitten.glb placed as niagara places its draws)
+# End-to-end: sieve-bench kitten (niagara's scene: assets/niagara/kitten.glb placed as niagara places its draws)
 # at 20000 instances with --verify (GPU frustum count = CPU reference, same draws in both orders, culling
 # culls), the JSON lines checked for cull's fields plus the scene's, the CPU counts checked against an
 # independent reference (tests/unit/niagara_field_reference.py's placement, spheres tested against the
