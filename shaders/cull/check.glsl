@@ -35,9 +35,10 @@ bool showsAPixel(vec4 sphere) {
     q.x1 = x1;
     q.y1 = y1;
     q.depth = rect.depth;
+    const int samples = depthSampleCount(depth);
     for (uint y = y0; y <= y1; ++y)
         for (uint x = x0; x <= x1; ++x) {
-            for (int s = 0; s < depthSampleCount(depth); ++s) {
+            for (int s = 0; s < samples; ++s) {
                 const float d = depthSample(depth, ivec2(x, y), s);
                 if (!sieveOccludedByTexel(q, vec2(d, d), views[0])) return true;
             }

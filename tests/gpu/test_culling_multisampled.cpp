@@ -77,28 +77,23 @@ protected:
         mesh.primitiveCount = 1;
         sieve::gpu::MeshPrimitive prim{};
         prim.lodCount = 1;
-        for (int y = -7; y <= 7; ++y)
-            for (int x = -11; x <= 11; ++x) {
-                sieve::gpu::Instance inst{};
-                inst.rows[0] = {1, 0, 0, 0.6f * x};
-                inst.rows[1] = {0, 1, 0, 0.6f * y};
-                inst.rows[2] = {0, 0, 1, -9.0f};
-                inst.sphere = {0.6f * x, 0.6f * y, -9.0f, 0.15f};
-                inst.scale = 1.0f;
-                instances_.push_back(inst);
-            }
+        // A grid of spheres of radius r, `step` apart, at distance 9 (translations only).
+        auto grid = [&](int half, int halfY, float step, float r) {
+            for (int y = -halfY; y <= halfY; ++y)
+                for (int x = -half; x <= half; ++x) {
+                    sieve::gpu::Instance inst{};
+                    inst.rows[0] = {1, 0, 0, step * x};
+                    inst.rows[1] = {0, 1, 0, step * y};
+                    inst.rows[2] = {0, 0, 1, -9.0f};
+                    inst.sphere = {step * x, step * y, -9.0f, r};
+                    inst.scale = 1.0f;
+                    instances_.push_back(inst);
+                }
+        };
+        grid(11, 7, 0.6f, 0.15f);
         // Larger spheres around the hole: some straddle its edges, so that a shrunk radius (the planted
         // errors) culls spheres that only samples 1.. see.
-        for (int y = -4; y <= 4; ++y)
-            for (int x = -4; x <= 4; ++x) {
-                sieve::gpu::Instance inst{};
-                inst.rows[0] = {1, 0, 0, 0.5f * x};
-                inst.rows[1] = {0, 1, 0, 0.5f * y};
-                inst.rows[2] = {0, 0, 1, -9.0f};
-                inst.sphere = {0.5f * x, 0.5f * y, -9.0f, 0.45f};
-                inst.scale = 1.0f;
-                instances_.push_back(inst);
-            }
+        grid(4, 4, 0.5f, 0.45f);
         auto upload = [&](const auto& v) { return makeBuffer(v, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT); };
         instanceBuffer_ = upload(instances_);
         meshBuffer_ = upload(std::vector{mesh});
