@@ -21,8 +21,10 @@
 // (view, bin, instance) keys. Bins are MeshPrimitive::bin (bins >= binCount count as the last bin).
 // Run-time switches (no pipeline rebuild): frustum, occlusion, two-phase, LOD, stable/atomic order,
 // freeze. Two-phase off = single phase: the early slot runs the full test against the previous frame's
-// pyramid and the late slot draws nothing. Freeze: the culling camera and the pyramid stay as they were
-// while the host's view camera moves.
+// pyramid, looking each instance up through the previous frame's camera (the one that drew that depth),
+// and the late slot draws nothing; what the previous camera could not see is kept, what it saw hidden is
+// culled for one frame even if the new camera sees it (the price of one phase; the check counts those).
+// Freeze: the culling camera and the pyramid stay as they were while the host's view camera moves.
 #include <vulkan/vulkan.h>
 
 #include <array>

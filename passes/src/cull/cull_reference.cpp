@@ -123,11 +123,12 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
 CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
                                   std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
                                   const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
-                                  std::span<gpu::CullCounters> counters) {
+                                  std::span<gpu::CullCounters> counters, const gpu::CullParams* occlusionView) {
     const uint32_t n = views.empty() ? 0 : views[0].instanceCount;
     CullPhaseOutput out = sized(views.size(), binCount, n);
     out.state.assign(n, 0);
     visibleLast.resize(std::max<size_t>(visibleLast.size(), views.size() * n), 0);
+    const gpu::CullParams& occlusion = occlusionView ? *occlusionView : views.empty() ? gpu::CullParams{} : views[0];
     for (size_t v = 0; v < views.size(); ++v) {
         const gpu::CullParams& params = views[v];
         const bool occlusionOn = (params.toggles & gpu::SIEVE_CULL_OCCLUSION) && pyramid;
@@ -138,7 +139,7 @@ CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32
             const bool isKept = kept(inst, params);
             uint32_t culledBy = gpu::SIEVE_CULL_TEST_COUNT;
             const bool inFrustum = inView(inst, params, culledBy);
-            const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, params, *pyramid));
+            const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, occlusion, *pyramid));
             const bool drawnEarly = twoPhase && flagsEarly[vi] != 0;
             const bool flag = vis && !drawnEarly;
             visibleLast[vi] = vis;

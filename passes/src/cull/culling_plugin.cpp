@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "core/vk.h"
@@ -35,13 +36,15 @@ struct CullingPlugin::Impl {
     FrameState frame;
     bool prepared = false;
     bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
-    int pyramidConvention = -1;   // reverseZ of the view the pyramid was last built for; -1: none built yet
+    // The camera (view 0's parameters) of the frame that last built the pyramid; none: not built yet.
+    std::optional<gpu::CullParams> pyramidCamera;
 
     uint32_t roles[5] = {};  // pass index per PassRole
 
     bool frameFailed = false;  // a record() of the prepared frame failed
     bool viewsSet = false;     // the host called setView(s): no culling for a camera it never gave
     bool frozenStale = false;  // the depth extent changed: frozen views are re-taken from the host's
+    void chooseOcclusionCamera(FrameState& f, bool mainFallback);
     // The counts slot a streams pass writes (kCountsEarly / kCountsLate); null for the other passes.
     const char* countsOf(uint32_t pass) const;
     void writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const;
@@ -153,10 +156,10 @@ Result<void> CullingPlugin::Impl::describe() {
     if (!slots.missing().empty()) return error("stages use undeclared slots: " + slots.missing());
     pyramid = slots.find(kPyramid);
     persistentFresh = true;
-    pyramidConvention = -1;
+    pyramidCamera.reset();
     // Frozen views were set for the old depth extent and cannot be served at the new one: the next
     // prepare() freezes the host's views of that frame instead (without occlusion until a pyramid of the
-    // new extent is built: pyramidConvention above), rather than failing every frame.
+    // new extent is built: pyramidCamera above), rather than failing every frame.
     frozenStale = true;
     return {};
 }
@@ -418,6 +421,7 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     for (const CullTest& test : kCullTests) on |= t.*test.toggle ? test.bit : 0u;
     f.views.clear();
     f.viewInfo.clear();
+    bool mainFallback = false;  // the main view's parameters failed: a stand-in camera culls nothing
     for (size_t v = 0; v < m.cullViews.size(); ++v) {
         const CullView& view = m.cullViews[v];
         uint32_t bits = view.tests & on;
@@ -434,6 +438,7 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
         if (!params) {
             // The view still draws every instance of its kinds (nothing culled), so the picture stays whole.
             if (result) result = fail(params.error());
+            if (v == 0) mainFallback = true;
             CullView fallback = view;
             fallback.desc = defaultView(m.slots[m.slots.find(kDepth)].extent);
             // (Views past the main one keep their phase: they are drawn from the early streams.)
@@ -447,18 +452,27 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
         info.kind = view.kind;
         f.viewInfo.push_back(std::move(info));
     }
-    // The single-phase test and a frozen view read an earlier frame's pyramid: only one this plugin built
-    // from its own frames, under the same depth convention, means anything (host memory starts as
-    // anything, and a zero max channel would read as "nearest" under standard Z).
-    const bool pyramidThisFrame = !f.frozen;
-    const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
     f.lateViews = f.singlePhase ? 0u : 1u;
-    const int convention = int(f.views[0].reverseZ);
-    if (readsOldPyramid && m.pyramidConvention != convention) f.views[0].toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
+    m.chooseOcclusionCamera(f, mainFallback);
     m.persistentFresh = false;
-    if (pyramidThisFrame) m.pyramidConvention = convention;
     m.prepared = true;
     return result;
+}
+
+// The single-phase test and a frozen view read an earlier frame's pyramid: the occlusion test projects
+// through the camera of the frame that built it, so that each sphere is looked up where that camera saw it
+// (the current camera against the old depth would compare unrelated places). Only a pyramid this plugin
+// built from its own frames means anything (host memory starts as anything, and a zero max channel would
+// read as "nearest" under standard Z): until then, no occlusion.
+void CullingPlugin::Impl::chooseOcclusionCamera(FrameState& f, bool mainFallback) {
+    const bool pyramidThisFrame = !f.frozen;
+    const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
+    gpu::CullParams& main = f.views[0];
+    if (readsOldPyramid && !pyramidCamera) main.toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
+    f.occlusion = readsOldPyramid && pyramidCamera ? *pyramidCamera : main;
+    f.occlusion.debugRadiusShrink = main.debugRadiusShrink;
+    // A pyramid built from the depth of a camera the plugin could not read has no camera to look it up with.
+    if (pyramidThisFrame) pyramidCamera = mainFallback ? std::nullopt : std::optional(main);
 }
 
 // A streams pass that fails still writes its phase's counts: zero, so the phase draws nothing and a host
