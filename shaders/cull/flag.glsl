@@ -24,6 +24,7 @@
 #include "shared/scene.h"
 #include "shared/cull.h"
 #include "shared/cull_state.h"
+#include "shared/draw_push.h"
 
 layout(local_size_x = 64) in;
 // A uniform block: every invocation reads the same views, which the constant cache serves best.
@@ -56,7 +57,7 @@ layout(push_constant) uniform Push { CullFlagPush pc; };
 void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) {
     const uint n = pc.instanceCount;
     for (uint b = 0u; b < pc.binCount; ++b)
-        drawCounts[(v * pc.binCount + b) * n + i] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
+        drawCounts[sieveKey(sieveStream(v, b, pc.binCount), i, n)] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
 }
 
 void main() {
@@ -67,7 +68,7 @@ void main() {
     for (uint v = 0u; v < pc.viewCount; ++v) {
         const uint toggles = views[v].toggles;
         const bool twoPhase = (toggles & SIEVE_CULL_TWO_PHASE) != 0u;
-        const uint vi = v * n + i;
+        const uint vi = sieveKey(v, i, n);
 #if CULL_LATE
         const bool tested = valid;
 #else

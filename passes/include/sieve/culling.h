@@ -199,7 +199,7 @@ public:
 
     // Refuses a device without what culling needs (kCullingNeeds), naming each missing extension/feature.
     static Result<std::unique_ptr<CullingPlugin>> create(const DeviceInfo& dev, const CullingConfig& config);
-    ~CullingPlugin() override;
+    ~CullingPlugin() final;
 
     // The number of instances to cull this frame (at most maxInstances).
     Result<void> setInstanceCount(uint32_t n);
@@ -224,10 +224,10 @@ public:
     // persistent slots, which the plugin initialises again on first use).
     Result<void> resize(VkExtent2D viewport);
 
-    std::span<const SlotDesc> slots() const override;
-    std::span<const PassDesc> passes() const override;
-    Result<void> prepare(const FrameInfo& frame) override;
-    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) override;
+    std::span<const SlotDesc> slots() const final;
+    std::span<const PassDesc> passes() const final;
+    Result<void> prepare(const FrameInfo& frame) final;
+    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) final;
 
     struct Impl;
 

@@ -8,6 +8,7 @@
 
 #include "core/vk.h"
 #include "cull/stage.h"
+#include "shared/draw_push.h"
 #include "sieve/cull_flags.h"
 #include "sieve/cull_tests.h"
 #include "sieve/culling_tuning.h"
@@ -45,6 +46,9 @@ struct CullingPlugin::Impl {
     bool viewsSet = false;     // the host called setView(s): no culling for a camera it never gave
     bool frozenStale = false;  // the depth extent changed: frozen views are re-taken from the host's
     void chooseOcclusionCamera(FrameState& f, bool mainFallback);
+    FrameInfo frameSlot(const FrameInfo& frame, Result<void>& result);
+    uint32_t viewBits(const CullView& view, size_t v, uint32_t on) const;
+    Result<bool> frameViews(FrameState& f, uint32_t on, Result<void>& result);
     // The counts slot a streams pass writes (kCountsEarly / kCountsLate); null for the other passes.
     const char* countsOf(uint32_t pass) const;
     void writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const;
@@ -333,7 +337,7 @@ uint32_t CullingPlugin::viewCount() const {
 StreamRange CullingPlugin::stream(uint32_t view, uint32_t bin) const {
     const CullingConfig& c = impl_->config;
     if (view >= c.maxViews || bin >= c.binCount) return {};
-    const uint32_t s = view * c.binCount + bin;
+    const uint32_t s = gpu::sieveStream(view, bin, c.binCount);
     const gpu::DrawStream& d = impl_->kit.streams()[s];
     return {VkDeviceSize(d.base) * sizeof(gpu::DrawCommand), VkDeviceSize(s) * sizeof(gpu::DrawCounts), d.capacity};
 }
@@ -382,6 +386,66 @@ SlotId CullingPlugin::slot(std::string_view name) const {
     return impl_->slots.find(name);
 }
 
+// The frame's slot: the one the host gave, or where it does not match the configuration (an error), the one
+// the configuration gives, so that the frame still records and nothing the GPU may still read is overwritten.
+FrameInfo CullingPlugin::Impl::frameSlot(const FrameInfo& frame, Result<void>& result) {
+    FrameInfo info = frame;
+    if (frame.framesInFlight == config.framesInFlight && frame.frameSlot == frame.frameIndex % config.framesInFlight)
+        return info;
+    result =
+        error("FrameInfo: frame " + std::to_string(frame.frameIndex) + " in slot " + std::to_string(frame.frameSlot) +
+              " of " + std::to_string(frame.framesInFlight) + " does not match the configured " +
+              std::to_string(config.framesInFlight) + " frames in flight (slot = frameIndex % framesInFlight)");
+    info.framesInFlight = config.framesInFlight;
+    info.frameSlot = uint32_t(frame.frameIndex % config.framesInFlight);
+    return info;
+}
+
+// The test bits view v runs: those it asks for among those switched on (`on`), the distance test where there
+// is a distance, two-phase for the main view, SIEVE_CULL_EARLY for the others.
+uint32_t CullingPlugin::Impl::viewBits(const CullView& view, size_t v, uint32_t on) const {
+    uint32_t bits = view.tests & on;
+    // The distance test runs where there is a distance to test: the view's, or the instances' own.
+    if (config.instanceCullDistances)
+        bits |= gpu::SIEVE_CULL_INSTANCE_DISTANCE;
+    else if (!(view.drawDistance > 0.0f))
+        bits &= ~gpu::SIEVE_CULL_DISTANCE;
+    // Only the main view splits its set between the phases (two-phase occlusion).
+    if (v == 0 && toggles.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
+    // The others are done in the early pass: their streams are ready before the host's first draw.
+    if (v > 0) bits |= gpu::SIEVE_CULL_EARLY;
+    return bits;
+}
+
+// Every culled view's parameters into f.views. A view whose parameters fail still draws every instance of
+// its kinds (nothing culled, through a stand-in camera), so that the picture stays whole; the first such
+// error goes to `result`. Returns whether the main view fell back; fails only if the stand-in does.
+Result<bool> CullingPlugin::Impl::frameViews(FrameState& f, uint32_t on, Result<void>& result) {
+    f.views.clear();
+    f.viewInfo.clear();
+    bool mainFallback = false;
+    for (size_t v = 0; v < cullViews.size(); ++v) {
+        const CullView& view = cullViews[v];
+        auto p = params(view, uint32_t(v), viewBits(view, v, on));
+        if (!p) {
+            if (result) result = p.error();
+            mainFallback = mainFallback || v == 0;
+            CullView fallback = view;
+            fallback.desc = defaultView(slots[slots.find(kDepth)].extent);
+            // (Views past the main one keep their phase: they are drawn from the early streams.)
+            p = params(fallback, 0, v > 0 ? gpu::SIEVE_CULL_EARLY : 0u);
+            if (!p) return p.error();
+            p->debugRadiusShrink = 0.0f;
+        }
+        f.views.push_back(p.value());
+        CullingViewStats info;
+        info.name = viewName(view, v);
+        info.kind = view.kind;
+        f.viewInfo.push_back(std::move(info));
+    }
+    return mainFallback;
+}
+
 Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     clearError();
     Impl& m = *impl_;
@@ -389,25 +453,13 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     m.frameFailed = false;
     Result<void> result;
     if (!m.viewsSet)  // the frame records, drawing everything (the stand-in view tests nothing)
-        result =
-            fail(error("prepare(): no views: call setView() or setViews() first (the plugin does not guess "
-                       "a camera); this frame culls nothing"));
-    FrameInfo info = frame;
-    if (frame.framesInFlight != m.config.framesInFlight ||
-        frame.frameSlot != frame.frameIndex % m.config.framesInFlight) {
-        // The frame still records, in the slot the configuration gives, so that nothing the GPU may still
-        // read is overwritten.
-        result = fail(error("FrameInfo: frame " + std::to_string(frame.frameIndex) + " in slot " +
-                            std::to_string(frame.frameSlot) + " of " + std::to_string(frame.framesInFlight) +
-                            " does not match the configured " + std::to_string(m.config.framesInFlight) +
-                            " frames in flight (slot = frameIndex % framesInFlight)"));
-        info.framesInFlight = m.config.framesInFlight;
-        info.frameSlot = uint32_t(frame.frameIndex % m.config.framesInFlight);
-    }
+        result = error(
+            "prepare(): no views: call setView() or setViews() first (the plugin does not guess a camera); this "
+            "frame culls nothing");
     // Toggles are sampled once per frame so that every pass of the frame agrees.
     const CullingToggles& t = m.toggles;
     FrameState& f = m.frame;
-    f.info = info;
+    f.info = m.frameSlot(frame, result);
     f.instanceCount = m.instanceCount;
     f.singlePhase = !t.twoPhase;
     f.frozen = t.freeze;
@@ -419,43 +471,13 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.check = t.checkCulling && !f.frozen;
     uint32_t on = t.lod ? gpu::SIEVE_CULL_LOD : 0u;
     for (const CullTest& test : kCullTests) on |= t.*test.toggle ? test.bit : 0u;
-    f.views.clear();
-    f.viewInfo.clear();
-    bool mainFallback = false;  // the main view's parameters failed: a stand-in camera culls nothing
-    for (size_t v = 0; v < m.cullViews.size(); ++v) {
-        const CullView& view = m.cullViews[v];
-        uint32_t bits = view.tests & on;
-        // The distance test runs where there is a distance to test: the view's, or the instances' own.
-        if (m.config.instanceCullDistances)
-            bits |= gpu::SIEVE_CULL_INSTANCE_DISTANCE;
-        else if (!(view.drawDistance > 0.0f))
-            bits &= ~gpu::SIEVE_CULL_DISTANCE;
-        // Only the main view splits its set between the phases (two-phase occlusion).
-        if (v == 0 && t.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
-        // The others are done in the early pass: their streams are ready before the host's first draw.
-        if (v > 0) bits |= gpu::SIEVE_CULL_EARLY;
-        auto params = m.params(view, uint32_t(v), bits);
-        if (!params) {
-            // The view still draws every instance of its kinds (nothing culled), so the picture stays whole.
-            if (result) result = fail(params.error());
-            if (v == 0) mainFallback = true;
-            CullView fallback = view;
-            fallback.desc = defaultView(m.slots[m.slots.find(kDepth)].extent);
-            // (Views past the main one keep their phase: they are drawn from the early streams.)
-            params = m.params(fallback, 0, v > 0 ? gpu::SIEVE_CULL_EARLY : 0u);
-            if (!params) return fail(params.error());
-            params->debugRadiusShrink = 0.0f;
-        }
-        f.views.push_back(params.value());
-        CullingViewStats info;
-        info.name = viewName(view, v);
-        info.kind = view.kind;
-        f.viewInfo.push_back(std::move(info));
-    }
+    auto mainFallback = m.frameViews(f, on, result);
+    if (!mainFallback) return fail(mainFallback.error());
     f.lateViews = f.singlePhase ? 0u : 1u;
-    m.chooseOcclusionCamera(f, mainFallback);
+    m.chooseOcclusionCamera(f, *mainFallback);
     m.persistentFresh = false;
     m.prepared = true;
+    if (!result) return fail(result.error());
     return result;
 }
 
