@@ -142,15 +142,11 @@ void countDistanceCulled(uint culledBy, uint v) {
 }
 
 #if CULL_LATE
+#include "cull/occlusion.glsl"
+
 // Behind the pyramid as the camera that drew its depth saw the sphere (occlusionView).
 bool occluded(vec4 sphere) {
-    CullOcclusionQuery q;
-    if (!sieveOcclusionQuery(sphere, occlusionView, q)) return false;
-    bool behind = true;
-    for (uint y = q.y0; y <= q.y1; ++y)
-        for (uint x = q.x0; x <= q.x1; ++x)
-            behind = behind && sieveOccludedByTexel(q, texelFetch(pyramid, ivec2(x, y), int(q.mip)).rg, occlusionView);
-    return behind;
+    return sieveOccludedInPyramid(pyramid, sphere, occlusionView);
 }
 
 // In the frustum and not behind the pyramid (occlusion test off: in the frustum).

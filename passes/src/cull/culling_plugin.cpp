@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "core/bindings.h"
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "shared/draw_push.h"
@@ -213,34 +214,7 @@ Result<void> CullingPlugin::Impl::check(std::span<const CullView> v) const {
 }
 
 Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b) const {
-    if (b.slots.size() < slots.descs().size())
-        return error("pass " + passes[pass].name + ": " + std::to_string(b.slots.size()) + " slot bindings for " +
-                     std::to_string(slots.descs().size()) + " slots");
-    for (const ResourceUse& u : passes[pass].uses) {
-        const SlotDesc& d = slots[u.slot];
-        const SlotBinding& got = b[u.slot];
-        std::string what;
-        if (d.kind == SlotKind::Buffer) {
-            if (!got.buffer) what = "no buffer";
-            // Imported tables are the host's: as large as its scene (the declared size is for maxInstances).
-            else if (d.lifetime != Lifetime::Imported && got.size && got.size < d.size)
-                what = std::to_string(got.size) + " bytes, needs " + std::to_string(d.size);
-            else if (d.memory != Memory::Device && !got.mapped)
-                what = "not mapped";
-        } else {
-            if (!got.view || !got.image)
-                what = "no image";
-            else if (d.mipLevels > 1 && got.mipViews.size() < d.mipLevels)
-                what = "fewer mip views than mips";
-            // An image of another size than declared (a depth attachment resized without resize()) would
-            // be read as if it had the declared extent: rejected where the host says its extent.
-            else if (got.extent.width && (got.extent.width != d.extent.width || got.extent.height != d.extent.height))
-                what = "an image of " + std::to_string(got.extent.width) + " x " + std::to_string(got.extent.height) +
-                       ", declared " + std::to_string(d.extent.width) + " x " + std::to_string(d.extent.height) +
-                       " (call resize() when the depth attachment changes)";
-        }
-        if (!what.empty()) return error("pass " + passes[pass].name + ": slot " + d.name + " is bound with " + what);
-    }
+    if (auto r = checkPassBindings(slots.descs(), passes[pass], b); !r) return error(r.error().message);
     return {};
 }
 
