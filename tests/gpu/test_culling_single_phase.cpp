@@ -4,6 +4,8 @@
 // from the pavement at one's feet to the street, the street's buildings would land on the old picture's
 // near pavement and vanish for a frame; looked up through the old camera (the same eye: a turn keeps every
 // ray's depth) they lie outside its view, where nothing hid them, and are drawn.
+// (Named outside the subgroup matrix's Cull* suites: it renders the city, which says nothing about subgroup
+// sizes, and runs once at the default width.)
 #include "assets/procedural_city.h"
 #include "engine/scene/scene_renderer.h"
 #include "engine/target/headless_target.h"
@@ -14,7 +16,7 @@ namespace {
 
 using testing_gpu::Picture;
 
-class CullingSinglePhaseTest : public testing_gpu::CityGpuTest {
+class SinglePhaseCullingTest : public testing_gpu::CityGpuTest {
 protected:
     // `before` frames at the street camera pitched by `pitch` radians, then `after` frames looking down the
     // street, single phase, LOD off (so that culling alone can change the picture): the last frame's pixels
@@ -45,7 +47,7 @@ protected:
 
 // The first frame after looking up from the pavement reads the pavement's pyramid: the picture equals
 // culling off.
-TEST_F(CullingSinglePhaseTest, FirstFrameAfterLookingUpKeepsThePicture) {
+TEST_F(SinglePhaseCullingTest, FirstFrameAfterLookingUpKeepsThePicture) {
     const float down = -1.4f;
     const Picture off = render(false, 3, 1, down);
     const Picture on = render(true, 3, 1, down);
@@ -57,7 +59,7 @@ TEST_F(CullingSinglePhaseTest, FirstFrameAfterLookingUpKeepsThePicture) {
 
 // A still camera: the previous frame's pyramid is its own picture, so single phase occludes and keeps the
 // picture (the reprojection is the identity).
-TEST_F(CullingSinglePhaseTest, StillCameraOccludesAndKeepsThePicture) {
+TEST_F(SinglePhaseCullingTest, StillCameraOccludesAndKeepsThePicture) {
     const Picture off = render(false, 1, 6, 0.0f);
     const Picture on = render(true, 1, 6, 0.0f);
     ASSERT_FALSE(off.pixels.empty());
