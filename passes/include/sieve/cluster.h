@@ -32,7 +32,6 @@
 #include "shared/draw.h"
 #include "sieve/device.h"
 #include "sieve/plugin.h"
-#include "sieve/prim/config.h"
 #include "sieve/view.h"
 
 namespace sieve {
@@ -48,7 +47,6 @@ struct ClusterConfig {
     uint32_t framesInFlight = 2;
     uint32_t meshGroupsX = 65535;  // mesh-task command: workgroups per row (maxMeshWorkGroupCount[0])
     VkExtent2D viewport{0, 0};     // the host's depth attachment (the pyramid is derived from it)
-    prim::PrimOptions scan;
 };
 
 struct ClusterToggles {
@@ -91,6 +89,7 @@ public:
     static constexpr const char* kVisibility = "clusters.visibility";  // persistent u32 per slot
     enum PassIndex : uint32_t { kEarly, kLate, kStats, kPassCount };
 
+    // With the default tuning (sieve/cluster_tuning.h, not installed, has the other).
     static Result<std::unique_ptr<ClusterPlugin>> create(const DeviceInfo& dev, const ClusterConfig& config);
     ~ClusterPlugin() override;
 
@@ -113,6 +112,10 @@ public:
     struct Impl;
 
 private:
+    // The repository's benches and tests reach the tuning through these (sieve/cluster_tuning.h, not installed).
+    friend Result<std::unique_ptr<ClusterPlugin>> createClusterPlugin(const DeviceInfo&, const ClusterConfig&,
+                                                                      const struct ClusterTuning&);
+    friend const ClusterTuning& tuning(const ClusterPlugin&);
     explicit ClusterPlugin(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };
