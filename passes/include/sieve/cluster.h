@@ -18,6 +18,9 @@
 // cluster order; the late list: the early-list instances' clusters, then the late-list instances').
 // Capacity: at most candidateCapacity candidates are tested per phase (the rest are dropped and counted,
 // ClusterStats::dropped) and at most outputCapacity records written (count clamped, overflow counted).
+// Cost: each phase's first dispatch reads the input lists' counts; every later one is dispatched
+// indirectly from the sizes the GPU wrote (shared/cluster.h ClusterWork), so a phase's work follows the
+// records listed and the clusters tested, not the capacities.
 // Like the culling plugin's lists, an instance is in at most one of the two input lists.
 // Visibility is per cluster slot and persistent (instance's first slot + primitive's slot + cluster).
 #include <vulkan/vulkan.h>
