@@ -94,7 +94,7 @@ public:
 
     // With the default tuning (sieve/cluster_tuning.h, not installed, has the other).
     static Result<std::unique_ptr<ClusterPlugin>> create(const DeviceInfo& dev, const ClusterConfig& config);
-    ~ClusterPlugin() override;
+    ~ClusterPlugin() final;
 
     Result<void> setInstanceCount(uint32_t n);
     // The culling plugin's view of this frame (the same ViewDesc); rejected like CullingPlugin::setView.
@@ -107,10 +107,10 @@ public:
     uint32_t outputCapacity() const;
     Result<void> resize(VkExtent2D viewport);
 
-    std::span<const SlotDesc> slots() const override;
-    std::span<const PassDesc> passes() const override;
-    Result<void> prepare(const FrameInfo& frame) override;
-    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) override;
+    std::span<const SlotDesc> slots() const final;
+    std::span<const PassDesc> passes() const final;
+    Result<void> prepare(const FrameInfo& frame) final;
+    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) final;
 
     struct Impl;
 
