@@ -12,6 +12,7 @@
 #include "assets/glm_interop.h"
 #include "assets/gltf_loader.h"
 #include "assets/niagara_field.h"
+#include "assets/spatial_order.h"
 #include "bench_util.h"
 #include "cull_lines.h"
 #include "scene_harness.h"
@@ -37,11 +38,14 @@ constexpr const char* kDescription =
     "Each N also prints the share of the instances in the frustum and, of all instances, the share in the\n"
     "frustum and within niagara's draw distance of 200 (along the view axis, niagara's far-plane test, and\n"
     "by distance from the camera), counted on the CPU. --verify checks the counts as cull does: GPU frustum\n"
-    "count = CPU reference, same number of draws in both orders, no overflow, something culled.";
+    "count = CPU reference, same number of draws in both orders, no overflow, something culled.\n"
+    "--order morton sorts the instance table by the Morton code of the centres first (assets/spatial_order.h);\n"
+    "niagara (the default) keeps niagara's placement order, which is random in space.";
 
 struct KittenOptions {
     std::vector<uint64_t> instances{1000000};
     std::string kitten = SIEVE_KITTEN_GLB;
+    std::string order = "niagara";  // of the instance table: niagara's placement order, or "morton"
     uint32_t warmupMs = 500;
     CityOptions render;  // --width --height --frames --warmup --verify --out
 };
@@ -101,6 +105,7 @@ int kittenMain(int argc, char** argv) {
     p.text("--kitten", "PATH", std::string("the mesh to place, glTF or GLB (default ") + SIEVE_KITTEN_GLB + ")",
            o.kitten);
     addCityOptions(p, o.render, 100000, "check the counts (see above); exit 1 on a mismatch", false);
+    p.choice("--order", {"niagara", "morton"}, "order of the instance table (default niagara)", o.order);
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
@@ -132,6 +137,7 @@ int kittenMain(int argc, char** argv) {
     for (uint64_t n : o.instances) {
         auto field = sieve::assets::makeNiagaraField(mesh, n);
         if (!field) return fail(kName, field.error());
+        if (o.order == "morton") sieve::assets::sortInstancesSpatially(field->instances);
         const FieldCounts counts = countField(*field, view, proj, sieve::assets::kNiagaraDrawDistance);
         std::fprintf(stderr,
                      "sieve-bench kitten: n=%llu: %llu instances (%.2f%%) pass the frustum test; in the frustum "
@@ -161,6 +167,7 @@ int kittenMain(int argc, char** argv) {
         lines.cpuFrustum = reference;
         lines.fields = [&](Json& j) {
             j.str("scene", "kitten")
+                .str("instance_order", o.order)
                 .str("kitten", o.kitten)
                 .raw("mesh_sphere", sphereText)
                 .num("fov_y_deg", sieve::assets::kNiagaraFovYDegrees)

@@ -30,14 +30,10 @@ layout(push_constant) uniform Push { ClusterPush pc; };
 
 #include "cluster/lists.glsl"
 
+#include "cull/occlusion.glsl"
+
 bool occluded(vec4 sphere) {
-    CullOcclusionQuery q;
-    if (!sieveOcclusionQuery(sphere, params, q)) return false;
-    bool behind = true;
-    for (uint y = q.y0; y <= q.y1; ++y)
-        for (uint x = q.x0; x <= q.x1; ++x)
-            behind = behind && sieveOccludedByTexel(q, texelFetch(pyramid, ivec2(x, y), int(q.mip)).rg, params);
-    return behind;
+    return sieveOccludedInPyramid(pyramid, sphere, params);
 }
 
 void countSubgroup(bool b, uint which) {

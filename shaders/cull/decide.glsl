@@ -1,7 +1,8 @@
 // What one instance is in one view: the per-(instance, view) tests of the flag shaders (flag.glsl,
 // included by flag_early.comp and flag_late.comp).
 // The includer declares: views[] (CullParams), instances[], meshes[], primitives[], counters[]
-// (CullCounters) and, with CULL_LATE, the pyramid sampler (view 0's Hi-Z: r = min, g = max depth).
+// (CullCounters) and, with CULL_LATE, the pyramid sampler (view 0's Hi-Z: r = min, g = max depth) and
+// occlusionView (the CullParams of the camera whose depth the pyramid holds).
 //
 // Instance fields are read when a view first needs them: the sphere only where a frustum, distance,
 // occlusion or LOD test looks at it, the kinds only for a view with a mask, the cull distance only for a
@@ -141,19 +142,16 @@ void countDistanceCulled(uint culledBy, uint v) {
 }
 
 #if CULL_LATE
-bool occluded(vec4 sphere, uint v) {
-    CullOcclusionQuery q;
-    if (!sieveOcclusionQuery(sphere, views[v], q)) return false;
-    bool behind = true;
-    for (uint y = q.y0; y <= q.y1; ++y)
-        for (uint x = q.x0; x <= q.x1; ++x)
-            behind = behind && sieveOccludedByTexel(q, texelFetch(pyramid, ivec2(x, y), int(q.mip)).rg, views[v]);
-    return behind;
+#include "cull/occlusion.glsl"
+
+// Behind the pyramid as the camera that drew its depth saw the sphere (occlusionView).
+bool occluded(vec4 sphere) {
+    return sieveOccludedInPyramid(pyramid, sphere, occlusionView);
 }
 
 // In the frustum and not behind the pyramid (occlusion test off: in the frustum).
 bool visibleOf(uint i, uint v, bool inFrustum, inout InstanceCache c) {
-    return inFrustum && !((views[v].toggles & SIEVE_CULL_OCCLUSION) != 0u && occluded(sphereOf(i, c), v));
+    return inFrustum && !((views[v].toggles & SIEVE_CULL_OCCLUSION) != 0u && occluded(sphereOf(i, c)));
 }
 
 // cull.state of the main view (shared/cull_state.h).

@@ -10,7 +10,10 @@
 // EARLY views (SIEVE_CULL_EARLY: no occlusion, no second phase) are culled completely by the early
 // shader and never given to the late one; other views without TWO_PHASE (and all views of a
 // single-phase frame, where the late shader runs in the early slot) completely by the late shader.
-// Occlusion reads the one pyramid, view 0's (only view 0 may have SIEVE_CULL_OCCLUSION).
+// Occlusion reads the one pyramid, view 0's (only view 0 may have SIEVE_CULL_OCCLUSION), through the camera
+// that drew the depth it was built from (occlusionView): view 0 itself when the pyramid is this frame's,
+// the earlier camera when it is an earlier frame's (single phase, freeze), so that a sphere is looked up
+// where that camera saw it.
 // Outputs: flags[vi] (early phase: two-phase views only, the others' entries are not written: nothing
 // reads them), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
 // instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; counters[v] (shared/cull.h
@@ -21,6 +24,7 @@
 #include "shared/scene.h"
 #include "shared/cull.h"
 #include "shared/cull_state.h"
+#include "shared/draw_push.h"
 
 layout(local_size_x = 64) in;
 // A uniform block: every invocation reads the same views, which the constant cache serves best.
@@ -42,6 +46,7 @@ layout(set = 0, binding = 9, std430) readonly buffer FlagsEarly { uint flagsEarl
 layout(set = 0, binding = 10) uniform sampler2D pyramid;  // Hi-Z of view 0, r = min, g = max depth
 layout(set = 0, binding = 11, std430) readonly buffer LodsEarly { uint lodsEarly[]; };
 layout(set = 0, binding = 12, std430) writeonly buffer State { uint state[]; };
+layout(set = 0, binding = 13, std140) uniform OcclusionView { CullParams occlusionView; };
 #endif
 
 layout(push_constant) uniform Push { CullFlagPush pc; };
@@ -52,7 +57,7 @@ layout(push_constant) uniform Push { CullFlagPush pc; };
 void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) {
     const uint n = pc.instanceCount;
     for (uint b = 0u; b < pc.binCount; ++b)
-        drawCounts[(v * pc.binCount + b) * n + i] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
+        drawCounts[sieveKey(sieveStream(v, b, pc.binCount), i, n)] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
 }
 
 void main() {
@@ -63,7 +68,7 @@ void main() {
     for (uint v = 0u; v < pc.viewCount; ++v) {
         const uint toggles = views[v].toggles;
         const bool twoPhase = (toggles & SIEVE_CULL_TWO_PHASE) != 0u;
-        const uint vi = v * n + i;
+        const uint vi = sieveKey(v, i, n);
 #if CULL_LATE
         const bool tested = valid;
 #else

@@ -37,8 +37,8 @@ void main() {
     if (ATOMIC == 0 && k < pc.streamCount) {
         // Stream k's records are offsets[k * N .. (k + 1) * N): its first offset to the next stream's.
         const uint s = k;
-        const uint start = n > 0u ? offsets[s * n] : 0u;
-        const uint end = s + 1u < pc.streamCount ? (n > 0u ? offsets[(s + 1u) * n] : 0u) : counts[s].total;
+        const uint start = n > 0u ? offsets[sieveKey(s, 0u, n)] : 0u;
+        const uint end = s + 1u < pc.streamCount ? (n > 0u ? offsets[sieveKey(s + 1u, 0u, n)] : 0u) : counts[s].total;
         const uint total = end - start;
         const uint written = min(total, streams[s].capacity);
         counts[s].count = written;
@@ -54,6 +54,6 @@ void main() {
     const uint i = k - s * n;
     const uint bin = s % pc.binCount;
     const uint view = s / pc.binCount;
-    const uint local = ATOMIC == 0 ? offsets[k] - offsets[s * n] : atomicAdd(counts[s].total, c);
-    writeInstanceDraws(i, instances[i].mesh, bin, pc.binCount, lodOf[view * n + i], local, c, streams[s]);
+    const uint local = ATOMIC == 0 ? offsets[k] - offsets[sieveKey(s, 0u, n)] : atomicAdd(counts[s].total, c);
+    writeInstanceDraws(i, instances[i].mesh, bin, pc.binCount, lodOf[sieveKey(view, i, n)], local, c, streams[s]);
 }

@@ -108,9 +108,11 @@ inline uint floatBitsToUint(float v) {
 #define SIEVE_NS_BEGIN namespace sieve::gpu {
 #define SIEVE_NS_END }
 #define SIEVE_CONST(type, name, value) inline constexpr type name = value;
+#define SIEVE_FN inline  // a function both languages compile (GLSL: a plain function)
 #else
 #define SIEVE_NS_BEGIN
 #define SIEVE_NS_END
 #define SIEVE_CONST(type, name, value) const type name = value;
+#define SIEVE_FN
 #endif
 #endif

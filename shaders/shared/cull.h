@@ -145,7 +145,6 @@ static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullC
 #endif
 
 #ifdef __cplusplus
-#define SIEVE_FN inline
 #define SIEVE_PRECISE
 #define SIEVE_IN(T) const T&
 #define SIEVE_OUT(T) T&
@@ -161,7 +160,6 @@ static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullC
 #endif
 namespace sieve::gpu {
 #else
-#define SIEVE_FN
 #define SIEVE_PRECISE precise
 #define SIEVE_IN(T) in T
 #define SIEVE_OUT(T) out T

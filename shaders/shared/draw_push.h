@@ -5,8 +5,18 @@
 
 SIEVE_NS_BEGIN
 
-// draw/expand.comp.
-// Keys k = s * instanceCount + i over streams s = view * binCount + bin and instances i.
+// The one layout of the culling's per-(row, instance) arrays: row-major over instances. Rows are views
+// (flags, LODs, visibility: sieveKey(view, i, N)) or streams (draw counts and their scan:
+// sieveKey(sieveStream(view, bin, B), i, N)); stream s = view * binCount + bin also indexes DrawCounts and
+// the stream table.
+SIEVE_FN uint sieveStream(uint view, uint bin, uint binCount) {
+    return view * binCount + bin;
+}
+SIEVE_FN uint sieveKey(uint row, uint instance, uint instanceCount) {
+    return row * instanceCount + instance;
+}
+
+// draw/expand.comp: one invocation per key (stream, instance).
 struct DrawExpandPush {
     uint instanceCount;
     uint streamCount;

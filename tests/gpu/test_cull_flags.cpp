@@ -1,5 +1,6 @@
 // Flag shaders against the CPU references (exact), a designed occlusion scene, and the property that
 // no sphere with a visible pixel is culled by the GPU occlusion test.
+#include <optional>
 #include <random>
 
 #include "gpu/test_cull_flags_util.h"
@@ -15,6 +16,8 @@ struct Frame {
     std::vector<float> depth;  // pyramid source, depthExtent
     VkExtent2D depthExtent{};
     std::vector<uint32_t> visibleLast;
+    // The camera the depth was drawn with (CullLateBuffers::occlusionView); none: params itself.
+    std::optional<sieve::gpu::CullParams> occlusion;
 };
 
 struct GpuResult {
@@ -47,6 +50,9 @@ protected:
                        state = makeEmpty(n * 4);
         engine::Buffer counters =
             makeBuffer(std::vector<sieve::gpu::CullCounters>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
+        engine::Buffer occlusion =
+            makeBuffer(std::vector<sieve::gpu::CullParams>{frame.occlusion.value_or(frame.params)},
+                       VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "occlusion camera");
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         sieve::CullPhaseBuffers early{params.range(),     instances.range(),   meshes.range(),
@@ -73,10 +79,11 @@ protected:
                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            pass.recordLate(cmd, late,
-                            {flagsE.range(), lodsE.range(), state.range(), images.pyramid.view(),
-                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                            {n});
+            pass.recordLate(
+                cmd, late,
+                {flagsE.range(), lodsE.range(), state.range(), images.pyramid.view(),
+                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, frame.occlusion ? occlusion.range() : sieve::BufferRange{}},
+                {n});
         });
         EXPECT_TRUE(r) << r.error().message;
         GpuResult g;
@@ -101,8 +108,9 @@ protected:
         sieve::gpu::CullCounters counters{};
         auto early = sieve::cullEarlyReference(frame.params, scene.view(), frame.visibleLast, counters);
         std::vector<uint32_t> visibleLast = frame.visibleLast;
-        auto late = sieve::cullLateReference(frame.params, scene.view(), early.flags, early.lods, &pyramid, visibleLast,
-                                             counters);
+        auto late =
+            sieve::cullLateReference({&frame.params, 1}, 1, scene.view(), early.flags, early.lods, &pyramid,
+                                     visibleLast, {&counters, 1}, frame.occlusion ? &*frame.occlusion : nullptr);
         const bool twoPhase = frame.params.toggles & sieve::gpu::SIEVE_CULL_TWO_PHASE;
         for (uint32_t i = 0; i < n; ++i) {
             const vec4 s = scene.instances[i].sphere;
@@ -337,4 +345,30 @@ TEST_F(CullFlagsTest, FlippedViewportWithPositiveP11CullsLikeNegativeP11) {
     GpuResult gc = run(scene, c);
     expectMatchesReference(scene, c, gc);
     EXPECT_NE(gc.visibleLast, ga.visibleLast) << "the test cannot tell a flipped screen apart";
+}
+
+// Single phase and freeze test the current camera against a pyramid another camera's depth was drawn with
+// (CullLateBuffers::occlusionView): the GPU equals the reference projecting through that camera, which
+// differs from projecting through the current one (so the binding is what decides).
+TEST_F(CullFlagsTest, OcclusionLooksThroughThePyramidsCamera) {
+    const VkExtent2D extent{160, 90};
+    const float aspect = float(extent.width) / extent.height;
+    std::mt19937 rng(91);
+    const uint32_t n = 3001;
+    auto scene = testing_cull::makeRandomScene(n, 91);
+    auto drew = testing_cull::makeCamera(aspect, {1, 2, 3}, {-4, 1, -20});
+    auto now = testing_cull::makeCamera(aspect, {3, 2, 1}, {-8, 0, -18});
+    auto depth = testing_cull::makeWallDepth(
+        extent.width, extent.height, drew, testing_cull::randomWallsInView(drew, extent.width, extent.height, 8, rng));
+    const uint32_t toggles = sieve::gpu::SIEVE_CULL_ALL & ~sieve::gpu::SIEVE_CULL_TWO_PHASE;
+    Frame frame = makeFrame(now, extent, depth, n, toggles, 91, 0.0f);
+    frame.occlusion = makeFrame(drew, extent, depth, n, toggles, 91, 0.0f).params;
+    GpuResult g = run(scene, frame);
+    expectMatchesReference(scene, frame, g);
+    Frame unprojected = frame;
+    unprojected.occlusion.reset();
+    const GpuResult same = run(scene, unprojected);
+    expectMatchesReference(scene, unprojected, same);
+    EXPECT_LT(g.counters.lateVisible, g.counters.frustumVisible) << "nothing was occluded";
+    EXPECT_NE(g.lateFlags, same.lateFlags) << "the pyramid's camera changed nothing: the test cannot tell";
 }

@@ -16,20 +16,10 @@ using testing_gpu::GpuTest;
 
 namespace {
 
-struct Picture {
-    std::vector<uint8_t> pixels;
-    sieve::CullingStats stats;
-};
+using testing_gpu::Picture;
 
-class CullingDepthFormatTest : public GpuTest, public testing::WithParamInterface<VkFormat> {
+class CullingDepthFormatTest : public testing_gpu::CityGpuTest, public testing::WithParamInterface<VkFormat> {
 protected:
-    void SetUp() override {
-        GpuTest::SetUp();
-        auto city = sieve::assets::makeCity(1500, 5);
-        ASSERT_TRUE(city) << city.error();
-        scene_ = std::move(city).value();
-    }
-
     bool renders(VkFormat format) {
         VkFormatProperties props{};
         vkGetPhysicalDeviceFormatProperties(ctx().info().physical, format, &props);
@@ -55,14 +45,8 @@ protected:
         t.frustum = t.occlusion = cull;
         t.checkCulling = cull;
         testing_gpu::renderFrames(*target.value(), *renderer.value(), sieve::assets::defaultCityCamera(), 6);
-        auto pixels = target.value()->readbackPixels();
-        EXPECT_TRUE(pixels) << pixels.error().message;
-        if (pixels) out.pixels = std::move(pixels).value();
-        out.stats = renderer.value()->plugin().stats();
-        return out;
+        return testing_gpu::capturePicture(*target.value(), *renderer.value());
     }
-
-    sieve::assets::SceneData scene_;
 };
 
 }  // namespace
@@ -74,11 +58,7 @@ TEST_P(CullingDepthFormatTest, CullingKeepsThePictureAndOccludes) {
     const Picture on = render(format, true);
     ASSERT_FALSE(off.pixels.empty());
     ASSERT_EQ(on.pixels.size(), off.pixels.size());
-    size_t differ = 0;
-    for (size_t i = 0; i < on.pixels.size(); i += 4)
-        differ += on.pixels[i] != off.pixels[i] || on.pixels[i + 1] != off.pixels[i + 1] ||
-                  on.pixels[i + 2] != off.pixels[i + 2];
-    EXPECT_EQ(differ, 0u) << "pixels that culling changed";
+    EXPECT_EQ(testing_gpu::differingPixels(on.pixels, off.pixels), 0u) << "pixels that culling changed";
     const sieve::CullingStats& s = on.stats;
     ASSERT_TRUE(s.valid && s.falselyCulledValid);
     EXPECT_EQ(s.falselyCulled, 0u);

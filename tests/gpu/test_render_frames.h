@@ -5,8 +5,10 @@
 
 #include "assets/camera.h"
 #include "assets/glm_interop.h"
+#include "assets/procedural_city.h"
 #include "engine/scene/scene_renderer.h"
 #include "engine/target/headless_target.h"
+#include "gpu/gpu_fixture.h"
 #include "sieve/cull_flags.h"
 
 namespace testing_gpu {
@@ -27,5 +29,41 @@ inline void renderFrames(engine::HeadlessTarget& target, engine::SceneRenderer& 
     }
     ASSERT_TRUE(target.finish());
 }
+
+// The last frame's pixels and the plugin's stats, after renderFrames.
+struct Picture {
+    std::vector<uint8_t> pixels;
+    sieve::CullingStats stats;
+};
+
+inline Picture capturePicture(engine::HeadlessTarget& target, engine::SceneRenderer& renderer) {
+    Picture out;
+    auto pixels = target.readbackPixels();
+    EXPECT_TRUE(pixels) << pixels.error().message;
+    if (pixels) out.pixels = std::move(pixels).value();
+    out.stats = renderer.plugin().stats();
+    return out;
+}
+
+// RGB pixels (RGBA8 rows) that differ between two pictures of the same size.
+inline size_t differingPixels(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
+    size_t n = 0;
+    for (size_t i = 0; i + 3 < a.size() && i + 3 < b.size(); i += 4)
+        n += a[i] != b[i] || a[i + 1] != b[i + 1] || a[i + 2] != b[i + 2];
+    return n;
+}
+
+// The small city the picture tests render (1500 instances).
+class CityGpuTest : public GpuTest {
+protected:
+    void SetUp() override {
+        GpuTest::SetUp();
+        auto city = sieve::assets::makeCity(1500, 5);
+        ASSERT_TRUE(city) << city.error();
+        scene_ = std::move(city).value();
+    }
+
+    sieve::assets::SceneData scene_;
+};
 
 }  // namespace testing_gpu

@@ -17,7 +17,8 @@
 //   late only:   flagsEarly, lodsEarly u32[V * N] (the early phase's; read only for two-phase views),
 //                state u32[N] out (view 0's decision, shared/cull_state.h), and view 0's Hi-Z pyramid
 //                (sieve/hiz.h) sampled with texelFetch: the min channel is the farthest depth for
-//                reverse Z, the max channel for standard Z.
+//                reverse Z, the max channel for standard Z; occlusionView gpu::CullParams (uniform), the
+//                camera whose depth the pyramid holds.
 // Two-phase views (CullParams::toggles has SIEVE_CULL_TWO_PHASE) split their visible set between the
 // phases; SIEVE_CULL_EARLY views are culled completely by the early shader (give the late one only the
 // views before them); every other view completely by the late shader (the early one flags nothing).
@@ -71,6 +72,10 @@ struct CullLateBuffers {
     BufferRange state;
     VkImageView pyramid = VK_NULL_HANDLE;
     VkImageLayout pyramidLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    // One gpu::CullParams (uniform buffer): the camera that drew the depth the pyramid was built from, through
+    // which the occlusion test projects (its view, projection, depth convention and pyramid fields; the
+    // other fields are not read). Empty (no buffer): view 0 of params, for a pyramid of this frame's depth.
+    BufferRange occlusionView;
 };
 
 // The shape of a dispatch: instanceCount must equal every view's params.instanceCount (the dispatch
@@ -147,11 +152,13 @@ uint32_t lodReference(const gpu::Instance& instance, const gpu::CullParams& para
 // (one per view) are incremented like the GPU's.
 CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
                                    std::span<const uint32_t> visibleLast, std::span<gpu::CullCounters> counters);
-// `visibleLast` (V * N) is updated in place. `pyramid` may be null only when occlusion is toggled off.
+// `visibleLast` (V * N) is updated in place. `pyramid` may be null only when occlusion is toggled off;
+// `occlusionView` is the camera whose depth it holds (CullLateBuffers::occlusionView; null: views[0]).
 CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
                                   std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
                                   const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
-                                  std::span<gpu::CullCounters> counters);
+                                  std::span<gpu::CullCounters> counters,
+                                  const gpu::CullParams* occlusionView = nullptr);
 
 // One view, one bin.
 inline CullPhaseOutput cullEarlyReference(const gpu::CullParams& params, const CullScene& scene,

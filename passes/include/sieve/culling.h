@@ -21,8 +21,10 @@
 // (view, bin, instance) keys. Bins are MeshPrimitive::bin (bins >= binCount count as the last bin).
 // Run-time switches (no pipeline rebuild): frustum, occlusion, two-phase, LOD, stable/atomic order,
 // freeze. Two-phase off = single phase: the early slot runs the full test against the previous frame's
-// pyramid and the late slot draws nothing. Freeze: the culling camera and the pyramid stay as they were
-// while the host's view camera moves.
+// pyramid, looking each instance up through the previous frame's camera (the one that drew that depth),
+// and the late slot draws nothing; what the previous camera could not see is kept, what it saw hidden is
+// culled for one frame even if the new camera sees it (the price of one phase; the check counts those).
+// Freeze: the culling camera and the pyramid stay as they were while the host's view camera moves.
 #include <vulkan/vulkan.h>
 
 #include <array>
@@ -197,7 +199,7 @@ public:
 
     // Refuses a device without what culling needs (kCullingNeeds), naming each missing extension/feature.
     static Result<std::unique_ptr<CullingPlugin>> create(const DeviceInfo& dev, const CullingConfig& config);
-    ~CullingPlugin() override;
+    ~CullingPlugin() final;
 
     // The number of instances to cull this frame (at most maxInstances).
     Result<void> setInstanceCount(uint32_t n);
@@ -222,10 +224,10 @@ public:
     // persistent slots, which the plugin initialises again on first use).
     Result<void> resize(VkExtent2D viewport);
 
-    std::span<const SlotDesc> slots() const override;
-    std::span<const PassDesc> passes() const override;
-    Result<void> prepare(const FrameInfo& frame) override;
-    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) override;
+    std::span<const SlotDesc> slots() const final;
+    std::span<const PassDesc> passes() const final;
+    Result<void> prepare(const FrameInfo& frame) final;
+    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) final;
 
     struct Impl;
 

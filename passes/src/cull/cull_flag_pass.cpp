@@ -39,13 +39,16 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
                               const CullLayout& layout) const {
     if (!layout.instanceCount || !layout.viewCount) return;
     ScopedLabel label(cmd, "cull flags late");
+    const BufferRange occlusion = late.occlusionView.buffer
+                                      ? late.occlusionView
+                                      : BufferRange{b.params.buffer, b.params.offset, sizeof(gpu::CullParams)};
     late_.dispatchLinear(
         cmd,
         {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
          Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
          Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
          Binding::storage(late.flagsEarly), Binding::sampled(late.pyramid, sampler_.handle(), late.pyramidLayout),
-         Binding::storage(late.lodsEarly), Binding::storage(late.state)},
+         Binding::storage(late.lodsEarly), Binding::storage(late.state), Binding::uniform(occlusion)},
         push(layout), late_.groupsFor(layout.instanceCount));
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "shared/cull_state.h"
+#include "shared/draw_push.h"
 #include "sieve/cull_flags.h"
 
 namespace sieve {
@@ -58,7 +59,7 @@ void writeDrawCounts(const CullScene& scene, const gpu::Instance& inst, size_t v
         const uint64_t pi = uint64_t(mesh.firstPrimitive) + k;
         if (pi >= scene.primitives.size()) continue;
         const uint32_t bin = binCount > 1 ? std::min(scene.primitives[pi].bin, binCount - 1) : 0u;
-        ++out.drawCounts[(view * binCount + bin) * n + i];
+        ++out.drawCounts[gpu::sieveKey(gpu::sieveStream(uint32_t(view), bin, binCount), i, n)];
     }
 }
 
@@ -99,7 +100,7 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
         const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
         for (uint32_t i = 0; i < n; ++i) {
             const gpu::Instance& inst = scene.instances[i];
-            const size_t vi = v * n + i;
+            const size_t vi = gpu::sieveKey(uint32_t(v), i, n);
             const bool earlyView = params.toggles & gpu::SIEVE_CULL_EARLY;
             uint32_t culledBy = gpu::SIEVE_CULL_TEST_COUNT;
             // Two-phase views test only what was visible last frame here.
@@ -123,22 +124,23 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
 CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
                                   std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
                                   const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
-                                  std::span<gpu::CullCounters> counters) {
+                                  std::span<gpu::CullCounters> counters, const gpu::CullParams* occlusionView) {
     const uint32_t n = views.empty() ? 0 : views[0].instanceCount;
     CullPhaseOutput out = sized(views.size(), binCount, n);
     out.state.assign(n, 0);
     visibleLast.resize(std::max<size_t>(visibleLast.size(), views.size() * n), 0);
+    const gpu::CullParams& occlusion = occlusionView ? *occlusionView : views.empty() ? gpu::CullParams{} : views[0];
     for (size_t v = 0; v < views.size(); ++v) {
         const gpu::CullParams& params = views[v];
         const bool occlusionOn = (params.toggles & gpu::SIEVE_CULL_OCCLUSION) && pyramid;
         const bool twoPhase = params.toggles & gpu::SIEVE_CULL_TWO_PHASE;
         for (uint32_t i = 0; i < n; ++i) {
             const gpu::Instance& inst = scene.instances[i];
-            const size_t vi = v * n + i;
+            const size_t vi = gpu::sieveKey(uint32_t(v), i, n);
             const bool isKept = kept(inst, params);
             uint32_t culledBy = gpu::SIEVE_CULL_TEST_COUNT;
             const bool inFrustum = inView(inst, params, culledBy);
-            const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, params, *pyramid));
+            const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, occlusion, *pyramid));
             const bool drawnEarly = twoPhase && flagsEarly[vi] != 0;
             const bool flag = vis && !drawnEarly;
             visibleLast[vi] = vis;
@@ -176,10 +178,10 @@ std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, co
     std::vector<DrawStreamReference> out(size_t(viewCount) * binCount);
     for (uint32_t v = 0; v < viewCount; ++v)
         for (uint32_t b = 0; b < binCount; ++b) {
-            const size_t s = size_t(v) * binCount + b;
+            const uint32_t s = gpu::sieveStream(v, b, binCount);
             DrawStreamReference& ref = out[s];
             for (size_t i = 0; i < n; ++i) {
-                const uint32_t wanted = phase.drawCounts[s * n + i];
+                const uint32_t wanted = phase.drawCounts[gpu::sieveKey(s, uint32_t(i), uint32_t(n))];
                 if (!wanted) continue;
                 ref.counts.total += wanted;
                 const gpu::Mesh& mesh = scene.meshes[scene.instances[i].mesh];
@@ -189,7 +191,8 @@ std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, co
                     const gpu::MeshPrimitive& prim = scene.primitives[primIndex];
                     if (binCount > 1 && std::min(prim.bin, binCount - 1) != b) continue;
                     if (ref.draws.size() >= capacities[s]) break;
-                    const uint32_t l = std::min(phase.lods[v * n + i], prim.lodCount - 1);
+                    const uint32_t l =
+                        std::min(phase.lods[gpu::sieveKey(v, uint32_t(i), uint32_t(n))], prim.lodCount - 1);
                     gpu::DrawCommand d{};
                     d.indexCount = prim.lods[l].indexCount;
                     d.instanceCount = 1;

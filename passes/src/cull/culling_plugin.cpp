@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <string>
 
+#include "core/bindings.h"
 #include "core/vk.h"
 #include "cull/stage.h"
+#include "shared/draw_push.h"
 #include "sieve/cull_flags.h"
 #include "sieve/cull_tests.h"
 #include "sieve/culling_tuning.h"
@@ -35,13 +38,18 @@ struct CullingPlugin::Impl {
     FrameState frame;
     bool prepared = false;
     bool persistentFresh = true;  // persistent slots not yet initialised by this plugin
-    int pyramidConvention = -1;   // reverseZ of the view the pyramid was last built for; -1: none built yet
+    // The camera (view 0's parameters) of the frame that last built the pyramid; none: not built yet.
+    std::optional<gpu::CullParams> pyramidCamera;
 
     uint32_t roles[5] = {};  // pass index per PassRole
 
     bool frameFailed = false;  // a record() of the prepared frame failed
     bool viewsSet = false;     // the host called setView(s): no culling for a camera it never gave
     bool frozenStale = false;  // the depth extent changed: frozen views are re-taken from the host's
+    void chooseOcclusionCamera(FrameState& f, bool mainFallback);
+    FrameInfo frameSlot(const FrameInfo& frame, Result<void>& result);
+    uint32_t viewBits(const CullView& view, size_t v, uint32_t on) const;
+    Result<bool> frameViews(FrameState& f, uint32_t on, Result<void>& result);
     // The counts slot a streams pass writes (kCountsEarly / kCountsLate); null for the other passes.
     const char* countsOf(uint32_t pass) const;
     void writeEmptyCounts(uint32_t pass, VkCommandBuffer cmd, const Bindings& b) const;
@@ -153,10 +161,10 @@ Result<void> CullingPlugin::Impl::describe() {
     if (!slots.missing().empty()) return error("stages use undeclared slots: " + slots.missing());
     pyramid = slots.find(kPyramid);
     persistentFresh = true;
-    pyramidConvention = -1;
+    pyramidCamera.reset();
     // Frozen views were set for the old depth extent and cannot be served at the new one: the next
     // prepare() freezes the host's views of that frame instead (without occlusion until a pyramid of the
-    // new extent is built: pyramidConvention above), rather than failing every frame.
+    // new extent is built: pyramidCamera above), rather than failing every frame.
     frozenStale = true;
     return {};
 }
@@ -206,34 +214,7 @@ Result<void> CullingPlugin::Impl::check(std::span<const CullView> v) const {
 }
 
 Result<void> CullingPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b) const {
-    if (b.slots.size() < slots.descs().size())
-        return error("pass " + passes[pass].name + ": " + std::to_string(b.slots.size()) + " slot bindings for " +
-                     std::to_string(slots.descs().size()) + " slots");
-    for (const ResourceUse& u : passes[pass].uses) {
-        const SlotDesc& d = slots[u.slot];
-        const SlotBinding& got = b[u.slot];
-        std::string what;
-        if (d.kind == SlotKind::Buffer) {
-            if (!got.buffer) what = "no buffer";
-            // Imported tables are the host's: as large as its scene (the declared size is for maxInstances).
-            else if (d.lifetime != Lifetime::Imported && got.size && got.size < d.size)
-                what = std::to_string(got.size) + " bytes, needs " + std::to_string(d.size);
-            else if (d.memory != Memory::Device && !got.mapped)
-                what = "not mapped";
-        } else {
-            if (!got.view || !got.image)
-                what = "no image";
-            else if (d.mipLevels > 1 && got.mipViews.size() < d.mipLevels)
-                what = "fewer mip views than mips";
-            // An image of another size than declared (a depth attachment resized without resize()) would
-            // be read as if it had the declared extent: rejected where the host says its extent.
-            else if (got.extent.width && (got.extent.width != d.extent.width || got.extent.height != d.extent.height))
-                what = "an image of " + std::to_string(got.extent.width) + " x " + std::to_string(got.extent.height) +
-                       ", declared " + std::to_string(d.extent.width) + " x " + std::to_string(d.extent.height) +
-                       " (call resize() when the depth attachment changes)";
-        }
-        if (!what.empty()) return error("pass " + passes[pass].name + ": slot " + d.name + " is bound with " + what);
-    }
+    if (auto r = checkPassBindings(slots.descs(), passes[pass], b); !r) return error(r.error().message);
     return {};
 }
 
@@ -330,7 +311,7 @@ uint32_t CullingPlugin::viewCount() const {
 StreamRange CullingPlugin::stream(uint32_t view, uint32_t bin) const {
     const CullingConfig& c = impl_->config;
     if (view >= c.maxViews || bin >= c.binCount) return {};
-    const uint32_t s = view * c.binCount + bin;
+    const uint32_t s = gpu::sieveStream(view, bin, c.binCount);
     const gpu::DrawStream& d = impl_->kit.streams()[s];
     return {VkDeviceSize(d.base) * sizeof(gpu::DrawCommand), VkDeviceSize(s) * sizeof(gpu::DrawCounts), d.capacity};
 }
@@ -379,6 +360,66 @@ SlotId CullingPlugin::slot(std::string_view name) const {
     return impl_->slots.find(name);
 }
 
+// The frame's slot: the one the host gave, or where it does not match the configuration (an error), the one
+// the configuration gives, so that the frame still records and nothing the GPU may still read is overwritten.
+FrameInfo CullingPlugin::Impl::frameSlot(const FrameInfo& frame, Result<void>& result) {
+    FrameInfo info = frame;
+    if (frame.framesInFlight == config.framesInFlight && frame.frameSlot == frame.frameIndex % config.framesInFlight)
+        return info;
+    result =
+        error("FrameInfo: frame " + std::to_string(frame.frameIndex) + " in slot " + std::to_string(frame.frameSlot) +
+              " of " + std::to_string(frame.framesInFlight) + " does not match the configured " +
+              std::to_string(config.framesInFlight) + " frames in flight (slot = frameIndex % framesInFlight)");
+    info.framesInFlight = config.framesInFlight;
+    info.frameSlot = uint32_t(frame.frameIndex % config.framesInFlight);
+    return info;
+}
+
+// The test bits view v runs: those it asks for among those switched on (`on`), the distance test where there
+// is a distance, two-phase for the main view, SIEVE_CULL_EARLY for the others.
+uint32_t CullingPlugin::Impl::viewBits(const CullView& view, size_t v, uint32_t on) const {
+    uint32_t bits = view.tests & on;
+    // The distance test runs where there is a distance to test: the view's, or the instances' own.
+    if (config.instanceCullDistances)
+        bits |= gpu::SIEVE_CULL_INSTANCE_DISTANCE;
+    else if (!(view.drawDistance > 0.0f))
+        bits &= ~gpu::SIEVE_CULL_DISTANCE;
+    // Only the main view splits its set between the phases (two-phase occlusion).
+    if (v == 0 && toggles.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
+    // The others are done in the early pass: their streams are ready before the host's first draw.
+    if (v > 0) bits |= gpu::SIEVE_CULL_EARLY;
+    return bits;
+}
+
+// Every culled view's parameters into f.views. A view whose parameters fail still draws every instance of
+// its kinds (nothing culled, through a stand-in camera), so that the picture stays whole; the first such
+// error goes to `result`. Returns whether the main view fell back; fails only if the stand-in does.
+Result<bool> CullingPlugin::Impl::frameViews(FrameState& f, uint32_t on, Result<void>& result) {
+    f.views.clear();
+    f.viewInfo.clear();
+    bool mainFallback = false;
+    for (size_t v = 0; v < cullViews.size(); ++v) {
+        const CullView& view = cullViews[v];
+        auto p = params(view, uint32_t(v), viewBits(view, v, on));
+        if (!p) {
+            if (result) result = p.error();
+            mainFallback = mainFallback || v == 0;
+            CullView fallback = view;
+            fallback.desc = defaultView(slots[slots.find(kDepth)].extent);
+            // (Views past the main one keep their phase: they are drawn from the early streams.)
+            p = params(fallback, 0, v > 0 ? gpu::SIEVE_CULL_EARLY : 0u);
+            if (!p) return p.error();
+            p->debugRadiusShrink = 0.0f;
+        }
+        f.views.push_back(p.value());
+        CullingViewStats info;
+        info.name = viewName(view, v);
+        info.kind = view.kind;
+        f.viewInfo.push_back(std::move(info));
+    }
+    return mainFallback;
+}
+
 Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     clearError();
     Impl& m = *impl_;
@@ -386,25 +427,13 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     m.frameFailed = false;
     Result<void> result;
     if (!m.viewsSet)  // the frame records, drawing everything (the stand-in view tests nothing)
-        result =
-            fail(error("prepare(): no views: call setView() or setViews() first (the plugin does not guess "
-                       "a camera); this frame culls nothing"));
-    FrameInfo info = frame;
-    if (frame.framesInFlight != m.config.framesInFlight ||
-        frame.frameSlot != frame.frameIndex % m.config.framesInFlight) {
-        // The frame still records, in the slot the configuration gives, so that nothing the GPU may still
-        // read is overwritten.
-        result = fail(error("FrameInfo: frame " + std::to_string(frame.frameIndex) + " in slot " +
-                            std::to_string(frame.frameSlot) + " of " + std::to_string(frame.framesInFlight) +
-                            " does not match the configured " + std::to_string(m.config.framesInFlight) +
-                            " frames in flight (slot = frameIndex % framesInFlight)"));
-        info.framesInFlight = m.config.framesInFlight;
-        info.frameSlot = uint32_t(frame.frameIndex % m.config.framesInFlight);
-    }
+        result = error(
+            "prepare(): no views: call setView() or setViews() first (the plugin does not guess a camera); this "
+            "frame culls nothing");
     // Toggles are sampled once per frame so that every pass of the frame agrees.
     const CullingToggles& t = m.toggles;
     FrameState& f = m.frame;
-    f.info = info;
+    f.info = m.frameSlot(frame, result);
     f.instanceCount = m.instanceCount;
     f.singlePhase = !t.twoPhase;
     f.frozen = t.freeze;
@@ -416,49 +445,30 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.check = t.checkCulling && !f.frozen;
     uint32_t on = t.lod ? gpu::SIEVE_CULL_LOD : 0u;
     for (const CullTest& test : kCullTests) on |= t.*test.toggle ? test.bit : 0u;
-    f.views.clear();
-    f.viewInfo.clear();
-    for (size_t v = 0; v < m.cullViews.size(); ++v) {
-        const CullView& view = m.cullViews[v];
-        uint32_t bits = view.tests & on;
-        // The distance test runs where there is a distance to test: the view's, or the instances' own.
-        if (m.config.instanceCullDistances)
-            bits |= gpu::SIEVE_CULL_INSTANCE_DISTANCE;
-        else if (!(view.drawDistance > 0.0f))
-            bits &= ~gpu::SIEVE_CULL_DISTANCE;
-        // Only the main view splits its set between the phases (two-phase occlusion).
-        if (v == 0 && t.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
-        // The others are done in the early pass: their streams are ready before the host's first draw.
-        if (v > 0) bits |= gpu::SIEVE_CULL_EARLY;
-        auto params = m.params(view, uint32_t(v), bits);
-        if (!params) {
-            // The view still draws every instance of its kinds (nothing culled), so the picture stays whole.
-            if (result) result = fail(params.error());
-            CullView fallback = view;
-            fallback.desc = defaultView(m.slots[m.slots.find(kDepth)].extent);
-            // (Views past the main one keep their phase: they are drawn from the early streams.)
-            params = m.params(fallback, 0, v > 0 ? gpu::SIEVE_CULL_EARLY : 0u);
-            if (!params) return fail(params.error());
-            params->debugRadiusShrink = 0.0f;
-        }
-        f.views.push_back(params.value());
-        CullingViewStats info;
-        info.name = viewName(view, v);
-        info.kind = view.kind;
-        f.viewInfo.push_back(std::move(info));
-    }
-    // The single-phase test and a frozen view read an earlier frame's pyramid: only one this plugin built
-    // from its own frames, under the same depth convention, means anything (host memory starts as
-    // anything, and a zero max channel would read as "nearest" under standard Z).
+    auto mainFallback = m.frameViews(f, on, result);
+    if (!mainFallback) return fail(mainFallback.error());
+    f.lateViews = f.singlePhase ? 0u : 1u;
+    m.chooseOcclusionCamera(f, *mainFallback);
+    m.persistentFresh = false;
+    m.prepared = true;
+    if (!result) return fail(result.error());
+    return result;
+}
+
+// The single-phase test and a frozen view read an earlier frame's pyramid: the occlusion test projects
+// through the camera of the frame that built it, so that each sphere is looked up where that camera saw it
+// (the current camera against the old depth would compare unrelated places). Only a pyramid this plugin
+// built from its own frames means anything (host memory starts as anything, and a zero max channel would
+// read as "nearest" under standard Z): until then, no occlusion.
+void CullingPlugin::Impl::chooseOcclusionCamera(FrameState& f, bool mainFallback) {
     const bool pyramidThisFrame = !f.frozen;
     const bool readsOldPyramid = f.singlePhase || !pyramidThisFrame;
-    f.lateViews = f.singlePhase ? 0u : 1u;
-    const int convention = int(f.views[0].reverseZ);
-    if (readsOldPyramid && m.pyramidConvention != convention) f.views[0].toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
-    m.persistentFresh = false;
-    if (pyramidThisFrame) m.pyramidConvention = convention;
-    m.prepared = true;
-    return result;
+    gpu::CullParams& main = f.views[0];
+    if (readsOldPyramid && !pyramidCamera) main.toggles &= ~gpu::SIEVE_CULL_OCCLUSION;
+    f.occlusion = readsOldPyramid && pyramidCamera ? *pyramidCamera : main;
+    f.occlusion.debugRadiusShrink = main.debugRadiusShrink;
+    // A pyramid built from the depth of a camera the plugin could not read has no camera to look it up with.
+    if (pyramidThisFrame) pyramidCamera = mainFallback ? std::nullopt : std::optional(main);
 }
 
 // A streams pass that fails still writes its phase's counts: zero, so the phase draws nothing and a host

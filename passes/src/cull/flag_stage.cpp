@@ -83,8 +83,12 @@ public:
         auto r = [&](SlotId s) { return range(b, *slots_, s); };
         CullPhaseBuffers buffers{params,        r(instances_),  r(meshes_), r(primitives_), r(visibility_),
                                  r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
-        const CullLateBuffers late{r(otherFlags_), r(otherLods_), r(state_), b[pyramid_].view,
-                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        const CullLateBuffers late{r(otherFlags_),
+                                   r(otherLods_),
+                                   r(state_),
+                                   b[pyramid_].view,
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                   occlusionRange(b, f, *kit_, params_)};
         const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
         const CullLayout layout{f.instanceCount, views, kit_->config().binCount};
         if (phase_ == Phase::Early) {

@@ -20,17 +20,25 @@ VkDeviceSize storageAlignment(const DeviceInfo& dev) {
     return std::max<VkDeviceSize>(dev.limits.minStorageBufferOffsetAlignment, 16);
 }
 
+VkDeviceSize uniformAlignment(const DeviceInfo& dev) {
+    return std::max<VkDeviceSize>(dev.limits.minUniformBufferOffsetAlignment, 1);
+}
+
 }  // namespace
 
+// The flag passes bind each frame's views and the occlusion camera as uniform buffers, the other stages
+// the views and the stream table as storage.
+VkDeviceSize StageKit::occlusionOffset() const {
+    return alignUp(VkDeviceSize(config_.maxViews) * sizeof(gpu::CullParams), uniformAlignment(dev_));
+}
+
 VkDeviceSize StageKit::streamTableOffset() const {
-    return alignUp(VkDeviceSize(config_.maxViews) * sizeof(gpu::CullParams), storageAlignment(dev_));
+    return alignUp(occlusionOffset() + sizeof(gpu::CullParams), storageAlignment(dev_));
 }
 
 VkDeviceSize StageKit::paramsStride() const {
-    // The flag passes bind each frame's views as a uniform buffer, the other stages as storage.
-    const VkDeviceSize uniform = std::max<VkDeviceSize>(dev_.limits.minUniformBufferOffsetAlignment, 1);
     return alignUp(streamTableOffset() + VkDeviceSize(streams_.size()) * sizeof(gpu::DrawStream),
-                   std::max(storageAlignment(dev_), uniform));
+                   std::max(storageAlignment(dev_), uniformAlignment(dev_)));
 }
 
 VkDeviceSize visibilityBytes(const CullingConfig& c) {
@@ -64,6 +72,7 @@ Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const Fram
     if (!dst) return makeError(VK_ERROR_MEMORY_MAP_FAILED, std::string(pass) + ": cull.params is not mapped");
     char* frame = dst + kit.paramsStride() * f.info.frameSlot;
     std::memcpy(frame, f.views.data(), f.views.size() * sizeof(gpu::CullParams));
+    std::memcpy(frame + kit.occlusionOffset(), &f.occlusion, sizeof(gpu::CullParams));
     std::memcpy(frame + kit.streamTableOffset(), kit.streams().data(), kit.streams().size_bytes());
     vkCmdFillBuffer(cmd, b[s.counters].buffer, b[s.counters].offset,
                     sizeof(gpu::CullCounters) * gpu::SIEVE_CULL_COUNTER_STRIPES * kit.config().maxViews, 0);
@@ -78,6 +87,11 @@ Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const Fram
 BufferRange viewsRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params) {
     return {b[params].buffer, b[params].offset + kit.paramsStride() * f.info.frameSlot,
             f.views.size() * sizeof(gpu::CullParams)};
+}
+
+BufferRange occlusionRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params) {
+    return {b[params].buffer, b[params].offset + kit.paramsStride() * f.info.frameSlot + kit.occlusionOffset(),
+            sizeof(gpu::CullParams)};
 }
 
 BufferRange streamTableRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params,

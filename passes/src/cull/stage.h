@@ -50,6 +50,9 @@ struct FrameState {
     FrameInfo info;
     std::vector<gpu::CullParams> views;      // this frame's views, view 0 first (viewCount = views.size())
     std::vector<CullingViewStats> viewInfo;  // their names and kinds (counts empty)
+    // The camera whose depth the pyramid the late test reads holds: views[0] when the pyramid is built this
+    // frame, the camera of the frame that built it otherwise (single phase, freeze).
+    gpu::CullParams occlusion{};
     uint32_t instanceCount = 0;
     bool check = false;        // the false-culling check runs this frame
     bool singlePhase = false;  // two-phase off: the early slot runs the full test, the late one nothing
@@ -84,8 +87,10 @@ public:
     uint64_t drawRecords() const {
         return streams_.empty() ? 0 : uint64_t(streams_.back().base) + streams_.back().capacity;
     }
-    // Bytes of one frame's parameters in cull.params: CullParams[maxViews], then the stream table at
-    // streamTableOffset(), the whole aligned to the device's storage offset alignment.
+    // Bytes of one frame's parameters in cull.params: CullParams[maxViews], the occlusion camera (one
+    // CullParams, FrameState::occlusion) at occlusionOffset(), then the stream table at streamTableOffset(),
+    // the whole aligned to the device's storage and uniform offset alignments.
+    VkDeviceSize occlusionOffset() const;
     VkDeviceSize streamTableOffset() const;
     VkDeviceSize paramsStride() const;
     // One T per plugin, made by `make` (returning Result<T>) on the first request.
@@ -158,6 +163,7 @@ Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const Fram
                               const FrameSlots& s, const char* pass);
 // The frame's views (uniform) and its stream table (storage), from cull.params.
 BufferRange viewsRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params);
+BufferRange occlusionRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params);
 BufferRange streamTableRange(const Bindings& b, const FrameState& f, const StageKit& kit, SlotId params,
                              uint32_t streams);
 // draws.<phase> and counts.<phase>: every stream's records and counts.

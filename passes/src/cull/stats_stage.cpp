@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "core/readback_ring.h"
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "sieve/barriers.h"
@@ -17,15 +18,11 @@ namespace {
 
 // One frame's record in the readback ring, word by word: the header, CullCounters[maxViews],
 // DrawCounts early[streams] and late[streams], then the check's count (16 bytes).
-struct Header {
-    uint32_t frameLo, frameHi, instances, valid;
-};
-static_assert(sizeof(Header) == 16 && sizeof(gpu::CullCounters) == 4 * gpu::SIEVE_CULL_COUNTER_WORDS &&
-              sizeof(gpu::DrawCounts) == 16);
+// (core/readback_ring.h: the header's payload is the instance count.)
+static_assert(sizeof(gpu::CullCounters) == 4 * gpu::SIEVE_CULL_COUNTER_WORDS && sizeof(gpu::DrawCounts) == 16);
 constexpr VkDeviceSize kCounterBytes = sizeof(gpu::CullCounters);
 
 constexpr const char* kStats = "cull.stats";
-constexpr uint64_t kNever = UINT64_MAX;
 
 gpu::DrawCounts add(gpu::DrawCounts a, const gpu::DrawCounts& b) {
     a.count += b.count;
@@ -52,6 +49,7 @@ public:
         slots.buffer(kStats, Lifetime::Persistent, recordBytes() * kit.config().framesInFlight,
                      VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, Memory::Readback);
         ring_.assign(kit.config().framesInFlight, Written{});
+        tags_.reset(ring_.size());
     }
 
     PassDesc describe(SlotTable& slots) override {
@@ -71,11 +69,11 @@ public:
 
     Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& f) override {
         const uint32_t slot = f.info.frameSlot;
-        if (f.initPersistent) ring_.assign(ring_.size(), Written{});
+        if (f.initPersistent) tags_.reset(ring_.size());
         auto* ring = static_cast<const char*>(b[stats_slot_].mapped);
         if (!ring) return makeError(VK_ERROR_MEMORY_MAP_FAILED, "cull.stats: the readback slot is not mapped");
         // Written framesInFlight frames ago; the host waited for that frame's fence before recording this one.
-        read(ring + recordBytes() * slot, ring_[slot]);
+        read(ring + recordBytes() * slot, slot);
         // One dispatch (four copies and an update cost 11.7 us on the H200: bench/RESULTS.md).
         const VkDeviceSize base = b[stats_slot_].offset + recordBytes() * slot;
         auto whole = [&](SlotId id, VkDeviceSize bytes) { return BufferRange{b[id].buffer, b[id].offset, bytes}; };
@@ -91,14 +89,14 @@ public:
         // Make the record visible to the host once the frame's fence is signalled.
         memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
-        ring_[slot] = {f.info.frameIndex, f.viewInfo, f.check};
+        ring_[slot] = {f.viewInfo, f.check};
+        tags_.wrote(slot, f.info.frameIndex);
         return {};
     }
 
 private:
     // What the CPU remembers of the frame recorded into each ring slot.
     struct Written {
-        uint64_t frame = kNever;
         std::vector<CullingViewStats> views;  // names and kinds
         bool check = false;
     };
@@ -109,15 +107,15 @@ private:
         return (bytes + align_ - 1) / align_ * align_;
     }
 
-    void read(const char* rec, const Written& w) {
-        Header h;
+    void read(const char* rec, uint32_t slot) {
+        ReadbackHeader h;
         std::memcpy(&h, rec, sizeof(h));
-        const uint64_t tag = uint64_t(h.frameHi) << 32 | h.frameLo;
-        if (w.frame == kNever || h.valid != 1 || tag != w.frame) return;
+        if (!tags_.trusted(slot, h)) return;
+        const Written& w = ring_[slot];
         CullingStats& s = *stats_;
         s.valid = true;
-        s.frame = tag;
-        s.instances = h.instances;
+        s.frame = uint64_t(h.frameHi) << 32 | h.frameLo;
+        s.instances = h.payload;
         s.views = w.views;
         const char* counts = rec + 16 + views_ * kCounterBytes;
         for (size_t v = 0; v < s.views.size(); ++v) {
@@ -132,7 +130,7 @@ private:
             // what cannot be derived. Frustum: every instance not in the frustum (and, for a view with an
             // instance mask, not of its kinds).
             const uint32_t inFrustum = c.frustumVisible + c.distanceCulled;
-            vs.culled[gpu::SIEVE_TEST_FRUSTUM] = h.instances > inFrustum ? h.instances - inFrustum : 0u;
+            vs.culled[gpu::SIEVE_TEST_FRUSTUM] = h.payload > inFrustum ? h.payload - inFrustum : 0u;
             vs.culled[gpu::SIEVE_TEST_DISTANCE] = c.distanceCulled;
             vs.culled[gpu::SIEVE_TEST_OCCLUSION] = c.frustumVisible - std::min(c.lateVisible, c.frustumVisible);
             vs.early.assign(bins_, {});
@@ -160,6 +158,7 @@ private:
     uint32_t views_ = 1, bins_ = 1, streams_ = 1;
     VkDeviceSize align_ = 16;
     std::vector<Written> ring_;
+    ReadbackTags tags_;
     SlotId counters_{}, early_{}, late_{}, check_{}, stats_slot_{};
 };
 
