@@ -19,13 +19,14 @@ set(SIEVE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/sieve)
 # include/) and "shared/x.h" (the layouts a host fills and reads, below include/sieve/shaders/, the
 # install interface of sieve_shared_headers).
 set(SIEVE_PUBLIC_HEADERS sieve.h plugin.h culling.h geometry_pass.h result.h device.h view.h depth_format.h
-                          cull_tests.h)
+                          cull_tests.h cluster.h cluster_mesh_pass.h)
 list(TRANSFORM SIEVE_PUBLIC_HEADERS PREPEND ${PROJECT_SOURCE_DIR}/passes/include/sieve/)
 install(FILES ${SIEVE_PUBLIC_HEADERS} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve)
 install(FILES ${PROJECT_SOURCE_DIR}/shaders/shared/common.h ${PROJECT_SOURCE_DIR}/shaders/shared/scene.h
               ${PROJECT_SOURCE_DIR}/shaders/shared/draw.h ${PROJECT_SOURCE_DIR}/shaders/shared/cull_tests.h
               ${PROJECT_SOURCE_DIR}/shaders/shared/cull_state.h
               ${PROJECT_SOURCE_DIR}/shaders/shared/material.h ${PROJECT_SOURCE_DIR}/shaders/shared/shadow.h
+              ${PROJECT_SOURCE_DIR}/shaders/shared/cluster.h ${PROJECT_SOURCE_DIR}/shaders/shared/cull.h
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sieve/shaders/shared)
 
 # Everything in sieve's link closure that is built here. A static library exports its private

@@ -1,17 +1,37 @@
 #include "engine/scene/cluster_renderer.h"
 
+#include <algorithm>
+#include <bit>
 #include <string>
 #include <tuple>
 
 #include "engine/scene/gpu_scene.h"
+#include "engine/scene/scene_geometry.h"
+#include "sieve/cluster_tuning.h"
 #include "sieve/culling_tuning.h"
 
 namespace engine {
 
+namespace {
+
+// The mesh path's pass, shading as the indirect path's GeometryPass (same options, same textures).
+sieve::Result<sieve::ClusterMeshPass> createMeshPass(Context& ctx, const ClusterDrawTarget& target) {
+    const bool materials = target.materials && target.scene;
+    const sieve::GeometryOptions options =
+        materials ? sceneGeometryOptions(ctx, *target.scene, true) : sieve::GeometryOptions{};
+    auto mesh = sieve::ClusterMeshPass::create(ctx.info(), target.colorFormat, target.depthFormat, options);
+    if (!mesh || !materials) return mesh;
+    const std::vector<VkImageView> views = target.scene->materials.views();
+    if (auto t = mesh->setTextures(views); !t) return t.error();
+    return mesh;
+}
+
+}  // namespace
+
 sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context& ctx, const ClusterSetup& setup,
                                                                         const sieve::CullingPlugin& cull,
                                                                         uint32_t instanceCount, uint32_t coneBins,
-                                                                        VkFormat colorFormat, VkFormat depthFormat) {
+                                                                        const ClusterDrawTarget& target) {
     if (!setup.data) return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "clusters: no cluster data");
     const sieve::assets::ClusterData& data = *setup.data;
     if (data.instanceSlots.size() < instanceCount)
@@ -38,7 +58,7 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
     r->path_ = setup.path;
     sieve::ClusterConfig config = configFor(cull, data, instanceCount, coneBins);
     if (setup.path == ClusterPath::Mesh) {
-        auto mesh = sieve::ClusterMeshPass::create(ctx.info(), colorFormat, depthFormat);
+        auto mesh = createMeshPass(ctx, target);
         if (!mesh) return mesh.error();
         r->mesh_ = std::make_unique<sieve::ClusterMeshPass>(std::move(mesh).value());
         // Task workgroups: rows of maxMeshWorkGroupCount[0], at most maxMeshWorkGroupTotalCount in all.
@@ -47,7 +67,7 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
             std::max<uint32_t>(ctx.info().maxMeshGroupsTotal, 1u),
             uint32_t(std::min<uint64_t>(uint64_t(cull.drawCapacity()) * 2 * config.maxClustersPerDraw, 1u << 24)));
     }
-    auto plugin = sieve::ClusterPlugin::create(ctx.info(), config);
+    auto plugin = sieve::createClusterPlugin(ctx.info(), config, {sieve::tuning(cull).scan});
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
     if (auto n = r->plugin_->setInstanceCount(instanceCount); !n) return n.error();
@@ -65,14 +85,13 @@ sieve::ClusterConfig ClusterRenderer::configFor(const sieve::CullingPlugin& cull
     config.coneBins = coneBins;
     config.framesInFlight = cull.config().framesInFlight;
     config.viewport = cull.config().viewport;
-    config.scan = sieve::tuning(cull).scan;
     return config;
 }
 
 sieve::Result<void> ClusterRenderer::recreatePlugin(Context& ctx, const sieve::CullingPlugin& cull) {
     sieve::ClusterConfig config = plugin_->config();
     config.drawCapacity = cull.drawCapacity();
-    auto plugin = sieve::ClusterPlugin::create(ctx.info(), config);
+    auto plugin = sieve::createClusterPlugin(ctx.info(), config, sieve::tuning(*plugin_));
     if (!plugin) return plugin.error();
     auto next = std::move(plugin).value();
     next->toggles() = plugin_->toggles();
@@ -117,36 +136,37 @@ void ClusterRenderer::addPass(graph::GraphBuilder& g, sieve::ClusterPlugin::Pass
     g.addPluginPass(*plugin_, pass, map_);
 }
 
-sieve::PassDesc ClusterRenderer::meshDrawDesc(bool late, graph::SlotId color, graph::SlotId depth,
-                                              graph::SlotId vertices, graph::SlotId instances) const {
+sieve::PassDesc ClusterRenderer::meshDrawDesc(bool late, const ClusterMeshSlots& s) const {
     using CP = sieve::ClusterPlugin;
     using namespace sieve::use;
     constexpr VkPipelineStageFlags2 mesh = VK_PIPELINE_STAGE_2_MESH_SHADER_BIT_EXT;
     sieve::PassDesc d;
     d.name = late ? "draw.late" : "draw.early";
     d.graphics = true;
-    d.uses = {colorAttachmentWrite(color),
-              depthAttachmentWrite(depth),
-              indirectRead(slot(late ? CP::kTasksLate : CP::kTasksEarly)),
-              storageRead(slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly), mesh),
-              storageRead(slot(late ? CP::kClusterIdsLate : CP::kClusterIdsEarly), mesh),
-              storageRead(slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly), mesh),
-              storageRead(slot(CP::kClusters), mesh),
-              storageRead(meshletVertices_, mesh),
-              storageRead(meshletTriangles_, mesh),
-              storageRead(vertices, mesh),
-              storageRead(instances, mesh)};
+    d.uses = {colorAttachmentWrite(s.color), depthAttachmentWrite(s.depth)};
+    // The late pass draws the early list's blend bins too.
+    for (bool list : late ? std::vector<bool>{false, true} : std::vector<bool>{false}) {
+        d.uses.push_back(indirectRead(slot(list ? CP::kTasksLate : CP::kTasksEarly)));
+        d.uses.push_back(storageRead(slot(list ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly), mesh));
+        d.uses.push_back(storageRead(slot(list ? CP::kClusterIdsLate : CP::kClusterIdsEarly), mesh));
+        d.uses.push_back(storageRead(slot(list ? CP::kClusterCountsLate : CP::kClusterCountsEarly), mesh));
+    }
+    for (graph::SlotId t : {slot(CP::kClusters), meshletVertices_, meshletTriangles_, s.vertices, s.instances, s.uvs,
+                            s.materials, s.primitives})
+        if (t != sieve::kNoSlot) d.uses.push_back(storageRead(t, mesh));
+    if (s.shadow != sieve::kNoSlot) d.uses.push_back(storageRead(s.shadow, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT));
     return d;
 }
 
-void ClusterRenderer::recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, graph::SlotId vertices,
-                                     graph::SlotId instances, const sieve::GeometryAttachments& attachments,
-                                     VkExtent2D extent, const float viewProj[16], bool tintByCluster) const {
+sieve::ClusterMeshInputs ClusterRenderer::meshInputs(const sieve::Bindings& b, bool late, const ClusterMeshSlots& s,
+                                                     const ClusterMeshStyle& style) const {
     using CP = sieve::ClusterPlugin;
-    auto whole = [&](graph::SlotId s) { return sieve::BufferRange{b[s].buffer, 0, VK_WHOLE_SIZE}; };
+    auto whole = [&](graph::SlotId id) {
+        return id == sieve::kNoSlot ? sieve::BufferRange{} : sieve::BufferRange{b[id].buffer, 0, VK_WHOLE_SIZE};
+    };
     sieve::ClusterMeshInputs in;
-    in.vertices = whole(vertices);
-    in.instances = whole(instances);
+    in.vertices = whole(s.vertices);
+    in.instances = whole(s.instances);
     in.draws = whole(slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly));
     in.ids = whole(slot(late ? CP::kClusterIdsLate : CP::kClusterIdsEarly));
     in.counts = whole(slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly));
@@ -154,8 +174,29 @@ void ClusterRenderer::recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings&
     in.clusters = whole(slot(CP::kClusters));
     in.meshletVertices = whole(meshletVertices_);
     in.triangles = whole(meshletTriangles_);
-    in.tintByCluster = tintByCluster;
-    mesh_->recordWithRendering(cmd, in, attachments, extent, viewProj);
+    in.tintByCluster = style.byCluster;
+    in.uvs = whole(s.uvs);
+    in.materials = whole(s.materials);
+    in.primitives = whole(s.primitives);
+    // A list of one bin needs no filtering by bin.
+    in.mixedBins = !std::has_single_bit(style.binMask);
+    const std::array<float, 4>& tint = late ? style.tintLate : style.tintEarly;
+    std::copy(tint.begin(), tint.end(), in.tint);
+    if (s.shadow != sieve::kNoSlot) {
+        in.shadow = {b[s.shadow].buffer, b[s.shadow].offset, VK_WHOLE_SIZE};
+        in.shadowCascades = style.shadowCascades;
+    }
+    return in;
+}
+
+void ClusterRenderer::recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late,
+                                     const ClusterMeshSlots& s, const ClusterMeshStyle& style, VkExtent2D extent,
+                                     const float viewProj[16]) const {
+    const sieve::ClusterMeshInputs lists[2] = {meshInputs(b, false, s, style), meshInputs(b, true, s, style)};
+    std::vector<sieve::ClusterMeshBinDraw> order;
+    for (const ListBin& d : phaseOrder(mesh_->binCount(), late, style.binMask))
+        order.push_back({&lists[d.list], d.bin});
+    mesh_->recordWithRendering(cmd, order, {b[s.color].view, b[s.depth].view, !late}, extent, viewProj);
 }
 
 sieve::Result<void> ClusterRenderer::bind(graph::GraphExecutor& executor) const {

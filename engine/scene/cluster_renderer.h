@@ -2,6 +2,7 @@
 // The reference host's side of cluster culling: the cluster tables on the GPU, the cluster plugin, and
 // how its passes join the frame graph (cluster.early after cull.early.compact, cluster.late after
 // cull.late.compact, cluster.stats after cull.stats; the draw passes then draw the cluster lists).
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "assets/meshlets.h"
 #include "engine/graph/executor.h"
 #include "engine/graph/graph_desc.h"
+#include "engine/scene/gpu_scene.h"
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
 #include "sieve/cluster.h"
@@ -32,6 +34,32 @@ struct ClusterSetup {
     ClusterPath path = ClusterPath::Indirect;
 };
 
+// What the mesh path draws into and with: the attachments' formats and the scene whose materials it shades
+// with (materials = false: plain shading, as GeometryOptions::materials).
+struct ClusterDrawTarget {
+    VkFormat colorFormat = VK_FORMAT_UNDEFINED;
+    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
+    const GpuScene* scene = nullptr;
+    bool materials = true;
+};
+
+// The host's graph slots the mesh path's draw passes use beside the cluster lists.
+struct ClusterMeshSlots {
+    graph::SlotId color = sieve::kNoSlot, depth = sieve::kNoSlot;
+    graph::SlotId vertices = sieve::kNoSlot, instances = sieve::kNoSlot, uvs = sieve::kNoSlot;
+    graph::SlotId materials = sieve::kNoSlot, primitives = sieve::kNoSlot;
+    graph::SlotId shadow = sieve::kNoSlot;  // kNoSlot: no shadows
+};
+
+// How the mesh path's draw passes shade: the bins the scene uses (GpuScene::binMask), the shadow
+// cascades, and the debug views (a tint per phase, a colour per cluster).
+struct ClusterMeshStyle {
+    uint32_t binMask = 1;
+    uint32_t shadowCascades = 0;
+    std::array<float, 4> tintEarly{1, 1, 1, 1}, tintLate{1, 1, 1, 1};
+    bool byCluster = false;
+};
+
 class ClusterRenderer {
 public:
     // `coneBins`: the bins whose pipelines cull back faces (their clusters may be cone culled). The mesh
@@ -39,14 +67,14 @@ public:
     static sieve::Result<std::unique_ptr<ClusterRenderer>> create(Context& ctx, const ClusterSetup& setup,
                                                                   const sieve::CullingPlugin& cull,
                                                                   uint32_t instanceCount, uint32_t coneBins,
-                                                                  VkFormat colorFormat, VkFormat depthFormat);
+                                                                  const ClusterDrawTarget& target);
     ClusterPath path() const { return path_; }
-    // Mesh path: the draw pass of one phase (its uses; records with recordMeshDraw).
-    sieve::PassDesc meshDrawDesc(bool late, graph::SlotId color, graph::SlotId depth, graph::SlotId vertices,
-                                 graph::SlotId instances) const;
-    void recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, graph::SlotId vertices,
-                        graph::SlotId instances, const sieve::GeometryAttachments& attachments, VkExtent2D extent,
-                        const float viewProj[16], bool tintByCluster = false) const;
+    // Mesh path: the draw pass of one phase (its uses; records with recordMeshDraw). draw.early draws the
+    // opaque and masked bins of the early list; draw.late those of the late list, then the blend bins of
+    // both (engine/scene/scene_geometry.h phaseOrder).
+    sieve::PassDesc meshDrawDesc(bool late, const ClusterMeshSlots& s) const;
+    void recordMeshDraw(VkCommandBuffer cmd, const sieve::Bindings& b, bool late, const ClusterMeshSlots& s,
+                        const ClusterMeshStyle& style, VkExtent2D extent, const float viewProj[16]) const;
 
     sieve::ClusterPlugin& plugin() { return *plugin_; }
     const Buffer& meshletVertices() const { return vertices_; }
@@ -70,6 +98,8 @@ private:
                                           uint32_t instanceCount, uint32_t coneBins);
     std::unique_ptr<sieve::ClusterPlugin> plugin_;
     ClusterPath path_ = ClusterPath::Indirect;
+    sieve::ClusterMeshInputs meshInputs(const sieve::Bindings& b, bool late, const ClusterMeshSlots& s,
+                                        const ClusterMeshStyle& style) const;
     std::unique_ptr<sieve::ClusterMeshPass> mesh_;
     Buffer clusters_, ranges_, instanceSlots_, vertices_, triangles_;
     std::vector<graph::SlotId> map_;

@@ -9,22 +9,21 @@ namespace engine {
 
 namespace {
 
-uint32_t blendMask(const sieve::GeometryPass& pass) {
+uint32_t blendMask(uint32_t binCount) {
     uint32_t mask = 0;
-    for (uint32_t bin = 0; bin < pass.binCount() && bin < 32; ++bin)
+    for (uint32_t bin = 0; bin < binCount && bin < 32; ++bin)
         if (sieve::GeometryPass::isBlendBin(bin)) mask |= 1u << bin;
     return mask;
 }
 
-// The bins of `mask` drawn from `list`, in bin order. A plain pass (one pipeline) draws the list once.
-void appendBins(const sieve::GeometryPass& pass, uint32_t mask, const sieve::GeometryInputs& list,
-                std::vector<sieve::GeometryBinDraw>& order) {
-    if (pass.binCount() == 1) {
-        if (mask != 0) order.push_back({&list, 0});
+// The bins of `mask` drawn from list `list`, in bin order. A plain pass (one pipeline) draws the list once.
+void appendBins(uint32_t binCount, uint32_t mask, uint32_t list, std::vector<ListBin>& order) {
+    if (binCount == 1) {
+        if (mask != 0) order.push_back({list, 0});
         return;
     }
-    for (uint32_t bin = 0; bin < pass.binCount() && bin < 32; ++bin)
-        if ((mask >> bin & 1u) != 0) order.push_back({&list, bin});
+    for (uint32_t bin = 0; bin < binCount && bin < 32; ++bin)
+        if ((mask >> bin & 1u) != 0) order.push_back({list, bin});
 }
 
 }  // namespace
@@ -38,18 +37,32 @@ float maxAnisotropy() {
     return 16.0f;
 }
 
-sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
-                                                       bool materials, VkFormat depthFormat) {
+sieve::GeometryOptions sceneGeometryOptions(Context& ctx, const GpuScene& scene, bool materials) {
     sieve::GeometryOptions options;
     options.materials = materials;
-    if (!materials) return sieve::GeometryPass::create(ctx.info(), colorFormat, depthFormat, options);
+    if (!materials) return options;
     options.maxAnisotropy = ctx.samplerAnisotropy() ? maxAnisotropy() : 1.0f;
     options.textureSlots = uint32_t(scene.materials.textures.size());
+    return options;
+}
+
+sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
+                                                       bool materials, VkFormat depthFormat) {
+    const sieve::GeometryOptions options = sceneGeometryOptions(ctx, scene, materials);
     auto pass = sieve::GeometryPass::create(ctx.info(), colorFormat, depthFormat, options);
-    if (!pass) return pass.error();
+    if (!pass || !materials) return pass;
     const std::vector<VkImageView> views = scene.materials.views();
     if (auto r = pass->setTextures(views); !r) return r.error();
     return pass;
+}
+
+std::vector<ListBin> phaseOrder(uint32_t binCount, bool late, uint32_t binMask) {
+    const uint32_t blend = blendMask(binCount);
+    std::vector<ListBin> order;
+    appendBins(binCount, binMask & ~blend, late ? 1u : 0u, order);
+    if (late)
+        for (uint32_t list : {0u, 1u}) appendBins(binCount, binMask & blend, list, order);
+    return order;
 }
 
 std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, bool late, uint32_t binMask,
@@ -57,10 +70,8 @@ std::vector<sieve::GeometryBinDraw> drawOrder(const sieve::GeometryPass& pass, b
     // A list of one bin needs no filtering by bin.
     early.mixedBins = lateIn.mixedBins = !std::has_single_bit(binMask);
     std::vector<sieve::GeometryBinDraw> order;
-    appendBins(pass, binMask & ~blendMask(pass), late ? lateIn : early, order);
-    if (late)
-        for (const sieve::GeometryInputs* list : {&early, &lateIn})
-            appendBins(pass, binMask & blendMask(pass), *list, order);
+    for (const ListBin& d : phaseOrder(pass.binCount(), late, binMask))
+        order.push_back({d.list ? &lateIn : &early, d.bin});
     return order;
 }
 
@@ -90,8 +101,10 @@ std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass,
 std::vector<sieve::GeometryBinDraw> listOrder(const sieve::GeometryPass& pass, uint32_t binMask,
                                               sieve::GeometryInputs& in) {
     in.mixedBins = !std::has_single_bit(binMask);
+    std::vector<ListBin> bins;
+    appendBins(pass.binCount(), binMask, 0, bins);
     std::vector<sieve::GeometryBinDraw> order;
-    appendBins(pass, binMask, in, order);
+    for (const ListBin& d : bins) order.push_back({&in, d.bin});
     return order;
 }
 

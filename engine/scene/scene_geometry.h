@@ -17,8 +17,12 @@ namespace engine {
 // CPU reference turns it off.
 float maxAnisotropy();
 
-// Material mode, anisotropic (maxAnisotropy) where the context enabled it, textures of `scene` bound; or
-// plain mode (materials = false: one pipeline, colours by material index).
+// The default pass's options for `scene`: material mode, anisotropic (maxAnisotropy) where the context
+// enabled it, one texture slot per scene texture; or plain mode (materials = false: one pipeline, colours
+// by material index). The cluster mesh pass takes the same.
+sieve::GeometryOptions sceneGeometryOptions(Context& ctx, const GpuScene& scene, bool materials);
+
+// The pass of sceneGeometryOptions, with the textures of `scene` bound in material mode.
 sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat colorFormat, const GpuScene& scene,
                                                        bool materials = true, VkFormat depthFormat = kDepthFormat);
 
@@ -28,6 +32,16 @@ sieve::Result<sieve::GeometryPass> createSceneGeometry(Context& ctx, VkFormat co
 std::vector<sieve::GeometryBinDraw> streamOrder(const sieve::GeometryPass& pass, bool late,
                                                 std::span<const uint32_t> streamBins,
                                                 std::span<const sieve::GeometryInputs> streams);
+
+// One (list, bin) draw of a phase: list 0 the early list, 1 the late list.
+struct ListBin {
+    uint32_t list = 0;
+    uint32_t bin = 0;
+};
+// draw.early: the opaque and masked bins of `binMask` of the early list; draw.late: those of the late
+// list, then the blend bins of the early and of the late list. `binCount`: the pass's pipelines (1: plain,
+// each list drawn once).
+std::vector<ListBin> phaseOrder(uint32_t binCount, bool late, uint32_t binMask);
 
 // draw.early: the opaque and masked bins of the early list. draw.late: those of the late list, then the
 // blend bins of the early and of the late list, so that blending comes after every opaque draw. Only the

@@ -107,13 +107,12 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
     if (clusters) {
         auto c = ClusterRenderer::create(ctx, *clusters, *r->plugin_, r->scene_.instanceCount, kSingleSidedBins,
-                                         colorFormat, options.depthFormat);
+                                         {colorFormat, options.depthFormat, &r->scene_, options.materials});
         if (!c) return c.error();
         r->clusters_ = std::move(c).value();
     }
-    // The mesh-shader path shades plainly (its mesh shader feeds mesh.frag), so the indirect paths do too
-    // where its picture is compared.
-    r->materialMode_ = options.materials && !(clusters && clusters->path == ClusterPath::Mesh);
+    // Both cluster paths shade as the instance draws do (the mesh path with its material mesh shader).
+    r->materialMode_ = options.materials;
     auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_, r->materialMode_, options.depthFormat);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
@@ -205,14 +204,17 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
             using CP = sieve::ClusterPlugin;
             clusters_->addPass(g, late ? CP::kLate : CP::kEarly);
             if (clusters_->path() == ClusterPath::Mesh) {
-                const auto inst = slot(sieve::CullingPlugin::kInstances);
-                g.addPass(clusters_->meshDrawDesc(late, color_, depth_, vertices_, inst),
-                          [this, late, inst](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
-                              beginStats(cmd, late, f);
-                              clusters_->recordMeshDraw(cmd, b, late, vertices_, inst,
-                                                        {b[color_].view, b[depth_].view, !late}, extent_,
-                                                        glm::value_ptr(viewProj_), tints_.byDraw);
-                              endStats(cmd, late, f);
+                ClusterMeshSlots s{color_,
+                                   depth_,
+                                   vertices_,
+                                   slot(sieve::CullingPlugin::kInstances),
+                                   uvs_,
+                                   materials_,
+                                   slot(sieve::CullingPlugin::kPrimitives)};
+                if (shadow_) s.shadow = shadowBuffer_;
+                g.addPass(clusters_->meshDrawDesc(late, s),
+                          [this, late, s](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+                              recordMeshDraw(late, s, cmd, b, f);
                           });
                 return;
             }
@@ -382,7 +384,8 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
     if (slot < slotFrame_.size() && slotFrame_[slot]) {
         FrameTriangles t;
         t.frameIndex = *slotFrame_[slot];
-        if (slot < statsPools_.size() && statsWritten_[slot]) {
+        const bool meshPath = clusters_ && clusters_->path() == ClusterPath::Mesh;
+        if (slot < statsPools_.size() && statsWritten_[slot] && !meshPath) {
             uint64_t prims[2] = {0, 0};
             VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(prims), prims,
                                                sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
@@ -395,9 +398,13 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
     const auto t = counts.cull.valid ? triangles_.find(counts.cull.frame) : triangles_.latest();
     counts.trianglesQuery = t ? t->query : std::nullopt;
     counts.trianglesRecords = t ? t->records : std::nullopt;
+    // With clusters the draws are the cluster lists, whose triangles the cluster plugin sums from the
+    // records it writes (the mesh path draws no input-assembly primitives for the query to count).
+    if (clusters_ && counts.clusters.valid && (!counts.cull.valid || counts.clusters.frame == counts.cull.frame))
+        counts.trianglesRecords = counts.clusters.counters.triangles;
     counts.trianglesValid = counts.trianglesRecords || counts.trianglesQuery;
     counts.triangles = counts.trianglesRecords.value_or(counts.trianglesQuery.value_or(0));
-    counts.trianglesSource = counts.trianglesRecords ? "draw_records"
+    counts.trianglesSource = counts.trianglesRecords ? (clusters_ ? "cluster_records" : "draw_records")
                              : counts.trianglesQuery ? "pipeline_statistics"
                                                      : "none";
 }
@@ -473,6 +480,19 @@ void SceneRenderer::beginStats(VkCommandBuffer cmd, bool late, const sieve::Fram
 
 void SceneRenderer::endStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
     if (!statsPools_.empty()) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
+}
+
+void SceneRenderer::recordMeshDraw(bool late, const ClusterMeshSlots& s, VkCommandBuffer cmd, const sieve::Bindings& b,
+                                   const sieve::FrameInfo& f) {
+    beginStats(cmd, late, f);
+    ClusterMeshStyle style;
+    style.binMask = scene_.binMask;
+    style.shadowCascades = shadow_ ? shadow_->cascades() : 0u;
+    style.tintEarly = tints_.early;
+    style.tintLate = tints_.late;
+    style.byCluster = tints_.byDraw;
+    clusters_->recordMeshDraw(cmd, b, late, s, style, extent_, glm::value_ptr(viewProj_));
+    endStats(cmd, late, f);
 }
 
 void SceneRenderer::recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {

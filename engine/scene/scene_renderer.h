@@ -27,12 +27,14 @@ namespace engine {
 struct FrameCounts {
     sieve::CullingStats cull;
     // Triangles of the frame of `cull` (of the latest frame while there are no counts): from the draw
-    // records where they were read back (checkTriangles), otherwise from the pipeline-statistics query.
+    // records where they were read back (checkTriangles), with clusters from the cluster plugin's sum over
+    // the cluster records drawn (both paths), otherwise from the pipeline-statistics query (not on the mesh
+    // path, where input assembly counts nothing).
     uint64_t triangles = 0;
     bool trianglesValid = false;
     bool clustersOn = false;  // the draw passes drew the cluster lists
     sieve::ClusterStats clusters;
-    const char* trianglesSource = "none";      // "draw_records" | "pipeline_statistics" | "none"
+    const char* trianglesSource = "none";      // "draw_records" | "cluster_records" | "pipeline_statistics" | "none"
     std::optional<uint64_t> trianglesQuery;    // the query's count of that frame, where it has one
     std::optional<uint64_t> trianglesRecords;  // the draw records' count of that frame, where read back
 };
@@ -108,6 +110,8 @@ private:
     SceneRenderer(Context& ctx) : ctx_(ctx) {}
     sieve::Result<void> build(VkExtent2D extent);
     void recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);
+    void recordMeshDraw(bool late, const ClusterMeshSlots& s, VkCommandBuffer cmd, const sieve::Bindings& b,
+                        const sieve::FrameInfo& frame);
     void beginStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const;
     void endStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const;
 

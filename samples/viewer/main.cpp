@@ -158,8 +158,8 @@ int main(int argc, char** argv) {
     ro.framesInFlight = target->framesInFlight();
     ro.shadowCascades = opt.shadowCascades();
     ro.clusters = *clusters ? &clusterSetup : nullptr;
-    // With clusters both draw paths shade plainly (the mesh path has no material shaders), so they look alike.
-    ro.materials = !*clusters;
+    // With clusters too the scene's materials: both cluster paths shade as the instance draws do.
+    ro.materials = true;
     auto rendererResult = engine::SceneRenderer::create(ctx, loaded->data, target->colorFormat(), target->extent(), ro);
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();

@@ -1,9 +1,8 @@
 #version 460
-// Stable compaction of the flagged candidates into the phase's cluster list: candidate k with flag[k]
-// writes record outOffsets[k] (an indexed draw of the cluster's triangles, shared/draw.h) and its cluster
-// index, below the capacity. Invocation 0 writes the counts and the mesh-task command (count folded into
-// rows of maxGroupsX workgroups; the mesh shader skips those past the count), and the triangles written
-// are counted.
+// Stable compaction of the flagged candidates into the phase's cluster list: candidate k < tested with
+// flag[k] writes record outOffsets[k] (an indexed draw of the cluster's triangles, shared/draw.h) and its
+// cluster index, below the capacity, and the triangles written are counted. The list's counts and
+// mesh-task command come from scan_top.comp. Dispatched over ClusterWork::candidates.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/cluster.h"
 #include "shared/dispatch.h"
@@ -16,12 +15,10 @@ layout(set = 0, binding = 2, std430) readonly buffer DrawsB { DrawCommand drawsB
 layout(set = 0, binding = 3, std430) readonly buffer Flags { uint flags[]; };
 layout(set = 0, binding = 4, std430) readonly buffer Candidates { uvec2 candidates[]; };
 layout(set = 0, binding = 5, std430) readonly buffer OutOffsets { uint outOffsets[]; };
-layout(set = 0, binding = 6, std430) readonly buffer Totals { uint candidateTotal; uint outTotal; };
+layout(set = 0, binding = 6, std430) readonly buffer Work { ClusterWork work; };
 layout(set = 0, binding = 7, std430) writeonly buffer OutDraws { DrawCommand outDraws[]; };
 layout(set = 0, binding = 8, std430) writeonly buffer OutIds { uint outIds[]; };
-layout(set = 0, binding = 9, std430) writeonly buffer OutCounts { DrawCounts outCounts; };
-layout(set = 0, binding = 10, std430) writeonly buffer Tasks { uint tasks[3]; };
-layout(set = 0, binding = 11, std430) buffer Counters { ClusterCounters counters; };
+layout(set = 0, binding = 9, std430) buffer Counters { ClusterCounters counters; };
 layout(push_constant) uniform Push { ClusterPush pc; };
 
 #include "cluster/lists.glsl"
@@ -30,24 +27,12 @@ shared uint groupTriangles;
 
 void main() {
     const uint k = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    if (k == 0u) {
-        const uint all = outTotal;
-        const uint kept = min(all, pc.outputCapacity);
-        outCounts.count = kept;
-        outCounts.overflow = all - kept;
-        outCounts.total = all;
-        outCounts.pad = 0u;
-        const uint rows = (kept + pc.maxGroupsX - 1u) / pc.maxGroupsX;
-        tasks[0] = rows > 1u ? pc.maxGroupsX : kept;
-        tasks[1] = rows > 1u ? rows : 1u;
-        tasks[2] = 1u;
-    }
     uint triangles = 0u;
-    if (k < pc.candidateCapacity && flags[k] != 0u) {
+    if (k < work.tested && flags[k] != 0u) {
         const uint slot = outOffsets[k];
         if (slot < pc.outputCapacity) {
             const uvec2 cand = candidates[k];
-            const DrawCommand draw = listedDraw(cand.x);
+            const DrawCommand draw = listedDraw(cand.x, work.liveA);
             const Cluster cl = clusters[cand.y];
             DrawCommand d;
             d.indexCount = cl.triangleCount * 3u;

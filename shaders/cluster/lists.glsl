@@ -1,14 +1,10 @@
-// The candidate space of a cluster phase (shared/cluster.h ClusterPush): slot d < drawCapacity is record d
-// of list A (the early draw list), slot drawCapacity + d record d of list B (the late draw list, late
-// phase only). The shader declares `drawsA`, `drawsB` (DrawCommand[]) and `pc` (ClusterPush).
-uint candidateSlots() {
-    return pc.phase == 0u ? pc.drawCapacity : 2u * pc.drawCapacity;
-}
-
-DrawCommand listedDraw(uint slot) {
+// The candidate space of a cluster phase (shared/cluster.h ClusterWork): slot d < liveA is record d of list
+// A (the early draw list), slot liveA + d record d of list B (the late draw list, late phase only), for
+// slots below slotCount. The shader declares `drawsA`, `drawsB` (DrawCommand[]).
+DrawCommand listedDraw(uint slot, uint liveA) {
     // if/else rather than ?: (glslang cannot optimise a select between two buffer structs).
     DrawCommand d;
-    if (slot < pc.drawCapacity) d = drawsA[slot];
-    else d = drawsB[slot - pc.drawCapacity];
+    if (slot < liveA) d = drawsA[slot];
+    else d = drawsB[slot - liveA];
     return d;
 }

@@ -1,9 +1,9 @@
 #version 460
-// The cluster test of one phase (sieve/cluster.h): candidate k < min(total, candidateCapacity) finds its
-// listed draw by binary search over the candidate offsets, then its cluster; writes flag[k] (draw it in
-// this phase) and candidates[k] = (slot, cluster index). Early: flag = visibleLast && inFrustum &&
-// !backfacing. Late: vis = inFrustum && !backfacing && !occluded; flag = vis && !(drawn early);
-// visibleLast = vis. Counters (shared/cluster.h ClusterCounters) by subgroup.
+// The cluster test of one phase (sieve/cluster.h): candidate k < ClusterWork::tested finds its listed draw
+// by binary search over the candidate offsets, then its cluster; writes flag[k] (draw it in this phase)
+// and candidates[k] = (slot, cluster index). Early: flag = visibleLast && inFrustum && !backfacing. Late:
+// vis = inFrustum && !backfacing && !occluded; flag = vis && !(drawn early); visibleLast = vis. Counters
+// (shared/cluster.h ClusterCounters) by subgroup. Dispatched over ClusterWork::tests.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/cluster.h"
@@ -20,7 +20,7 @@ layout(set = 0, binding = 5, std430) readonly buffer InstanceSlots { uint instan
 layout(set = 0, binding = 6, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
 layout(set = 0, binding = 7, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
 layout(set = 0, binding = 8, std430) readonly buffer Offsets { uint offsets[]; };
-layout(set = 0, binding = 9, std430) readonly buffer Totals { uint candidateTotal; };
+layout(set = 0, binding = 9, std430) readonly buffer Work { ClusterWork work; };
 layout(set = 0, binding = 10, std430) buffer Visibility { uint visibility[]; };
 layout(set = 0, binding = 11, std430) writeonly buffer Flags { uint flags[]; };
 layout(set = 0, binding = 12, std430) writeonly buffer Candidates { uvec2 candidates[]; };
@@ -51,11 +51,11 @@ void countSubgroup(bool b, uint which) {
     }
 }
 
-// The last candidate slot whose first candidate is <= k (it holds k: offsets never decrease and the
-// slot after it starts past k).
+// The last live candidate slot whose first candidate is <= k (it holds k: offsets never decrease and the
+// slot after it starts past k). k < tested, so there is a live slot.
 uint findSlot(uint k) {
     uint lo = 0u;
-    uint hi = candidateSlots() - 1u;
+    uint hi = work.slotCount - 1u;
     while (lo < hi) {
         const uint mid = lo + (hi - lo + 1u) / 2u;
         if (offsets[mid] <= k) lo = mid;
@@ -66,15 +66,14 @@ uint findSlot(uint k) {
 
 void main() {
     const uint k = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
-    const uint total = candidateTotal;
-    const uint tested = min(total, pc.candidateCapacity);
-    if (k == 0u && total > tested) atomicAdd(counters.dropped, total - tested);
+    const uint tested = work.tested;
+    const uint liveA = work.liveA;
     const bool late = pc.phase != 0u;
     bool live = k < tested;
     bool inFrustum = false, front = false, vis = false, flag = false;
     if (live) {
         const uint slot = findSlot(k);
-        const DrawCommand draw = listedDraw(slot);
+        const DrawCommand draw = listedDraw(slot, liveA);
         const ClusterRange range = ranges[draw.primitive * SIEVE_MAX_LODS + min(draw.lod, SIEVE_MAX_LODS - 1u)];
         const uint c = k - offsets[slot];
         const uint ci = range.firstCluster + c;
@@ -91,14 +90,14 @@ void main() {
         if (!late) {
             flag = front && visibleLast;
         } else {
-            const bool drawnEarly = slot < pc.drawCapacity && front && visibleLast;
+            const bool drawnEarly = slot < liveA && front && visibleLast;
             vis = front && !((params.toggles & SIEVE_CULL_OCCLUSION) != 0u && occluded(ws));
             flag = vis && !drawnEarly;
             if (slotOk) visibility[vslot] = vis ? 1u : 0u;
         }
         candidates[k] = uvec2(slot, ci);
+        flags[k] = flag ? 1u : 0u;
     }
-    if (k < pc.candidateCapacity) flags[k] = flag ? 1u : 0u;
     // Every invocation reaches the ballots (inactive ones vote false).
     if (!late) {
         countSubgroup(live, 0u);

@@ -29,6 +29,9 @@ layout(location = 5) out vec3 outWorld;
 layout(location = 7) flat out uint outKey;  // debug colour per draw record
 layout(location = 6) flat out vec2 outNormalMap;  // texture index (bits), scale
 
+#include "geometry/vertex.glsl"
+#include "geometry/material_vertex.glsl"
+
 void main() {
     DrawCommand draw = draws[gl_DrawID];
     if ((pc.flags & SIEVE_MATERIAL_PUSH_MIXED_BINS) != 0u && primitives[draw.primitive].bin != kBin) {
@@ -36,22 +39,17 @@ void main() {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         return;
     }
-    Instance inst = instances[gl_InstanceIndex];
-    vec4 p = vec4(inPosition, 1.0);
-    vec3 world = vec3(dot(inst.rows[0], p), dot(inst.rows[1], p), dot(inst.rows[2], p));
-    // snorm 10-10-10 (assets/normal_packing.h): sign-extend each 10-bit field.
-    ivec3 q = ivec3(uvec3(inNormal) << uvec3(22, 12, 2)) >> 22;
-    vec3 n = max(vec3(q) / 511.0, -1.0);
-    // Linear part of the transform (exact for uniform scale; a mirror flips the normal with the winding).
-    outNormal = normalize(vec3(dot(inst.rows[0].xyz, n), dot(inst.rows[1].xyz, n), dot(inst.rows[2].xyz, n)));
     // The host validates material indices; a bad one still reads inside the table.
-    Material m = materials[min(draw.material, uint(materials.length()) - 1u)];
-    outUv = vec2(dot(m.uvRow0.xyz, vec3(inUv, 1.0)), dot(m.uvRow1.xyz, vec3(inUv, 1.0)));
-    outBaseColor = m.baseColorFactor;
-    outEmissive = m.emissive.rgb;
-    outWorld = world;
-    outNormalMap = vec2(uintBitsToFloat(m.normalTexture), m.normalScale);
-    outKey = draw.firstIndex;
-    outParams = uvec4(m.baseColorTexture, m.alphaMode, floatBitsToUint(m.alphaCutoff), draw.lod);
-    gl_Position = pc.viewProj * vec4(world, 1.0);
+    const Material m = materials[min(draw.material, uint(materials.length()) - 1u)];
+    const MaterialVarying v =
+        materialVertex(instances[gl_InstanceIndex], inPosition, inNormal, inUv, m, draw, pc.viewProj);
+    outNormal = v.normal;
+    outUv = v.uv;
+    outBaseColor = v.baseColor;
+    outEmissive = v.emissive;
+    outWorld = v.world;
+    outNormalMap = v.normalMap;
+    outKey = v.key;
+    outParams = v.params;
+    gl_Position = v.clip;
 }

@@ -3,6 +3,7 @@
 // description, one full barrier and the declared image layouts before each pass), and three views the
 // reference host never uses: an orthographic one, a standard-Z finite perspective and a jittered
 // reverse-Z one. For each, the picture with culling on must equal culling off, and culling must cull.
+// The cluster plugin (clusters.h) draws the same picture too, and culls below the instance.
 // It also checks that what the host did not enable is refused by name, that a projection the culling
 // cannot serve is refused while the next good frame works, and that stats never come from memory the
 // host did not clear (every buffer starts as 0xAB garbage).
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "clusters.h"
 #include "host.h"
 #include "sieve/sieve.h"
 
@@ -206,11 +208,13 @@ std::vector<View> views() {
 struct Rendered {
     std::vector<uint32_t> pixels;
     sieve::CullingStats stats;
+    sieve::ClusterStats clusters;
 };
 
-// Renders kFrames frames of `view` with every culling stage on or off and reads back the last picture.
+// Renders kFrames frames of `view` with every culling stage on or off (and with clusters: the cluster
+// plugin's lists drawn) and reads back the last picture.
 bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& scene, const View& view, bool culling,
-            Rendered& out, std::string& error) {
+            bool clusters, Rendered& out, std::string& error) {
     sieve::CullingConfig config;
     config.maxInstances = kInstances;
     config.viewport = kExtent;
@@ -297,9 +301,12 @@ bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& s
             viewProj[c * 4 + r] = sum;
         }
     const sieve::Bindings bound{bindings};
+    std::unique_ptr<consumer::ClusterHost> clusterHost;
+    if (clusters) clusterHost = std::make_unique<consumer::ClusterHost>(d, info, plugin, bindings, error);
     for (int frame = 0; frame < kFrames && error.empty(); ++frame) {
         const sieve::FrameInfo fi{uint64_t(frame), uint32_t(frame % 2), 2};
         if (auto r = plugin.prepare(fi); !r) error = r.error().message;
+        if (clusterHost && error.empty()) clusterHost->prepare(fi, plugin.toggles(), view.desc, error);
         d.submitAndWait([&](VkCommandBuffer cmd) {
             auto draw = [&](bool late) {
                 fullBarrier(cmd, {toLayout(color, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL),
@@ -308,15 +315,31 @@ bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& s
                 const char* counts = late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly;
                 in.draws = {bindings[plugin.slot(draws)].buffer, 0, VK_WHOLE_SIZE};
                 in.counts = {bindings[plugin.slot(counts)].buffer, 0, VK_WHOLE_SIZE};
+                if (clusterHost) {
+                    in.draws = clusterHost->draws(late);
+                    in.counts = clusterHost->counts(late);
+                    in.maxDraws = clusterHost->capacity();
+                }
                 geometry->recordWithRendering(cmd, in, {color.view, depth.view, !late}, kExtent, viewProj);
             };
-            for (uint32_t p = 0; p < plugin.passes().size() && error.empty(); ++p) {
+            // The declared layouts of a pass's images (slots of the culling plugin), then one full barrier.
+            auto enter = [&](std::vector<std::pair<sieve::SlotId, VkImageLayout>> uses) {
                 std::vector<VkImageMemoryBarrier2> transitions;
-                for (const sieve::ResourceUse& u : plugin.passes()[p].uses)
-                    if (imageOf[u.slot] && imageOf[u.slot]->layout != u.layout)
-                        transitions.push_back(toLayout(*imageOf[u.slot], u.layout));
+                for (const auto& [slot, layout] : uses)
+                    if (imageOf[slot] && imageOf[slot]->layout != layout)
+                        transitions.push_back(toLayout(*imageOf[slot], layout));
                 fullBarrier(cmd, transitions);
+            };
+            for (uint32_t p = 0; p < plugin.passes().size() && error.empty(); ++p) {
+                std::vector<std::pair<sieve::SlotId, VkImageLayout>> uses;
+                for (const sieve::ResourceUse& u : plugin.passes()[p].uses) uses.emplace_back(u.slot, u.layout);
+                enter(uses);
                 if (auto r = plugin.record(p, cmd, bound, fi); !r) error = r.error().message;
+                uint32_t cp = 0;
+                if (clusterHost && error.empty() && clusterHost->passAfter(p, cp)) {
+                    enter(clusterHost->images(cp));
+                    clusterHost->record(cp, cmd, fi, error);
+                }
                 if (p == plugin.pass(sieve::CullingPlugin::PassRole::EarlyStreams)) draw(false);
                 if (p == plugin.pass(sieve::CullingPlugin::PassRole::LateStreams)) draw(true);
             }
@@ -330,19 +353,42 @@ bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& s
     }
     out.pixels.assign(readback.words(), readback.words() + kExtent.width * kExtent.height);
     out.stats = plugin.stats();
+    if (clusterHost) out.clusters = clusterHost->stats();
     destroy(d, color);
     destroy(d, depth);
     for (Image& img : images) destroy(d, img);
     return error.empty();
 }
 
+// The cluster plugin's picture of `view` equals `off` (culling off), with stats of a frame it recorded;
+// adds the clusters the cone test removed to `coneCulled`.
+bool checkClusters(const host::Device& d, const sieve::DeviceInfo& info, const Scene& scene, const View& view,
+                   const Rendered& off, uint32_t& coneCulled) {
+    Rendered on;
+    std::string error;
+    if (!render(d, info, scene, view, true, true, on, error))
+        return failed(std::string(view.name) + ", clusters: " + error);
+    size_t differ = 0;
+    for (size_t i = 0; i < on.pixels.size(); ++i) differ += on.pixels[i] != off.pixels[i];
+    const sieve::gpu::ClusterCounters& k = on.clusters.counters;
+    std::printf("%s, clusters: %zu pixels differ; %u of %u clusters drawn (frustum %u, cone %u)\n", view.name, differ,
+                on.clusters.drawn(), k.lateTested, k.frustumVisible, k.coneVisible);
+    if (differ) return failed(std::string(view.name) + ": clusters changed the picture");
+    if (!on.clusters.valid || on.clusters.frame != kFrames - 1 - 2 || on.clusters.drawn() == 0)
+        return failed(std::string(view.name) + ": cluster stats are not those of a frame the plugin drew");
+    coneCulled += k.frustumVisible - k.coneVisible;
+    return true;
+}
+
 // Every view of views() rendered with culling on and off: the same picture, culling that culls, stats of
 // a frame the plugin recorded. Prints what failed.
 bool renderViews(const host::Device& d, const sieve::DeviceInfo& info, const Scene& scene) {
+    uint32_t coneCulled = 0;
     for (const View& view : views()) {
         Rendered on, off;
         std::string error;
-        if (!render(d, info, scene, view, true, on, error) || !render(d, info, scene, view, false, off, error))
+        if (!render(d, info, scene, view, true, false, on, error) ||
+            !render(d, info, scene, view, false, false, off, error))
             return failed(std::string(view.name) + ": " + error);
         size_t differ = 0, sky = 0;
         for (size_t i = 0; i < on.pixels.size(); ++i) {
@@ -367,7 +413,9 @@ bool renderViews(const host::Device& d, const sieve::DeviceInfo& info, const Sce
         if (off.stats.draws() != kInstances - beyond)
             return failed(std::string(view.name) + ": culling off skipped instances");
         if (s.draws() >= kInstances / 2) return failed(std::string(view.name) + ": culling culled too little");
+        if (!checkClusters(d, info, scene, view, off, coneCulled)) return false;
     }
+    if (coneCulled == 0) return failed("the cluster plugin's cone test culled no back face");
     return true;
 }
 

@@ -2,7 +2,8 @@
 # The installed package: `cmake --install` into a temporary prefix (moved after the install, so nothing
 # may point back at the build or source tree), header checks (no engine/ includes, every include
 # resolvable inside the installed tree, every public header in the umbrella sieve/sieve.h), version
-# compatibility, then tests/consumer built with find_package(sieve) and run on the Vulkan device.
+# compatibility, then tests/consumer (the culling plugin, and the cluster plugin beside it) built with
+# find_package(sieve) and run on the Vulkan device.
 # $1: build directory, $2: source directory.
 set -euo pipefail
 build=$(cd "$1" && pwd)

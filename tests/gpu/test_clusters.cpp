@@ -8,7 +8,9 @@
 #include "assets/scene.h"
 #include "gpu/test_cull_flags_util.h"
 #include "gpu/test_hiz_util.h"
+#include "prim/common.h"
 #include "sieve/cluster.h"
+#include "sieve/cluster_tuning.h"
 
 using sieve::gpu::vec4;
 using testing_gpu::GpuTest;
@@ -118,6 +120,7 @@ protected:
         uint32_t drawCapacity = 64;
         uint32_t candidateCapacity = 0;
         uint32_t outputCapacity = 0;
+        sieve::prim::PrimOptions scan;  // the tiles of the plugin's scans
         sieve::ClusterToggles toggles;
         testing_cull::Camera cam;
         VkExtent2D extent{97, 61};
@@ -154,7 +157,7 @@ protected:
         config.outputCapacity = run.outputCapacity;
         config.coneBins = 0x15;
         config.viewport = run.extent;
-        auto created = sieve::ClusterPlugin::create(ctx().info(), config);
+        auto created = sieve::createClusterPlugin(ctx().info(), config, {run.scan});
         ASSERT_TRUE(created) << created.error().message;
         sieve::ClusterPlugin& plugin = *created.value();
         plugin.toggles() = run.toggles;
@@ -301,10 +304,46 @@ protected:
             << counters[0].lateDrawn << " vs " << ref.counters.lateDrawn << ", dropped " << counters[0].dropped
             << " vs " << ref.counters.dropped;
         lastRef = ref;
+        lastWork = read<sieve::gpu::ClusterWork>(buffer("clusters.work"), 1).at(0);
+    }
+
+    // A random scene and lists of the given sizes, compared with the reference (runAndCompare) in a plugin
+    // of the given capacities and scan tiles, with dispatch rows of at most rowLimit workgroups (0: the
+    // device's limit).
+    struct SizeCase {
+        uint32_t instances, maxClusters, drawCapacity, candidates, outputs, earlyDraws, lateDraws;
+        uint32_t workgroup = 256, vectors = 4, rowLimit = 0;
+    };
+    void runSizeCase(const SizeCase& k, std::mt19937& rng) {
+        ClusterScene s = makeScene(k.instances, 4, k.maxClusters, rng);
+        lastLists = makeLists(s, k.earlyDraws, k.lateDraws, rng);
+        Run run;
+        run.cam = testing_cull::makeCamera(97.0f / 61.0f);
+        run.drawCapacity = k.drawCapacity;
+        run.candidateCapacity = k.candidates;
+        run.outputCapacity = k.outputs;
+        run.scan.workgroupSize = k.workgroup;
+        run.scan.vectorsPerThread = k.vectors;
+        sieve::overrideMaxGroupsX(k.rowLimit);
+        runAndCompare(s, lastLists.early, lastLists.late, run, rng);
+        sieve::overrideMaxGroupsX(0);  // never leak the lowered limit into other tests
     }
 
     sieve::ClusterFrameRef lastRef;
+    sieve::gpu::ClusterWork lastWork{};  // the late phase's
+    Lists lastLists;
 };
+
+// A dispatch of `items` in workgroups of `group`, folded into rows of at most `rowLimit` workgroups.
+void expectDispatch(const sieve::gpu::ClusterDispatch& d, uint64_t items, uint32_t group, uint32_t rowLimit,
+                    const char* what) {
+    const uint64_t groups = (items + group - 1) / group;
+    EXPECT_EQ(d.x, std::min<uint64_t>(groups, rowLimit)) << what;
+    EXPECT_EQ(d.z, 1u) << what;
+    if (groups == 0) return;
+    EXPECT_GE(uint64_t(d.x) * d.y, groups) << what;
+    EXPECT_LT(uint64_t(d.x) * (d.y - 1), groups) << what;
+}
 
 }  // namespace
 
@@ -333,11 +372,7 @@ TEST_F(ClusterTest, RandomScenesMatchTheReferenceForEveryCameraAndToggleSet) {
 
 TEST_F(ClusterTest, EdgeSizesOfTheCandidateSpaceMatchTheReference) {
     std::mt19937 rng(5);
-    const testing_cull::Camera cam = testing_cull::makeCamera(97.0f / 61.0f);
-    struct Case {
-        uint32_t instances, maxClusters, drawCapacity, candidates, outputs, earlyDraws, lateDraws;
-    };
-    const Case cases[] = {
+    const SizeCase cases[] = {
         {1, 0, 1, 0, 0, 1, 1},         // no clusters at all
         {1, 1, 1, 0, 0, 1, 0},         // one candidate
         {3, 1, 1, 1, 1, 1, 1},         // capacity 1 everywhere
@@ -347,16 +382,53 @@ TEST_F(ClusterTest, EdgeSizesOfTheCandidateSpaceMatchTheReference) {
         {60, 30, 255, 256, 257, 255, 255},
         {400, 60, 2000, 0, 0, 2000, 2000},  // several scan blocks
     };
-    for (const Case& k : cases) {
+    for (const SizeCase& k : cases) {
         SCOPED_TRACE("instances " + std::to_string(k.instances) + ", capacity " + std::to_string(k.drawCapacity) +
                      ", candidates " + std::to_string(k.candidates));
-        ClusterScene s = makeScene(k.instances, 4, k.maxClusters, rng);
-        const Lists lists = makeLists(s, k.earlyDraws, k.lateDraws, rng);
-        Run run;
-        run.cam = cam;
-        run.drawCapacity = k.drawCapacity;
-        run.candidateCapacity = k.candidates;
-        run.outputCapacity = k.outputs;
-        ASSERT_NO_FATAL_FAILURE(runAndCompare(s, lists.early, lists.late, run, rng));
+        ASSERT_NO_FATAL_FAILURE(runSizeCase(k, rng));
+    }
+}
+
+// Cost proportional to the work (issue 23): every pass after the first is dispatched from the sizes the GPU
+// wrote (shared/cluster.h ClusterWork), not from the capacities. Small frames in a plugin sized for far
+// more (drawCapacity 4096, 2^20 candidates) and large ones in small tiles (32 x 1 vectors: 128 values a
+// tile, so the top scan walks several chunks), with the rows limit lowered to 3 workgroups so that every
+// dispatch folds: the lists equal the reference and every dispatch covers exactly the live items.
+TEST_F(ClusterTest, DispatchesFollowTheFrameNotTheCapacities) {
+    std::mt19937 rng(23);
+    const SizeCase cases[] = {
+        {1, 0, 4096, 1u << 20, 0, 1, 1, 256, 4, 0},  // no clusters in a large plugin
+        {2, 1, 4096, 1u << 20, 0, 1, 1, 256, 4, 3},  // one or two candidates
+        {40, 20, 4096, 1u << 20, 0, 64, 64, 256, 4, 3},
+        {400, 120, 1024, 0, 0, 1024, 1024, 32, 1, 3},      // tens of thousands of candidates in tiles of 128
+        {400, 120, 1024, 20000, 0, 1024, 1024, 32, 1, 0},  // ... and dropped past 20000
+    };
+    for (const SizeCase& k : cases) {
+        SCOPED_TRACE("instances " + std::to_string(k.instances) + ", capacity " + std::to_string(k.drawCapacity) +
+                     ", tile " + std::to_string(k.workgroup * k.vectors * 4) + ", rows " + std::to_string(k.rowLimit));
+        ASSERT_NO_FATAL_FAILURE(runSizeCase(k, rng));
+        const uint32_t rows = k.rowLimit ? k.rowLimit : ctx().info().limits.maxComputeWorkGroupCount[0];
+        const sieve::gpu::ClusterWork& w = lastWork;
+        EXPECT_EQ(w.liveA, std::min<size_t>(lastLists.early.size(), k.drawCapacity));
+        EXPECT_EQ(w.slotCount, w.liveA + std::min<size_t>(lastLists.late.size(), k.drawCapacity));
+        EXPECT_EQ(w.tested, lastRef.counters.lateTested);
+        EXPECT_EQ(w.outTotal, lastRef.late.counts.total);
+        sieve::prim::PrimOptions scan;
+        scan.workgroupSize = k.workgroup;
+        scan.vectorsPerThread = k.vectors;
+        auto tiles = sieve::prim::detail::resolveTiles(ctx().info(), scan, true);
+        ASSERT_TRUE(tiles) << tiles.error().message;
+        const uint32_t linear = sieve::fittedGroupSize(ctx().info(), 256);
+        expectDispatch(w.slots, w.slotCount, linear, rows, "count");
+        expectDispatch(w.slotTiles, w.slotCount, tiles->tile(), rows, "slot scan");
+        expectDispatch(w.tests, w.tested, 128, rows, "test");
+        expectDispatch(w.candidates, w.tested, linear, rows, "emit");
+        expectDispatch(w.candidateTiles, w.tested, tiles->tile(), rows, "flag scan");
+        if (k.candidates == 20000) {
+            EXPECT_GT(lastRef.counters.dropped, 0u);
+        }
+        if (k.vectors == 1) {
+            EXPECT_GT(w.candidateTotal, 128u * 128u) << "the top scan walks more than one chunk";
+        }
     }
 }

@@ -18,6 +18,9 @@
 // cluster order; the late list: the early-list instances' clusters, then the late-list instances').
 // Capacity: at most candidateCapacity candidates are tested per phase (the rest are dropped and counted,
 // ClusterStats::dropped) and at most outputCapacity records written (count clamped, overflow counted).
+// Cost: each phase's first dispatch reads the input lists' counts; every later one is dispatched
+// indirectly from the sizes the GPU wrote (shared/cluster.h ClusterWork), so a phase's work follows the
+// records listed and the clusters tested, not the capacities.
 // Like the culling plugin's lists, an instance is in at most one of the two input lists.
 // Visibility is per cluster slot and persistent (instance's first slot + primitive's slot + cluster).
 #include <vulkan/vulkan.h>
@@ -32,7 +35,6 @@
 #include "shared/draw.h"
 #include "sieve/device.h"
 #include "sieve/plugin.h"
-#include "sieve/prim/config.h"
 #include "sieve/view.h"
 
 namespace sieve {
@@ -48,7 +50,6 @@ struct ClusterConfig {
     uint32_t framesInFlight = 2;
     uint32_t meshGroupsX = 65535;  // mesh-task command: workgroups per row (maxMeshWorkGroupCount[0])
     VkExtent2D viewport{0, 0};     // the host's depth attachment (the pyramid is derived from it)
-    prim::PrimOptions scan;
 };
 
 struct ClusterToggles {
@@ -91,8 +92,9 @@ public:
     static constexpr const char* kVisibility = "clusters.visibility";  // persistent u32 per slot
     enum PassIndex : uint32_t { kEarly, kLate, kStats, kPassCount };
 
+    // With the default tuning (sieve/cluster_tuning.h, not installed, has the other).
     static Result<std::unique_ptr<ClusterPlugin>> create(const DeviceInfo& dev, const ClusterConfig& config);
-    ~ClusterPlugin() override;
+    ~ClusterPlugin() final;
 
     Result<void> setInstanceCount(uint32_t n);
     // The culling plugin's view of this frame (the same ViewDesc); rejected like CullingPlugin::setView.
@@ -105,14 +107,18 @@ public:
     uint32_t outputCapacity() const;
     Result<void> resize(VkExtent2D viewport);
 
-    std::span<const SlotDesc> slots() const override;
-    std::span<const PassDesc> passes() const override;
-    Result<void> prepare(const FrameInfo& frame) override;
-    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) override;
+    std::span<const SlotDesc> slots() const final;
+    std::span<const PassDesc> passes() const final;
+    Result<void> prepare(const FrameInfo& frame) final;
+    Result<void> record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) final;
 
     struct Impl;
 
 private:
+    // The repository's benches and tests reach the tuning through these (sieve/cluster_tuning.h, not installed).
+    friend Result<std::unique_ptr<ClusterPlugin>> createClusterPlugin(const DeviceInfo&, const ClusterConfig&,
+                                                                      const struct ClusterTuning&);
+    friend const ClusterTuning& tuning(const ClusterPlugin&);
     explicit ClusterPlugin(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };

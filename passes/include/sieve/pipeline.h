@@ -112,6 +112,13 @@ public:
     void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                         uint32_t pushBytes, uint32_t groups) const;
 
+    // Binds the pipeline, pushes the descriptors and constants, and dispatches the VkDispatchIndirectCommand
+    // at `args` (written on the GPU; folded as dispatchLinear folds, within maxGroupsX() per row).
+    void dispatchIndirect(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
+                          uint32_t pushBytes, BufferRange args) const;
+    // Workgroups per row of dispatchLinear (the device's maxComputeWorkGroupCount[0], or the test hook's).
+    uint32_t maxGroupsX() const;
+
     // The shader's workgroup size (local_size_x/y/z, specialization constants applied).
     const std::array<uint32_t, 3>& localSize() const { return localSize_; }
     // Workgroups that cover `items` invocations along dimension `dim` of the workgroup.

@@ -1,6 +1,9 @@
-// The cluster plugin (sieve/cluster.h): per phase, clusters per listed draw, their scan, the cluster test,
-// the scan of its flags and the stable compaction into the phase's cluster list.
+// The cluster plugin (sieve/cluster.h): per phase, the live sizes from the input lists' counts, clusters
+// per listed draw, their scan, the cluster test, the scan of its flags and the stable compaction into the
+// phase's cluster list. Every step after the first is dispatched indirectly from the sizes the GPU wrote
+// (shared/cluster.h ClusterWork): a phase costs what the frame holds, not what the capacities allow.
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <string>
 
@@ -8,10 +11,11 @@
 #include "core/vk.h"
 #include "prim/common.h"
 #include "sieve/barriers.h"
+#include "sieve/cluster_tuning.h"
 #include "sieve/cull_flags.h"
 #include "sieve/hiz.h"
 #include "sieve/pipeline.h"
-#include "sieve/prim/scan.h"
+#include "sieve/prim/bound.h"
 
 namespace sieve {
 
@@ -26,14 +30,56 @@ Error error(std::string message) {
 constexpr uint64_t kNever = UINT64_MAX;
 constexpr uint64_t kDefaultMaxCandidates = uint64_t(1) << 24;
 
+// Compute writes (sizes, dispatch arguments, values) -> the next dispatch's indirect arguments and
+// storage reads and writes.
+void computeToIndirectBarrier(VkCommandBuffer cmd) {
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                  VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
+                      VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+}
+
+// The pipelines of a phase: args.comp, count/test/emit, and the three dispatches of its scans.
+struct Pipelines {
+    ComputePipeline args, count, test, emit, scanReduce, scanTop, scanDown;
+};
+
+Result<Pipelines> createPipelines(const DeviceInfo& dev, const prim::detail::Tiles& tiles) {
+    Pipelines p;
+    // count and emit take their workgroup size from constant 0 (test.comp and args.comp have fixed ones);
+    // the scans take the prim tiles' constants.
+    const uint32_t group[] = {fittedGroupSize(dev, 256)};
+    const std::array<uint32_t, 3> tileSpec = tiles.spec();
+    const struct {
+        ComputePipeline* pipe;
+        const char* name;
+        std::span<const uint32_t> spec;
+    } all[] = {{&p.args, "cluster/args.comp", {}},
+               {&p.count, "cluster/count.comp", group},
+               {&p.test, "cluster/test.comp", {}},
+               {&p.emit, "cluster/emit.comp", group},
+               {&p.scanReduce, "cluster/scan_reduce.comp", tileSpec},
+               {&p.scanTop, "cluster/scan_top.comp", tileSpec},
+               {&p.scanDown, "cluster/scan_down.comp", tileSpec}};
+    for (const auto& a : all) {
+        // count.comp reads everything it needs from ClusterWork: no push constants.
+        ComputePipelineDesc desc{a.name, a.pipe == &p.count ? 0u : uint32_t(sizeof(gpu::ClusterPush))};
+        desc.specialization = a.spec;
+        auto pipe = ComputePipeline::create(dev, desc);
+        if (!pipe) return pipe.error();
+        *a.pipe = std::move(pipe).value();
+    }
+    return p;
+}
+
 }  // namespace
 
 struct ClusterPlugin::Impl {
     DeviceInfo dev;
     ClusterConfig config;
+    ClusterTuning tuning;
     Sizes sizes;
-    prim::Scan scan;
-    ComputePipeline count, test, emit;
+    Pipelines pipes;
     NearestSampler sampler;
     std::vector<SlotDesc> slots;
     std::vector<PassDesc> passes;
@@ -65,6 +111,13 @@ struct ClusterPlugin::Impl {
     }
     Result<void> checkBindings(uint32_t pass, const Bindings& b) const;
     Result<void> recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const;
+    void recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src, SlotId dst) const;
+    BufferRange range(const Bindings& b, SlotId s) const {
+        return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size};
+    }
+    BufferRange dispatchArgs(const Bindings& b, size_t offset) const {
+        return {b[id.work].buffer, b[id.work].offset + offset, sizeof(gpu::ClusterDispatch)};
+    }
     void recordStats(VkCommandBuffer cmd, const Bindings& b);
 };
 
@@ -72,6 +125,18 @@ ClusterPlugin::ClusterPlugin(std::unique_ptr<Impl> impl) : impl_(std::move(impl)
 ClusterPlugin::~ClusterPlugin() = default;
 
 Result<std::unique_ptr<ClusterPlugin>> ClusterPlugin::create(const DeviceInfo& dev, const ClusterConfig& config) {
+    return createClusterPlugin(dev, config, {});
+}
+
+const ClusterTuning& tuning(const ClusterPlugin& plugin) {
+    return plugin.impl_->tuning;
+}
+
+namespace {
+
+// The capacities the configuration resolves to (candidates per phase, records per list), checked against the
+// device's limits.
+Result<Sizes> resolveSizes(const DeviceInfo& dev, const ClusterConfig& config) {
     if (const std::string m = dev.missing(kCullingNeeds); !m.empty())
         return error("the device was created without " + m + " (sieve::requirements() lists what to enable)");
     if (config.maxInstances == 0 || config.drawCapacity == 0 || config.framesInFlight == 0)
@@ -96,28 +161,7 @@ Result<std::unique_ptr<ClusterPlugin>> ClusterPlugin::create(const DeviceInfo& d
     if (uint64_t(config.visibilitySlots) * 4 > range)
         return makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY, "ClusterPlugin: " + std::to_string(config.visibilitySlots) +
                                                             " visibility slots exceed maxStorageBufferRange");
-    auto impl = std::make_unique<Impl>();
-    Impl& m = *impl;
-    m.dev = dev;
-    m.config = config;
-    m.instanceCount = config.maxInstances;
-    auto scan = prim::Scan::create(dev, prim::detail::forTransientScratch(config.scan));
-    if (!scan) return scan.error();
-    m.scan = std::move(scan).value();
-    for (auto [pipe, name] : {std::pair{&m.count, "cluster/count.comp"}, std::pair{&m.test, "cluster/test.comp"},
-                              std::pair{&m.emit, "cluster/emit.comp"}}) {
-        // count and emit take their workgroup size from constant 0 (test.comp has a fixed one).
-        const uint32_t group[] = {fittedGroupSize(dev, 256)};
-        ComputePipelineDesc desc{name, sizeof(gpu::ClusterPush)};
-        if (pipe != &m.test) desc.specialization = group;
-        auto p = ComputePipeline::create(dev, desc);
-        if (!p) return p.error();
-        *pipe = std::move(p).value();
-    }
-    auto sampler = NearestSampler::create(dev, "clusters.pyramid");
-    if (!sampler) return sampler.error();
-    m.sampler = std::move(sampler).value();
-    Sizes& s = m.sizes;
+    Sizes s;
     s.maxInstances = config.maxInstances;
     s.drawCapacity = config.drawCapacity;
     s.candidateCapacity = uint32_t(std::max<uint64_t>(k, 1));
@@ -127,7 +171,31 @@ Result<std::unique_ptr<ClusterPlugin>> ClusterPlugin::create(const DeviceInfo& d
     s.framesInFlight = config.framesInFlight;
     const VkDeviceSize a = std::max<VkDeviceSize>(dev.limits.minUniformBufferOffsetAlignment, 1);
     s.paramsStride = (sizeof(gpu::CullParams) + a - 1) / a * a;
-    s.scratchBytes = m.scan.scratchBytes(std::max<uint64_t>(slotsIn, s.candidateCapacity));
+    return s;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<ClusterPlugin>> createClusterPlugin(const DeviceInfo& dev, const ClusterConfig& config,
+                                                           const ClusterTuning& tuning) {
+    auto sizes = resolveSizes(dev, config);
+    if (!sizes) return sizes.error();
+    auto tiles = prim::detail::resolveTiles(dev, tuning.scan, true);
+    if (!tiles) return tiles.error();
+    auto impl = std::make_unique<ClusterPlugin::Impl>();
+    ClusterPlugin::Impl& m = *impl;
+    m.dev = dev;
+    m.config = config;
+    m.tuning = tuning;
+    m.instanceCount = config.maxInstances;
+    m.sizes = sizes.value();
+    m.sizes.scanTile = tiles.value().tile();
+    auto pipes = createPipelines(dev, tiles.value());
+    if (!pipes) return pipes.error();
+    m.pipes = std::move(pipes).value();
+    auto sampler = NearestSampler::create(dev, "clusters.pyramid");
+    if (!sampler) return sampler.error();
+    m.sampler = std::move(sampler).value();
     m.describe();
     return std::unique_ptr<ClusterPlugin>(new ClusterPlugin(std::move(impl)));
 }
@@ -203,6 +271,9 @@ Result<void> ClusterPlugin::prepare(const FrameInfo& frame) {
     m.push.coneBins = m.config.coneBins;
     m.push.visibilitySlots = m.sizes.visibilitySlots;
     m.push.maxGroupsX = std::max(m.config.meshGroupsX, 1u);
+    m.push.linearGroup = m.pipes.count.localSize()[0];
+    m.push.testGroup = m.pipes.test.localSize()[0];
+    m.push.scanTile = m.sizes.scanTile;
     m.info = frame;
     m.prepared = true;
     return {};
@@ -231,52 +302,61 @@ Result<void> ClusterPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b
     return {};
 }
 
+void ClusterPlugin::Impl::recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src,
+                                     SlotId dst) const {
+    auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
+    const BufferRange tiles = dispatchArgs(
+        b, push.step == 0 ? offsetof(gpu::ClusterWork, slotTiles) : offsetof(gpu::ClusterWork, candidateTiles));
+    const uint32_t phase = push.phase;
+    pipes.scanReduce.dispatchIndirect(cmd, {st(src), st(id.tileSums), st(id.work)}, &push, sizeof(push), tiles);
+    computeToComputeBarrier(cmd);
+    pipes.scanTop.dispatch(
+        cmd,
+        {st(id.tileSums), st(id.tileSums), st(id.work), st(id.counters), st(id.outCounts[phase]), st(id.tasks[phase])},
+        push, 1);
+    computeToIndirectBarrier(cmd);
+    pipes.scanDown.dispatchIndirect(cmd, {st(src), st(dst), st(id.work), st(id.tileSums)}, &push, sizeof(push), tiles);
+}
+
 Result<void> ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const {
-    auto r = [&](SlotId s) -> BufferRange { return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size}; };
-    auto st = [&](SlotId s) { return Binding::storage(r(s)); };
-    auto word = [&](SlotId s, VkDeviceSize w) { return BufferRange{b[s].buffer, b[s].offset + 4 * w, 4}; };
+    auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
     gpu::ClusterPush push = this->push;
     push.phase = phase;
+    push.computeGroupsX = pipes.count.maxGroupsX();
     const SlotId drawsB = phase == 0 ? id.drawsEarly : id.drawsLate;
     const SlotId countsB = phase == 0 ? id.countsEarly : id.countsLate;
-    const uint64_t candidateSlots = uint64_t(sizes.drawCapacity) * (phase == 0 ? 1 : 2);
-    const uint64_t K = sizes.candidateCapacity;
     ScopedLabel label(cmd, phase == 0 ? "cluster.early" : "cluster.late");
     if (sizes.padDraws) {  // drawn over the capacity: records past the count must be empty
         vkCmdFillBuffer(cmd, b[id.outDraws[phase]].buffer, b[id.outDraws[phase]].offset,
                         VkDeviceSize(sizes.outputCapacity) * sizeof(gpu::DrawCommand), 0);
         transferToComputeBarrier(cmd);
     }
-    count.dispatchLinear(
-        cmd, {st(id.ranges), st(id.drawsEarly), st(id.countsEarly), st(drawsB), st(countsB), st(id.candCounts)}, push,
-        count.groupsFor(candidateSlots));
+    pipes.args.dispatch(cmd, {st(id.countsEarly), st(countsB), st(id.work)}, push, 1);
+    computeToIndirectBarrier(cmd);
+    pipes.count.dispatchIndirect(cmd, {st(id.ranges), st(id.drawsEarly), st(drawsB), st(id.work), st(id.candCounts)},
+                                 nullptr, 0, dispatchArgs(b, offsetof(gpu::ClusterWork, slots)));
     computeToComputeBarrier(cmd);
-    // Bounds were checked at create(); the host's bindings (offsets, sizes) are checked here.
-    if (auto r0 = scan.record(cmd, {r(id.candCounts), r(id.candOffsets), word(id.totals, 0), r(id.scratch)},
-                              candidateSlots, prim::SumBound::perValue(candidateSlots, config.maxClustersPerDraw));
-        !r0)
-        return r0;
-    computeToComputeBarrier(cmd);
+    push.step = 0;
+    recordScan(cmd, b, push, id.candCounts, id.candOffsets);
+    computeToIndirectBarrier(cmd);
     const BufferRange params{b[id.params].buffer, b[id.params].offset + sizes.paramsStride * info.frameSlot,
                              sizeof(gpu::CullParams)};
-    test.dispatchLinear(
+    pipes.test.dispatchIndirect(
         cmd,
         {Binding::uniform(params), st(id.instances), st(id.primitives), st(id.clusters), st(id.ranges),
-         st(id.instanceSlots), st(id.drawsEarly), st(drawsB), st(id.candOffsets), st(id.totals), st(id.visibility),
+         st(id.instanceSlots), st(id.drawsEarly), st(drawsB), st(id.candOffsets), st(id.work), st(id.visibility),
          st(id.flags), st(id.candidates), st(id.counters),
          Binding::sampled(b[id.pyramid].view, sampler.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)},
-        push, test.groupsFor(K));
+        &push, sizeof(push), dispatchArgs(b, offsetof(gpu::ClusterWork, tests)));
     computeToComputeBarrier(cmd);
-    if (auto r1 = scan.record(cmd, {r(id.flags), r(id.outOffsets), word(id.totals, 1), r(id.scratch)}, K,
-                              prim::SumBound::flags(K));
-        !r1)
-        return r1;
-    computeToComputeBarrier(cmd);
-    emit.dispatchLinear(cmd,
-                        {st(id.clusters), st(id.drawsEarly), st(drawsB), st(id.flags), st(id.candidates),
-                         st(id.outOffsets), st(id.totals), st(id.outDraws[phase]), st(id.outIds[phase]),
-                         st(id.outCounts[phase]), st(id.tasks[phase]), st(id.counters)},
-                        push, emit.groupsFor(K));
+    push.step = 1;
+    recordScan(cmd, b, push, id.flags, id.outOffsets);
+    computeToIndirectBarrier(cmd);
+    pipes.emit.dispatchIndirect(
+        cmd,
+        {st(id.clusters), st(id.drawsEarly), st(drawsB), st(id.flags), st(id.candidates), st(id.outOffsets),
+         st(id.work), st(id.outDraws[phase]), st(id.outIds[phase]), st(id.counters)},
+        &push, sizeof(push), dispatchArgs(b, offsetof(gpu::ClusterWork, candidates)));
     return {};
 }
 

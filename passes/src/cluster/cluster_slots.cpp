@@ -1,5 +1,7 @@
 #include "cluster/cluster_slots.h"
 
+#include <algorithm>
+
 #include "sieve/hiz.h"
 
 namespace sieve::cluster {
@@ -67,8 +69,11 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
         add.buffer("clusters.counters", Lifetime::Transient, sizeof(gpu::ClusterCounters), kStorage | kDst | kSrc);
     id.candCounts = add.buffer("clusters.candidate_counts", Lifetime::Transient, 2 * C * 4, kStorage);
     id.candOffsets = add.buffer("clusters.candidate_offsets", Lifetime::Transient, 2 * C * 4, kStorage);
-    id.totals = add.buffer("clusters.totals", Lifetime::Transient, 16, kStorage);
-    id.scratch = add.buffer("clusters.scan_scratch", Lifetime::Transient, s.scratchBytes, kStorage);
+    // The phase's live sizes and indirect dispatches (shared/cluster.h ClusterWork), and its scans' tile sums
+    // (one u32 per tile of the larger scan, in whole uvec4s).
+    id.work = add.buffer("clusters.work", Lifetime::Transient, sizeof(gpu::ClusterWork), kStorage | kIndirect);
+    const VkDeviceSize tiles = (std::max(2 * C, K) + s.scanTile - 1) / s.scanTile;
+    id.tileSums = add.buffer("clusters.tile_sums", Lifetime::Transient, (tiles + 3) / 4 * 16, kStorage);
     id.flags = add.buffer("clusters.flags", Lifetime::Transient, K * 4, kStorage);
     id.candidates = add.buffer("clusters.candidates", Lifetime::Transient, K * 8, kStorage);
     id.outOffsets = add.buffer("clusters.out_offsets", Lifetime::Transient, K * 4, kStorage);
@@ -95,10 +100,11 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
                   storageRead(id.clusters),        storageRead(id.ranges),          storageRead(id.instanceSlots),
                   storageRead(id.drawsEarly),      storageRead(id.countsEarly),     storageReadWrite(id.visibility),
                   storageReadWrite(id.counters),   storageReadWrite(id.candCounts), storageReadWrite(id.candOffsets),
-                  storageReadWrite(id.totals),     storageReadWrite(id.scratch),    storageReadWrite(id.flags),
+                  storageReadWrite(id.work),       storageReadWrite(id.tileSums),   storageReadWrite(id.flags),
                   storageReadWrite(id.candidates), storageReadWrite(id.outOffsets), sampledImage(id.pyramid),
                   storageWrite(id.outDraws[p]),    storageWrite(id.outCounts[p]),   storageWrite(id.outIds[p]),
                   storageWrite(id.tasks[p])};
+        d.uses.push_back(indirectRead(id.work));
         if (s.padDraws) d.uses.push_back(transferWrite(id.outDraws[p]));
         if (p == 0) {
             d.uses.push_back(transferWrite(id.counters));

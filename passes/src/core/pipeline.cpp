@@ -203,10 +203,22 @@ void ComputePipeline::dispatch(VkCommandBuffer cmd, std::initializer_list<Bindin
     vkCmdDispatch(cmd, x, y, z);
 }
 
+void ComputePipeline::dispatchIndirect(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
+                                       uint32_t pushBytes, BufferRange args) const {
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, h_.pipeline);
+    h_.pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bindings);
+    if (pushBytes) vkCmdPushConstants(cmd, h_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
+    vkCmdDispatchIndirect(cmd, args.buffer, args.offset);
+}
+
+uint32_t ComputePipeline::maxGroupsX() const {
+    return g_maxGroupsOverride ? g_maxGroupsOverride.load() : maxGroupsX_;
+}
+
 void ComputePipeline::dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
                                      uint32_t pushBytes, uint32_t groups) const {
     if (!groups) return;
-    uint32_t limit = g_maxGroupsOverride ? g_maxGroupsOverride.load() : maxGroupsX_;
+    uint32_t limit = maxGroupsX();
     uint32_t x = groups < limit ? groups : limit;
     uint32_t y = (groups + x - 1) / x;
     dispatch(cmd, bindings, push, pushBytes, x, y, 1);

@@ -30,13 +30,6 @@ static_assert(GeometryOptions{}.textureSlots == gpu::SIEVE_MAX_TEXTURES);
 
 namespace {
 
-constexpr uint32_t alphaModeOf(uint32_t bin) {
-    return bin / 2u;
-}
-constexpr bool doubleSidedBin(uint32_t bin) {
-    return (bin & 1u) != 0u;
-}
-
 Result<GraphicsPipeline> plainPipeline(const DeviceInfo& dev, GraphicsPipelineDesc desc) {
     const VkVertexInputBindingDescription binding{0, sizeof(gpu::Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
     const VkVertexInputAttributeDescription attributes[] = {
@@ -62,27 +55,12 @@ Result<GraphicsPipeline> binPipeline(const DeviceInfo& dev, GraphicsPipelineDesc
         "geometry opaque", "geometry opaque double-sided", "geometry masked", "geometry masked double-sided",
         "geometry blend",  "geometry blend double-sided"};
     desc.vertexShader = "geometry/material.vert";
-    desc.fragmentShader = "geometry/material.frag";
-    desc.pushConstantBytes = sizeof(gpu::MaterialPush);
     desc.vertexBindings = bindings;
     desc.vertexAttributes = attributes;
-    desc.extraSetLayouts = {&textures, 1};
-    std::array<uint32_t, 2> spec{};
-    spec[gpu::SIEVE_MATERIAL_SPEC_TEXTURE_SLOTS] = textureSlots;
-    spec[gpu::SIEVE_MATERIAL_SPEC_BIN] = bin;
-    desc.specialization = spec;
-    if (doubleSidedBin(bin)) desc.cullMode = VK_CULL_MODE_NONE;
-    if (alphaModeOf(bin) == gpu::SIEVE_ALPHA_BLEND) {
-        desc.depthWrite = false;  // blended surfaces neither occlude each other nor feed the Hi-Z
-        desc.alphaBlend = true;
-    }
+    const std::array<uint32_t, 2> spec = geometry::materialSpecialization(bin, textureSlots);
+    geometry::applyMaterialBin(desc, bin, textures, spec);
     desc.debugName = kNames[bin];
     return GraphicsPipeline::create(dev, desc);
-}
-
-void pushMatrix(const float viewProj[16], gpu::mat4& out) {
-    for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) out[c][r] = viewProj[c * 4 + r];
 }
 
 }  // namespace
@@ -127,7 +105,7 @@ uint32_t GeometryPass::binCount() const {
 }
 
 bool GeometryPass::isBlendBin(uint32_t bin) {
-    return alphaModeOf(bin) == gpu::SIEVE_ALPHA_BLEND;
+    return geometry::alphaModeOf(bin) == gpu::SIEVE_ALPHA_BLEND;
 }
 
 Result<void> GeometryPass::setTextures(std::span<const VkImageView> views) {
@@ -146,13 +124,11 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
     if (materials && (bin >= impl_->pipelines.size() || !impl_->textures->written())) return;
     const GraphicsPipeline& pipeline = impl_->pipelines[materials ? bin : 0];
     if (materials) {
-        gpu::MaterialPush push{};
-        pushMatrix(viewProj, push.viewProj);
-        push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], float(in.shadowCascades));
-        push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
-        push.flags = (in.mixedBins ? gpu::SIEVE_MATERIAL_PUSH_MIXED_BINS : 0u) |
-                     (in.tintByLod ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_LOD : 0u) |
-                     (in.tintByDraw ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_DRAW : 0u);
+        const gpu::MaterialPush push =
+            geometry::makeMaterialPush(viewProj, lightDir, in.tint, in.shadowCascades,
+                                       (in.mixedBins ? gpu::SIEVE_MATERIAL_PUSH_MIXED_BINS : 0u) |
+                                           (in.tintByLod ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_LOD : 0u) |
+                                           (in.tintByDraw ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_DRAW : 0u));
         pipeline.bind(cmd,
                       {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(in.materials),
                        Binding::storage(in.primitives), Binding::storage(shadow)},

@@ -53,6 +53,37 @@ gpu::GeometryPush makePush(const float viewProj[16], const float lightDir[3]) {
     return push;
 }
 
+std::array<uint32_t, 2> materialSpecialization(uint32_t bin, uint32_t textureSlots) {
+    std::array<uint32_t, 2> spec{};
+    spec[gpu::SIEVE_MATERIAL_SPEC_TEXTURE_SLOTS] = textureSlots;
+    spec[gpu::SIEVE_MATERIAL_SPEC_BIN] = bin;
+    return spec;
+}
+
+void applyMaterialBin(GraphicsPipelineDesc& desc, uint32_t bin, const VkDescriptorSetLayout& textures,
+                      std::span<const uint32_t> spec) {
+    desc.fragmentShader = "geometry/material.frag";
+    desc.pushConstantBytes = sizeof(gpu::MaterialPush);
+    desc.extraSetLayouts = {&textures, 1};
+    desc.specialization = spec;
+    if (doubleSidedBin(bin)) desc.cullMode = VK_CULL_MODE_NONE;
+    if (alphaModeOf(bin) == gpu::SIEVE_ALPHA_BLEND) {
+        desc.depthWrite = false;  // blended surfaces neither occlude each other nor feed the Hi-Z
+        desc.alphaBlend = true;
+    }
+}
+
+gpu::MaterialPush makeMaterialPush(const float viewProj[16], const float lightDir[3], const float tint[4],
+                                   uint32_t shadowCascades, uint32_t flags) {
+    gpu::MaterialPush push{};
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) push.viewProj[c][r] = viewProj[c * 4 + r];
+    push.lightDir = gpu::vec4(lightDir[0], lightDir[1], lightDir[2], float(shadowCascades));
+    push.tint = gpu::vec4(tint[0], tint[1], tint[2], tint[3]);
+    push.flags = flags;
+    return push;
+}
+
 void setViewport(VkCommandBuffer cmd, const VkViewport* viewport, VkExtent2D extent) {
     const VkViewport v =
         viewport ? *viewport : VkViewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};

@@ -3,7 +3,11 @@
 // the far depth of the convention) and loaded by the late one.
 #include <vulkan/vulkan.h>
 
+#include <array>
+#include <span>
+
 #include "shared/geometry_push.h"
+#include "shared/material.h"
 #include "sieve/geometry_pass.h"
 #include "sieve/graphics_pipeline.h"
 
@@ -16,6 +20,24 @@ GraphicsPipelineDesc defaultPassDesc(VkFormat colorFormat, VkFormat depthFormat,
 void beginRendering(VkCommandBuffer cmd, const GeometryAttachments& attachments, VkExtent2D extent, bool reverseZ);
 
 gpu::GeometryPush makePush(const float viewProj[16], const float lightDir[3]);
+
+// Material mode (shared/material.h): bin = alphaMode * 2 + doubleSided.
+constexpr uint32_t alphaModeOf(uint32_t bin) {
+    return bin / 2u;
+}
+constexpr bool doubleSidedBin(uint32_t bin) {
+    return (bin & 1u) != 0u;
+}
+// The specialization constants of a bin's pipeline (SIEVE_MATERIAL_SPEC_*).
+std::array<uint32_t, 2> materialSpecialization(uint32_t bin, uint32_t textureSlots);
+// The state a bin's pipeline adds to defaultPassDesc, whatever its first stage (material.vert or
+// cluster_material.mesh): material.frag, its push block, the texture set as set 1, `spec` (kept alive
+// by the caller until the pipeline is created), no culling for double-sided bins, blending without depth
+// writes for blend bins.
+void applyMaterialBin(GraphicsPipelineDesc& desc, uint32_t bin, const VkDescriptorSetLayout& textures,
+                      std::span<const uint32_t> spec);
+gpu::MaterialPush makeMaterialPush(const float viewProj[16], const float lightDir[3], const float tint[4],
+                                   uint32_t shadowCascades, uint32_t flags);
 
 // Dynamic viewport (the host's, or the whole extent) and scissor.
 void setViewport(VkCommandBuffer cmd, const VkViewport* viewport, VkExtent2D extent);

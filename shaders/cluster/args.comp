@@ -1,0 +1,25 @@
+#version 460
+// First step of a cluster phase: the live candidate slots (the records the input lists hold, clamped to
+// drawCapacity) and the dispatches of count.comp and of the scan of its output (shared/cluster.h
+// ClusterWork). One invocation.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/cluster.h"
+#include "shared/draw.h"
+
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0, std430) readonly buffer CountsA { DrawCounts countsA; };
+layout(set = 0, binding = 1, std430) readonly buffer CountsB { DrawCounts countsB; };
+layout(set = 0, binding = 2, std430) writeonly buffer Work { ClusterWork work; };
+layout(push_constant) uniform Push { ClusterPush pc; };
+
+#include "cluster/work.glsl"
+
+void main() {
+    const uint liveA = min(countsA.count, pc.drawCapacity);
+    const uint liveB = pc.phase != 0u ? min(countsB.count, pc.drawCapacity) : 0u;
+    const uint slots = liveA + liveB;
+    work.liveA = liveA;
+    work.slotCount = slots;
+    work.slots = clusterDispatch(groupsFor(slots, pc.linearGroup));
+    work.slotTiles = clusterDispatch(groupsFor(slots, pc.scanTile));
+}
