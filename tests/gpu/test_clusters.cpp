@@ -224,6 +224,7 @@ protected:
             } else {
                 bind[i].image = images.pyramid.handle();
                 bind[i].view = images.pyramid.view();
+                bind[i].mipViews = images.mipViews;
             }
         }
         ASSERT_NE(visibility, nullptr);

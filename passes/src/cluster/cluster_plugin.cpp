@@ -8,6 +8,7 @@
 #include <string>
 
 #include "cluster/cluster_slots.h"
+#include "core/bindings.h"
 #include "core/vk.h"
 #include "prim/common.h"
 #include "sieve/barriers.h"
@@ -27,7 +28,6 @@ Error error(std::string message) {
     return makeError(VK_ERROR_INITIALIZATION_FAILED, "ClusterPlugin: " + std::move(message));
 }
 
-constexpr uint64_t kNever = UINT64_MAX;
 constexpr uint64_t kDefaultMaxCandidates = uint64_t(1) << 24;
 
 // Compute writes (sizes, dispatch arguments, values) -> the next dispatch's indirect arguments and
@@ -93,8 +93,8 @@ struct ClusterPlugin::Impl {
     gpu::ClusterPush push{};
     FrameInfo info;
     bool prepared = false;
-    bool fresh = true;  // persistent slots not yet initialised by this plugin
-    std::vector<uint64_t> written;
+    bool fresh = true;     // persistent slots not yet initialised by this plugin
+    ReadbackTags written;  // the frame this plugin wrote into each slot of the stats ring
 
     void describe() {
         const VkExtent2D depth = config.viewport.width && config.viewport.height ? config.viewport : VkExtent2D{1, 1};
@@ -102,14 +102,13 @@ struct ClusterPlugin::Impl {
         sizes.pyramidMips = HiZBuilder::mipCount(sizes.pyramid);
         id = describeSlots(sizes, slots, passes);
         fresh = true;
-        written.assign(sizes.framesInFlight, kNever);
+        written.reset(sizes.framesInFlight);
     }
     Result<gpu::CullParams> cullParams(const ViewDesc& v, uint32_t bits) const {
         CullSettings s;
         s.toggles = bits;
         return makeCullParams(v, sizes.pyramid, sizes.pyramidMips, instanceCount, s);
     }
-    Result<void> checkBindings(uint32_t pass, const Bindings& b) const;
     Result<void> recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const;
     void recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src, SlotId dst) const;
     BufferRange range(const Bindings& b, SlotId s) const {
@@ -279,29 +278,6 @@ Result<void> ClusterPlugin::prepare(const FrameInfo& frame) {
     return {};
 }
 
-Result<void> ClusterPlugin::Impl::checkBindings(uint32_t pass, const Bindings& b) const {
-    if (b.slots.size() < slots.size())
-        return error("pass " + passes[pass].name + ": " + std::to_string(b.slots.size()) + " bindings for " +
-                     std::to_string(slots.size()) + " slots");
-    for (const ResourceUse& u : passes[pass].uses) {
-        const SlotDesc& d = slots[u.slot];
-        const SlotBinding& got = b[u.slot];
-        std::string what;
-        if (d.kind == SlotKind::Buffer) {
-            if (!got.buffer)
-                what = "no buffer";
-            else if (got.size && got.size < d.size && d.lifetime != Lifetime::Imported)
-                what = std::to_string(got.size) + " bytes, needs " + std::to_string(d.size);
-            else if (d.memory != Memory::Device && !got.mapped)
-                what = "not mapped";
-        } else if (!got.view) {
-            what = "no image view";
-        }
-        if (!what.empty()) return error("pass " + passes[pass].name + ": slot " + d.name + " is bound with " + what);
-    }
-    return {};
-}
-
 void ClusterPlugin::Impl::recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src,
                                      SlotId dst) const {
     auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
@@ -365,17 +341,16 @@ void ClusterPlugin::Impl::recordStats(VkCommandBuffer cmd, const Bindings& b) {
     auto* ring = static_cast<StatsRecord*>(b[id.stats].mapped);
     // Written framesInFlight frames ago; the host waited for that frame's fence before recording this one.
     const StatsRecord& rec = ring[slot];
-    const uint64_t tag = uint64_t(rec.frameHi) << 32 | rec.frameLo;
-    if (written[slot] != kNever && rec.valid == 1 && tag == written[slot]) {
+    if (written.trusted(slot, rec.header)) {
         stats.valid = true;
-        stats.frame = tag;
+        stats.frame = uint64_t(rec.header.frameHi) << 32 | rec.header.frameLo;
         stats.counters = rec.counters;
         stats.early = rec.early;
         stats.late = rec.late;
     }
     const VkDeviceSize base = b[id.stats].offset + sizeof(StatsRecord) * slot;
-    const uint32_t header[4] = {uint32_t(info.frameIndex), uint32_t(info.frameIndex >> 32), 1u, 0u};
-    vkCmdUpdateBuffer(cmd, b[id.stats].buffer, base, sizeof(header), header);
+    const ReadbackHeader header = readbackHeader(info.frameIndex, 0u);
+    vkCmdUpdateBuffer(cmd, b[id.stats].buffer, base, sizeof(header), &header);
     const VkBufferCopy counters{b[id.counters].offset, base + offsetof(StatsRecord, counters),
                                 sizeof(gpu::ClusterCounters)};
     const VkBufferCopy early{b[id.outCounts[0]].offset, base + offsetof(StatsRecord, early), sizeof(gpu::DrawCounts)};
@@ -385,7 +360,7 @@ void ClusterPlugin::Impl::recordStats(VkCommandBuffer cmd, const Bindings& b) {
     vkCmdCopyBuffer(cmd, b[id.outCounts[1]].buffer, b[id.stats].buffer, 1, &late);
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                   VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
-    written[slot] = info.frameIndex;
+    written.wrote(slot, info.frameIndex);
 }
 
 Result<void> ClusterPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bindings& b, const FrameInfo& frame) {
@@ -393,9 +368,9 @@ Result<void> ClusterPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bin
     if (pass >= kPassCount) return fail(error("no pass " + std::to_string(pass)));
     if (!m.prepared || frame.frameIndex != m.info.frameIndex)
         return fail(error("record() of frame " + std::to_string(frame.frameIndex) + " without its prepare()"));
-    if (auto r = m.checkBindings(pass, b); !r) return fail(r.error());
+    if (auto r = checkPassBindings(m.slots, m.passes[pass], b); !r) return fail(error(r.error().message));
     if (pass == kStats) {
-        if (m.fresh) m.written.assign(m.written.size(), kNever);
+        if (m.fresh) m.written.reset(m.sizes.framesInFlight);
         m.recordStats(cmd, b);
         m.fresh = false;
         return {};

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "core/readback_ring.h"
 #include "sieve/cluster.h"
 
 namespace sieve::cluster {
@@ -26,7 +27,7 @@ struct Sizes {
 
 // One frame's record in the readback ring: tag, counters, both list counts.
 struct StatsRecord {
-    uint32_t frameLo, frameHi, valid, pad;
+    ReadbackHeader header;  // core/readback_ring.h (payload unused)
     gpu::ClusterCounters counters;
     gpu::DrawCounts early;
     gpu::DrawCounts late;
