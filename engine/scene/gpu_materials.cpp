@@ -104,7 +104,9 @@ sieve::Result<GpuMaterials> GpuMaterials::upload(Context& ctx, const sieve::asse
     GpuMaterials g;
     std::vector<sieve::gpu::VertexUv> zeros;
     if (scene.uvs.empty()) zeros.assign(scene.vertices.size(), sieve::gpu::VertexUv{0.0f, 0.0f});
-    auto uvs = storageTable(ctx, scene.uvs.empty() ? zeros : scene.uvs, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, "scene uvs");
+    // (Storage: the mesh-shader path reads them by index.)
+    auto uvs = storageTable(ctx, scene.uvs.empty() ? zeros : scene.uvs,
+                            VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "scene uvs");
     if (!uvs) return uvs.error();
     g.uvs = std::move(uvs).value();
     std::vector<sieve::gpu::Material> palette;

@@ -246,7 +246,11 @@ TEST_F(ClusterImageTest, MeshPathDrawsThePictureOfTheIndirectPath) {
         EXPECT_EQ(mesh.clusters.counters.triangles, indirect.clusters.counters.triangles);
         // Honest stats: the mesh path's triangles are the sum over its clusters, as the indirect path draws.
         EXPECT_EQ(mesh.triangles, indirect.triangles);
-        if (indirect.trianglesQuery) {
+        // The query counts what enters input assembly: with materials the indirect path draws a list that holds
+        // several bins once per bin (the other bins' clusters enter and are discarded), so it equals the
+        // clusters' sum only for plain shading (measured on the H200: 20 triangles drawn, 80 assembled, in
+        // materials.gltf's four bins).
+        if (indirect.trianglesQuery && !materials) {
             EXPECT_EQ(mesh.triangles, *indirect.trianglesQuery);
         }
     };
