@@ -13,30 +13,20 @@ layout(set = 0, binding = 3, std430) readonly buffer Check { uint check[]; };
 layout(set = 0, binding = 4, std430) writeonly buffer Ring { uint ring[]; };
 layout(push_constant) uniform Push { CullStatsPush pc; };
 
-// Each view's counters, summed over their stripes by every invocation at once (shared atomics), rather than
-// a word's 32 stripes read in a chain by one invocation (the pass took 8.7 us on the H200 that way, an empty
-// dispatch 2.6 us: bench/RESULTS.md).
-shared uint sums[SIEVE_MAX_CULL_VIEWS * SIEVE_CULL_COUNTER_WORDS];
-
 void main() {
     const uint counterWords = pc.views * SIEVE_CULL_COUNTER_WORDS, streamWords = pc.streams * 4u;
     const uint words = 4u + counterWords + 2u * streamWords + 4u;
-    for (uint w = gl_LocalInvocationID.x; w < counterWords; w += gl_WorkGroupSize.x) sums[w] = 0u;
-    barrier();
-    const uint stripeWords = counterWords * SIEVE_CULL_COUNTER_STRIPES;
-    for (uint k = gl_LocalInvocationID.x; k < stripeWords; k += gl_WorkGroupSize.x) {
-        // counters[(view * STRIPES + stripe) * WORDS + field]
-        const uint view = k / (SIEVE_CULL_COUNTER_STRIPES * SIEVE_CULL_COUNTER_WORDS), field = k % SIEVE_CULL_COUNTER_WORDS;
-        const uint value = counters[k];
-        if (value != 0u) atomicAdd(sums[view * SIEVE_CULL_COUNTER_WORDS + field], value);
-    }
-    barrier();
     for (uint w = gl_LocalInvocationID.x; w < words; w += gl_WorkGroupSize.x) {
         uint value;
         if (w < 4u)
             value = w == 0u ? pc.frameLo : w == 1u ? pc.frameHi : w == 2u ? pc.instanceCount : 1u;
-        else if (w < 4u + counterWords)
-            value = sums[w - 4u];
+        else if (w < 4u + counterWords) {
+            // A view's counter, summed over its stripes (shared/cull.h SIEVE_CULL_COUNTER_STRIPES).
+            const uint view = (w - 4u) / SIEVE_CULL_COUNTER_WORDS, field = (w - 4u) % SIEVE_CULL_COUNTER_WORDS;
+            value = 0u;
+            for (uint s = 0u; s < SIEVE_CULL_COUNTER_STRIPES; ++s)
+                value += counters[(view * SIEVE_CULL_COUNTER_STRIPES + s) * SIEVE_CULL_COUNTER_WORDS + field];
+        }
         else if (w < 4u + counterWords + streamWords)
             value = early[w - 4u - counterWords];
         else if (w < 4u + counterWords + 2u * streamWords)
