@@ -35,14 +35,19 @@ private:
     size_t count_ = 0;
 };
 
-// GPU time per pass, in the order passes were first reported.
+// GPU time per pass. endFrame() after a frame's passes were added orders the entries as that frame
+// reported them (its execution order) and marks the passes it did not report (switched off) as not
+// current; they keep their history for when they run again.
 class PassTimings {
 public:
     void add(std::string_view pass, float ms);
+    void endFrame();
     void clear() { entries_.clear(); }
     struct Entry {
         std::string name;
         RollingSeries ms;
+        bool current = true;  // reported by the last frame
+        uint32_t order = 0;   // position in the frame being reported
     };
     const std::vector<Entry>& entries() const { return entries_; }
     std::map<std::string, float> averages() const;  // name -> mean ms over the window
@@ -50,6 +55,7 @@ public:
 
 private:
     std::vector<Entry> entries_;
+    uint32_t reported_ = 0;  // passes added since the last endFrame
 };
 
 // Which Hi-Z pyramid the overlay shows, and at which mip.
@@ -79,6 +85,7 @@ struct UiRect {
 struct OverlayLayout {
     UiRect window;                 // the main "Sieve" window
     std::vector<UiRect> sections;  // each collapsing section's header
+    std::vector<UiRect> controls;  // each checkbox, radio button, button and slider, by its label
     UiRect status;                 // the bottom bar (status line, frozen banner); empty name when not shown
     float scale = 1.0f;            // scale the overlay was drawn at (content scale x fit)
 };
@@ -118,6 +125,9 @@ struct OverlayModel {
     std::string status;             // last action's result ("screenshot written to ..."), in the bottom bar
     bool statusIsError = false;     // drawn in red (e.g. a shader compile error)
     DebugView debugView = DebugView::Off;
+    std::vector<std::string> binNames;  // the draw streams' bins (opaque, mask, blend, ...), for the views table
+    std::string cameraPathLabel;        // what camera path plays, in the bottom bar; empty: none
+    int freezeWarmUp = 0;               // frames culled at the frozen camera before the freeze takes hold
     OverlayPolicy policy;
     OverlayLayout layout;  // written by drawOverlay
     // drawOverlay's own state under policy.quarter, carried between frames: the scale factor, and how many

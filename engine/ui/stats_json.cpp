@@ -82,6 +82,7 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
                                           {"lod", t.lod},
                                           {"compaction", run.stable ? "stable" : "atomic"},
                                           {"freeze", t.freeze},
+                                          {"check_culling", t.checkCulling},
                                           {"lod_bias", t.lodBias}});
     j["toggles"] = toggles;
     j["draw_distance"] = run.drawDistance;
@@ -96,6 +97,8 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
         if (!run.overlay->status.name.empty()) o["status"] = rect(run.overlay->status);
         o["sections"] = nlohmann::ordered_json::array();
         for (const UiRect& r : run.overlay->sections) o["sections"].push_back(rect(r));
+        o["controls"] = nlohmann::ordered_json::array();
+        for (const UiRect& r : run.overlay->controls) o["controls"].push_back(rect(r));
         j["overlay"] = o;
     }
     return j.dump(2) + "\n";

@@ -7,7 +7,8 @@
 //     "frame_ms": mean, "frame_ms_source": "gpu_timestamps" | "cpu", "gpu_frame_ms": mean | null,
 //     "cpu_frame_ms": mean, "frames": N, "device": "...", "width": W, "height": H, "toggles": { ... },
 //     "debug_view": "off|culling|lod",
-//     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ] } (with an overlay) }
+//     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ],
+//                  "controls": [ R, ... ] (checkboxes, radio buttons, buttons, sliders by label) } (with an overlay) }
 //   R = { "name": "...", "rect": [x0, y0, x1, y1] (display pixels), "visible": bool }
 //     "views": [ { "name", "kind", "frustum_visible", "occlusion_visible", "drawn", "bins": { name: draws } } ],
 //     "falsely_culled": N (only with toggles.checkCulling; -1 while no checked frame was read back),

@@ -11,8 +11,10 @@ namespace {
 constexpr const char* kDescription =
     "GPU-driven culling viewer. Opens a window when a display is present (DISPLAY or WAYLAND_DISPLAY),\n"
     "otherwise renders headless. Window keys: WASD move, Q/E down/up, shift faster, drag with the\n"
-    "left mouse button to look around; R reloads the shaders, P takes a screenshot, C captures a frame\n"
-    "with RenderDoc, Escape quits (exit code 0).\n"
+    "left mouse button to look around (any of these takes the camera from a camera path); F freezes the\n"
+    "culling, V cycles the debug views (off, culling, lod, clusters), H shows the Hi-Z view, O or F1 hides\n"
+    "the overlay, Space pauses (no frames) and N then renders one frame; R reloads the shaders, P takes a\n"
+    "screenshot, C captures a frame with RenderDoc (loaded with --capture-file), Escape quits (exit code 0).\n"
     "Exit codes: 0 success, 1 runtime failure, 2 bad command line.";
 
 bool parseCamera(const std::string& v, ViewerOptions& o) {
@@ -85,9 +87,16 @@ cli::Parser optionParser(ViewerOptions& o) {
             },
             "a camera index")
         .text("--camera-path", "NAME",
-              "fly a camera path: orbit (any scene: one turn around its bounds), or the city's street, flyover, "
-              "descend",
+              "fly a camera path once: orbit (any scene: one turn around its bounds), or the city's street, flyover, "
+              "descend (headless: over the run's frames; a window: --camera-path-seconds, then the camera is yours)",
               o.cameraPath)
+        .flag("--camera-path-loop", "in a window, fly the camera path again and again (default: once)",
+              o.cameraPathLoop)
+        .option("--camera-path-seconds", "S", "in a window, the seconds one pass of the camera path takes (default 30)",
+                [&o](const std::string& v) {
+                    return cli::parseFloat(v, o.cameraPathSeconds) && o.cameraPathSeconds > 0.0f &&
+                           o.cameraPathSeconds <= 1e6f;
+                })
         .option("--draw-distance", "D",
                 "cull instances whose bounds lie wholly farther than D from the camera (default 0: no limit)",
                 [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; });
@@ -112,7 +121,10 @@ cli::Parser optionParser(ViewerOptions& o) {
                     o.stableCompaction = v == "stable";
                     return true;
                 })
-        .onOff("--freeze", "freeze culling at the start camera (default off)", t.freeze)
+        .onOff("--freeze",
+               "freeze culling at the start camera, once two frames culled there have built its Hi-Z pyramid "
+               "(default off)",
+               t.freeze)
         .onOff("--check-culling", "false-culling check against the final depth (default off)", t.checkCulling)
         .count("--instances", "N", "number of instances in the procedural scene (default 10000)", o.instances, 0,
                1ull << 30)
@@ -147,7 +159,9 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .count("--capture-frame", "N", "capture frame N (0-based) with RenderDoc", o.captureFrame, 0, 100000000)
-        .text("--capture-file", "PATH", "RenderDoc capture path template (RenderDoc appends _frameN.rdc)",
+        .text("--capture-file", "PATH",
+              "RenderDoc capture path template (the capture is written to PATH_capture.rdc; the viewer prints the name "
+              "RenderDoc used)",
               o.captureFile)
         .flag("--validation", "enable the Vulkan validation layers (messages go to stderr)", o.validation)
         .count("--report-memory", "N",

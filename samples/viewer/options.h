@@ -31,8 +31,10 @@ struct ViewerOptions {
     std::string stats;            // JSON written after the last frame
     std::string headlessOutputs;  // a headless run writes sieve-screenshot.png / sieve-stats.json here
     std::optional<CameraPose> camera;
-    int cameraFromFile = -1;  // glTF camera index to look through; -1: none
-    std::string cameraPath;   // named camera path (camera_setup.h)
+    int cameraFromFile = -1;          // glTF camera index to look through; -1: none
+    std::string cameraPath;           // named camera path (camera_setup.h)
+    bool cameraPathLoop = false;      // window: the path starts again at its end (default: it plays once)
+    float cameraPathSeconds = 30.0f;  // window: one pass of the path
     sieve::CullingToggles
         culling;                // --<test> (sieve::kCullTests), --two-phase, --lod, --lod-bias, --compaction, --freeze
     float drawDistance = 0.0f;  // --draw-distance: the camera view's (0: no limit)

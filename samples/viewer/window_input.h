@@ -16,18 +16,22 @@ public:
     // only during a drag that started outside the overlay.
     CameraInput poll(bool uiWantsMouse, bool uiWantsKeyboard);
     // Keys that trigger an action once per press (sampled by poll): R reload shaders, P screenshot,
-    // C RenderDoc capture, Escape quit.
+    // C RenderDoc capture, Escape quit, F freeze culling, O or F1 the overlay, V the next debug view,
+    // H the Hi-Z view, Space pause, N one frame while paused.
     struct Actions {
         bool reloadShaders = false, screenshot = false, capture = false, quit = false;
+        bool freeze = false, overlay = false, debugView = false, hiz = false, pause = false, step = false;
     };
     Actions actions() const { return actions_; }
+    // Whether a camera key is held or a camera drag goes on (what takes the camera from a camera path).
+    static bool movesCamera(const CameraInput& in);
 
 private:
-    static constexpr int kActionKeys = 4;
+    static constexpr int kActionKeys = 11;
     enum class Drag { None, Camera, Overlay };
     GLFWwindow* window_;
     Actions actions_;
-    bool wasDown_[kActionKeys] = {};  // R, P, C, Escape at the previous poll
+    bool wasDown_[kActionKeys] = {};  // the action keys at the previous poll
     Drag drag_ = Drag::None;
     double pressX_ = 0, pressY_ = 0;  // cursor where the current drag started
 };

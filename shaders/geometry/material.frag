@@ -5,6 +5,7 @@
 // flipped normal, an optional tangent-space normal map, Lambert lighting as the plain pass plus the emissive
 // factor.
 #extension GL_GOOGLE_include_directive : require
+#include "shared/lod_colours.h"
 #include "shared/material.h"
 #include "geometry/texture_array.h"
 
@@ -24,9 +25,6 @@ layout(location = 0) out vec4 outColor;
 #include "geometry/shadow.glsl"
 #include "geometry/debug_colour.glsl"
 
-const vec3 kLodColours[8] = vec3[8](vec3(0.20, 0.75, 0.25), vec3(0.95, 0.85, 0.20), vec3(0.95, 0.50, 0.15),
-                                    vec3(0.90, 0.20, 0.20), vec3(0.75, 0.25, 0.80), vec3(0.30, 0.40, 0.95),
-                                    vec3(0.25, 0.80, 0.85), vec3(0.95, 0.95, 0.95));
 
 // Tangent-space normal map without a tangent stream, as the Khronos glTF sample viewer does: the tangent is
 // dP/du from the screen-space derivatives of the world position and the UVs (independent of the screen's
@@ -64,7 +62,7 @@ void main() {
     lambert *= sieveShadow(inWorld, uint(pc.lightDir.w));
     const bool byLod = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u;
     const bool byDraw = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_DRAW) != 0u;
-    vec3 albedo = byLod ? kLodColours[min(inParams.w, 7u)] : byDraw ? sieveKeyColour(inKey) : base.rgb;
+    vec3 albedo = byLod ? sieveLodColour(inParams.w) : byDraw ? sieveKeyColour(inKey) : base.rgb;
     vec3 emitted = byLod || byDraw ? vec3(0.0) : inEmissive;
     vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert) + emitted, kAlphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
     outColor = colour * pc.tint;

@@ -1,0 +1,282 @@
+#include "frame_loop.h"
+
+#include <volk.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <chrono>
+#include <cstdio>
+
+#include "engine/ui/overlay.h"
+#include "engine/ui/stats_json.h"
+#include "memory_report.h"
+#include "run_report.h"
+#include "sieve/culling_tuning.h"
+
+namespace viewer {
+
+namespace {
+
+int fail(const std::string& message) {
+    std::fprintf(stderr, "sieve-viewer: %s\n", message.c_str());
+    return 1;
+}
+
+// The loop's state between iterations.
+struct LoopState {
+    RunCounters& counters;
+    FreezeControl freeze;
+    LoopControls controls;
+    ChangeLog changeLog;
+    uint64_t failedInARow = 0;
+    bool captureNext = false, capturing = false, shotRequested = false, quit = false, iconified = false;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+};
+
+float aspectOf(VkExtent2D e) {
+    return float(e.width) / float(std::max(e.height, 1u));
+}
+
+// The camera of this frame: the path while it plays, else the user's input; then the culling freeze
+// decides what is drawn and culled with.
+FreezeControl::Frame moveCamera(Session& s, LoopState& st, const CameraInput& in, float dt, VkExtent2D extent) {
+    const float aspect = aspectOf(extent);
+    if (!s.path.update(s.camera, in, s.window != nullptr, dt, st.counters.rendered, aspect)) s.camera.update(in, dt);
+    s.model.cameraPathLabel = s.path.label();
+    const FreezeControl::Frame f =
+        st.freeze.next(s.model.switches.toggles.freeze, s.camera.view(), s.camera.projection(aspect), extent);
+    s.model.freezeWarmUp = st.freeze.warmUpLeft();
+    return f;
+}
+
+// The plugin's switches from the overlay's model, the debug views, and the scene's passes.
+sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const FreezeControl::Frame& cull,
+                                uint64_t rendered) {
+    engine::SceneRenderer& r = s.renderer;
+    r.plugin().toggles() = s.model.switches.toggles;
+    r.plugin().toggles().freeze = cull.freeze;
+    r.setDrawDistance(s.model.switches.drawDistance);
+    sieve::tuning(r.plugin()).stable = s.model.switches.stable;
+    if (engine::ui::HiZViewPass* hiz = r.hizView()) hiz->select(s.model.hiz.show, s.model.hiz.showMax, s.model.hiz.mip);
+    s.debugView.apply(s.model.debugView, r.plugin().toggles(), cull.view, cull.projection, r);
+    auto recorded = r.record(*s.targets.target, frame, cull.view, cull.projection);
+    for (const ViewerOptions::TestAction& a : s.opt.testActions)
+        if (a.name == "fail" && uint64_t(a.frame) == rendered && recorded)
+            recorded = sieve::makeError(VK_ERROR_UNKNOWN,
+                                        "test-actions: an error forced in frame " + std::to_string(rendered));
+    if (engine::ui::HiZViewPass* hiz = r.hizView(); hiz && recorded) {  // after record: a viewport change
+        s.model.hiz.mipCount = int(hiz->mipCount());                    // rebuilds the view's image
+        s.model.hiz.width = hiz->pyramidExtent().width;
+        s.model.hiz.height = hiz->pyramidExtent().height;
+        s.model.hiz.texture = reinterpret_cast<void*>(hiz->texture());
+    }
+    return recorded;
+}
+
+// The overlay (when shown), then what its buttons, the keys and --test-actions asked for this frame.
+sieve::Result<engine::ui::OverlayActions> drawOverlay(Session& s, LoopState& st, const engine::Frame& frame, float dt) {
+    engine::ui::OverlayActions actions;
+    const uint32_t slot = frame.info.frameSlot;
+    s.overlayTimer.reset(frame.cmd, slot);
+    if (s.ui && st.controls.overlayShown) {
+        actions = engine::ui::newOverlayFrame(*s.ui, s.model, frame.extent, dt);
+        s.overlayTimer.begin(frame.cmd, "overlay", slot);
+        auto r = s.ui->render(frame.cmd, frame.colorView, frame.extent, slot);
+        s.overlayTimer.end(frame.cmd, slot);
+        if (!r) return r.error();
+    }
+    if (s.input) st.quit = applyKeys(s.input->actions(), actions, s.model, st.controls);
+    for (const ViewerOptions::TestAction& a : s.opt.testActions) {
+        if (uint64_t(a.frame) != st.counters.rendered) continue;
+        std::printf("test-actions: %s in frame %d\n", a.name.c_str(), a.frame);
+        actions.screenshot |= a.name == "screenshot";
+        actions.capture |= a.name == "capture" && s.model.captureAvailable;
+        actions.reloadShaders |= a.name == "reload";
+    }
+    return actions;
+}
+
+void endCapture(Session& s, LoopState& st) {
+    const bool ok = s.renderdoc.endCapture(s.ctx.instance());
+    st.capturing = false;
+    const uint32_t n = s.renderdoc.captureCount();
+    const std::string path = n ? s.renderdoc.capturePath(n - 1) : "";
+    s.model.status = ok ? "RenderDoc capture: " + path : "RenderDoc capture failed";
+    s.model.statusIsError = !ok;
+    std::printf("%s\n", s.model.status.c_str());
+}
+
+// After endFrame: the capture, a shader reload (the culling freeze starts again at its camera: the new
+// plugin has neither), the log of what changed.
+void afterFrame(Session& s, LoopState& st, engine::ui::OverlayActions& actions) {
+    if (st.capturing) endCapture(s, st);
+    if (actions.capture) st.captureNext = true;
+    std::map<std::string, std::string> substitutes;
+    for (auto& [after, subs] : s.testReloads)
+        if (after == st.counters.rendered) {
+            actions.reloadShaders = true;
+            substitutes = subs;
+        }
+    if (actions.reloadShaders) {
+        const ReloadOutcome outcome = s.hotReload.run(*s.targets.target, s.renderer, s.ui, substitutes);
+        if (outcome.ok) st.freeze.pluginRecreated();
+        s.model.status = outcome.message;
+        s.model.statusIsError = !outcome.ok;
+        std::printf("%s\n", outcome.message.c_str());
+        std::fflush(stdout);
+    }
+    st.changeLog.print(s.model);
+}
+
+// Paused (Space): events and keys only, no frames, until Space again or N (one frame). Returns whether
+// this iteration renders.
+bool pausedWait(Session& s, LoopState& st) {
+    if (!st.controls.paused || !s.input) return true;
+    engine::ui::OverlayActions ignored;
+    (void)s.input->poll(false, false);
+    st.quit = applyKeys(s.input->actions(), ignored, s.model, st.controls);
+    if (st.controls.stepOnce) std::printf("step: one frame\n");
+    if (!st.controls.stepOnce && !st.quit) glfwWaitEventsTimeout(0.05);
+    st.last = std::chrono::steady_clock::now();  // no time passes while paused
+    return st.controls.stepOnce;
+}
+
+enum class Step { Next, Stop, Fail };
+
+// One iteration: a frame rendered, skipped (minimised), or dropped (its recording failed).
+Step iterate(Session& s, LoopState& st, int& exitCode) {
+    const ViewerOptions& opt = s.opt;
+    const uint64_t rendered = st.counters.rendered;
+    const bool sequenceDone = !s.resizes || s.resizes->done();
+    // A window screenshot is taken by one extra frame after the last, so that it shows the final size.
+    const bool windowShot = s.window && !opt.screenshot.empty();
+    const bool allRendered = opt.frames > 0 && rendered >= uint64_t(opt.frames) && sequenceDone;
+    if (allRendered && (!windowShot || st.shotRequested)) return Step::Stop;
+    const auto now = std::chrono::steady_clock::now();
+    const float dt = std::chrono::duration<float>(now - st.last).count();
+    st.last = now;
+    if ((int64_t(rendered) == opt.captureFrame || st.captureNext) && !st.capturing && s.renderdoc.available()) {
+        s.renderdoc.startCapture(s.ctx.instance());
+        st.capturing = true;
+        st.captureNext = false;
+    }
+    auto frame = s.targets.target->beginFrame();
+    if (!frame) return exitCode = fail(frame.error().message), Step::Fail;
+    if (s.targets.window && s.targets.window->iconified() != st.iconified) {
+        st.iconified = s.targets.window->iconified();
+        std::printf(st.iconified ? "window iconified: waiting for events, no frames\n" : "window restored\n");
+        std::fflush(stdout);
+    }
+    if (frame->skipped) {  // minimized or out of date: nothing was acquired
+        ++st.counters.skipped;
+        return Step::Next;
+    }
+    const uint32_t slot = frame->info.frameSlot;
+    FrameCollector(s.overlayTimer, s.frameTimer, s.renderer, s.model).collect(slot);
+    s.frameTimer.begin(frame->cmd, slot);
+    s.model.frameMs.add(dt * 1000.0f);
+    s.model.width = frame->extent.width;
+    s.model.height = frame->extent.height;
+    const bool uiShown = s.ui && st.controls.overlayShown;
+    const CameraInput in =
+        s.input ? s.input->poll(uiShown && s.ui->wantsMouse(), uiShown && s.ui->wantsKeyboard()) : CameraInput{};
+    const FreezeControl::Frame cull = moveCamera(s, st, in, dt, frame->extent);
+    if (auto recorded = recordScene(s, *frame, cull, rendered); !recorded) {
+        // A failed frame is dropped (the target submits it cleared) and the next one tries again; only
+        // an error that repeats for a second's worth of frames ends the viewer.
+        std::fprintf(stderr, "frame %llu failed, dropped: %s\n", static_cast<unsigned long long>(rendered),
+                     recorded.error().message.c_str());
+        if (auto r = s.targets.target->abandonFrame(); !r) return exitCode = fail(r.error().message), Step::Fail;
+        if (++st.failedInARow >= 60)
+            return exitCode = fail("60 frames in a row failed: " + recorded.error().message), Step::Fail;
+        ++st.counters.rendered;
+        return Step::Next;
+    }
+    st.failedInARow = 0;
+    auto actions = drawOverlay(s, st, *frame, dt);
+    if (!actions) return exitCode = fail(actions.error().message), Step::Fail;
+    if (windowShot && allRendered) {
+        s.targets.target->requestScreenshot(opt.screenshot);
+        st.shotRequested = true;
+    }
+    if (actions->screenshot) {
+        const std::string path = "sieve-screenshot-" + std::to_string(frame->info.frameIndex) + ".png";
+        s.targets.target->requestScreenshot(path);
+        s.model.status = "screenshot: " + path + " (written when the frame completes)";
+        s.model.statusIsError = false;
+        std::printf("%s\n", s.model.status.c_str());
+    }
+    s.frameTimer.end(frame->cmd, slot);
+    if (auto r = s.targets.target->endFrame(); !r) return exitCode = fail(r.error().message), Step::Fail;
+    ++st.counters.rendered;
+    if (opt.reportMemory > 0 && st.counters.rendered % uint64_t(opt.reportMemory) == 0)
+        printMemoryReport(st.counters.rendered, s.ctx);
+    afterFrame(s, st, *actions);
+    return Step::Next;
+}
+
+}  // namespace
+
+int runFrames(Session& s, RunCounters& counters) {
+    LoopState st{counters, {}, {}, ChangeLog(s.model)};
+    int exitCode = 0;
+    while (true) {
+        if (s.window) {
+            s.window->pollEvents();
+            if (s.window->shouldClose()) break;
+            if (s.resizes) s.resizes->tick();
+        }
+        if (!pausedWait(s, st) && !st.quit) continue;
+        if (!st.quit) {
+            const Step step = iterate(s, st, exitCode);
+            if (step == Step::Fail) return exitCode;
+            if (step == Step::Stop) break;
+        }
+        if (st.quit) {
+            std::printf("Escape: quitting\n");
+            break;
+        }
+    }
+    return 0;
+}
+
+int finishRun(Session& s, const RunCounters& counters) {
+    engine::Target& target = *s.targets.target;
+    const ViewerOptions& opt = s.opt;
+    const uint64_t rendered = counters.rendered;
+    if (auto r = target.finish(); !r) return fail(r.error().message);
+    // Every frame has completed: the last frame's times, and the counts its recording read back (for the
+    // stats JSON; counts lag framesInFlight frames, so a short run has them only from here).
+    // The frames in flight at the end were not collected yet: oldest first.
+    FrameCollector collector(s.overlayTimer, s.frameTimer, s.renderer, s.model);
+    for (uint64_t k = target.framesInFlight(); k >= 1; --k)
+        if (target.frameIndex() >= k && rendered >= k)
+            collector.collect(uint32_t((target.frameIndex() - k) % target.framesInFlight()));
+    if (opt.reportMemory > 0) printMemoryReport(rendered, s.ctx);
+    if (s.targets.headless && !opt.screenshot.empty() && rendered > 0)
+        if (auto r = s.targets.headless->readback(opt.screenshot); !r) return fail(r.error().message);
+    if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());
+    if (!opt.stats.empty()) {
+        engine::ui::RunSummary run = runSummary(s.ctx.properties().deviceName, s.model, rendered);
+        run.clusterPath = s.model.clusterPath;
+        run.clusters = s.model.clusters;
+        run.debugView = engine::ui::debugViewName(s.model.debugView);
+        run.binNames = s.model.binNames;
+        if (s.ui) run.overlay = s.model.layout;
+        if (auto r = engine::ui::writeStatsJson(opt.stats, s.model.counts, s.model.triangles, s.model.gpuTimes,
+                                                s.model.switches.toggles, run);
+            !r)
+            return fail(r.error().message);
+        std::printf("stats: %s\n", opt.stats.c_str());
+    }
+    std::printf("%s\n", closingLines(s.model, rendered, counters.skipped, target.framesInFlight()).c_str());
+    if (s.targets.window) std::printf("swapchain: created %u times\n", s.targets.window->recreateCount());
+    const FlyCamera& c = s.camera;
+    std::printf("camera: %.3f,%.3f,%.3f,%.2f,%.2f\n", c.position.x, c.position.y, c.position.z, c.yawDeg,
+                c.pitchDeg);  // the --camera format
+    if (s.ctx.validationEnabled() && s.ctx.validationMessageCount())
+        return fail(std::to_string(s.ctx.validationMessageCount()) + " validation message(s)");
+    return 0;
+}
+
+}  // namespace viewer
