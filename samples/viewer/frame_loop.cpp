@@ -181,6 +181,16 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
     const CameraInput in =
         s.input ? s.input->poll(uiShown && s.ui->wantsMouse(), uiShown && s.ui->wantsKeyboard()) : CameraInput{};
     const FreezeControl::Frame cull = moveCamera(s, st, in, dt, frame->extent);
+    const auto& frozen = st.freeze.frozenCamera();
+    const bool useFrozen = cull.freeze && frozen;
+    s.lastFrame = {cull.view,
+                   cull.projection,
+                   useFrozen ? frozen->view : cull.view,
+                   useFrozen ? frozen->projection : cull.projection,
+                   frame->extent,
+                   s.model.switches.toggles,
+                   s.model.switches.drawDistance};
+    s.lastFrame.toggles.freeze = cull.freeze;
     if (auto recorded = recordScene(s, *frame, cull, rendered); !recorded) {
         // A failed frame is dropped (the target submits it cleared) and the next one tries again; only
         // an error that repeats for a second's worth of frames ends the viewer.
@@ -240,6 +250,28 @@ int runFrames(Session& s, RunCounters& counters) {
     return 0;
 }
 
+// --pick and --test-pick-verify, on the last frame's readback. Returns the exit code (0: fine).
+int explainPick(Session& s) {
+    engine::ui::PickReadbackPass* pass = s.renderer.pickReadback();
+    if (!pass) return 0;
+    std::optional<engine::ui::PickReadbackPass::Frame> last;
+    for (uint32_t slot = 0; slot < s.targets.target->framesInFlight(); ++slot)
+        if (auto f = pass->read(slot); f && (!last || f->frameIndex > last->frameIndex)) last = std::move(f);
+    if (!last) return fail("--pick: no frame was read back");
+    for (const auto& [x, y] : s.opt.picks) {
+        auto j = pickJson(s.scene, s.lastFrame, *last, x, y);
+        if (!j) return fail(j.error().message);
+        std::printf("pick: %s\n", j->c_str());
+    }
+    if (s.opt.testPickVerify) {
+        auto v = verifyAllInstances(s.scene, s.lastFrame, *last);
+        if (!v) return fail(v.error().message);
+        std::printf("%s\n", v->second.c_str());
+        if (!v->first) return 1;
+    }
+    return 0;
+}
+
 int finishRun(Session& s, const RunCounters& counters) {
     engine::Target& target = *s.targets.target;
     const ViewerOptions& opt = s.opt;
@@ -253,6 +285,7 @@ int finishRun(Session& s, const RunCounters& counters) {
         if (target.frameIndex() >= k && rendered >= k)
             collector.collect(uint32_t((target.frameIndex() - k) % target.framesInFlight()));
     if (opt.reportMemory > 0) printMemoryReport(rendered, s.ctx);
+    if (int code = explainPick(s)) return code;
     if (s.targets.headless && !opt.screenshot.empty() && rendered > 0)
         if (auto r = s.targets.headless->readback(opt.screenshot); !r) return fail(r.error().message);
     if (!opt.screenshot.empty() && rendered > 0) std::printf("screenshot: %s\n", opt.screenshot.c_str());

@@ -19,6 +19,7 @@
 #include "freeze_control.h"
 #include "key_actions.h"
 #include "options.h"
+#include "pick.h"
 #include "shader_hot_reload.h"
 #include "viewer_setup.h"
 #include "window_input.h"
@@ -44,6 +45,8 @@ struct Session {
     WindowInput* input;                                                                // null: headless
     ResizeSequence* resizes;                                                           // --test-resize-sequence
     std::vector<std::pair<uint64_t, std::map<std::string, std::string>>> testReloads;  // after frame -> sources
+    const sieve::assets::SceneData& scene;
+    CullingFrame lastFrame;  // what the last frame recorded was drawn and culled with (--pick)
 };
 
 struct RunCounters {

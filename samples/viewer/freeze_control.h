@@ -26,13 +26,15 @@ public:
     Frame next(bool wanted, const glm::mat4& view, const glm::mat4& projection, VkExtent2D extent);
     // The plugin was recreated (shader reload): its frozen camera and pyramid are gone.
     void pluginRecreated() { culledHere_ = 0; }
+    // The culling camera a frozen frame culls with: the last one culled unfrozen.
+    struct Camera {
+        glm::mat4 view, projection;
+    };
+    const std::optional<Camera>& frozenCamera() const { return last_; }
     // Frames the freeze still waits for (0: frozen, or not wanted).
     int warmUpLeft() const { return wanted_ && culledHere_ < kWarmUpFrames ? kWarmUpFrames - culledHere_ : 0; }
 
 private:
-    struct Camera {
-        glm::mat4 view, projection;
-    };
     std::optional<Camera> last_;  // the camera of the last frame culled unfrozen
     int culledHere_ = 0;          // frames culled unfrozen at last_'s camera in a row (plugin's lifetime)
     bool wanted_ = false;

@@ -83,6 +83,10 @@ sieve::Result<void> prepareRenderer(engine::SceneRenderer& renderer, const viewe
         if (auto r = renderer.enableHiZView(); !r) return r;
     if (overlay || opt.debugView != engine::ui::DebugView::Off)
         if (auto r = renderer.enableCullDebug(); !r) return r;
+    if (!opt.picks.empty() || opt.testPickVerify) {
+        if (auto r = renderer.enablePickReadback(); !r) return r;
+        renderer.pickReadback()->arm(true);
+    }
     if (std::getenv("SIEVE_DUMP_GRAPH")) std::printf("%s\n", renderer.graphDump().c_str());
     return {};
 }
@@ -120,6 +124,12 @@ sieve::Result<std::vector<std::pair<uint64_t, std::map<std::string, std::string>
 int main(int argc, char** argv) {
     viewer::ViewerOptions opt;
     if (auto exit = viewer::optionParser(opt).run(argc, argv, 2)) return *exit;
+    for (const auto& [x, y] : opt.picks)
+        if (x >= opt.width || y >= opt.height) {
+            std::fprintf(stderr, "sieve-viewer: --pick %d,%d lies outside the %dx%d frame\n", x, y, opt.width,
+                         opt.height);
+            return 2;
+        }
     auto renderdoc = loadRenderDoc(opt);
     std::unique_ptr<engine::GlfwWindow> window = viewer::openWindow(opt);
     const bool headless = !window;
@@ -213,7 +223,9 @@ int main(int argc, char** argv) {
                             debugView,
                             input.get(),
                             resizes.get(),
-                            std::move(testReloads).value()};
+                            std::move(testReloads).value(),
+                            loaded->data,
+                            {}};
     viewer::RunCounters counters;
     if (int code = viewer::runFrames(session, counters); code) return code;
     return viewer::finishRun(session, counters);

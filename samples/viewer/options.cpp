@@ -191,6 +191,21 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .count("--hiz-mip", "N", "pyramid mip the Hi-Z view shows (default 0; clamped to the pyramid)", o.hizMip, 0, 31)
+        .option("--pick", "x,y",
+                "after the last frame, print as JSON (a line 'pick: {...}') the instance under pixel (x, y) and "
+                "every culling test's verdict for it from the CPU reference, beside the GPU's decision (repeatable)",
+                [&o](const std::string& v) {
+                    const std::vector<std::string> p = cli::split(v, ',');
+                    long long x = 0, y = 0;
+                    if (p.size() != 2 || !cli::parseInt(p[0], 0, 16383, x) || !cli::parseInt(p[1], 0, 16383, y))
+                        return false;
+                    o.picks.push_back({int(x), int(y)});
+                    return true;
+                })
+        .flag("--test-pick-verify",
+              "(testing) after the last frame, compare the CPU reference's decision with the GPU's for every "
+              "instance (exit code 1 on a mismatch)",
+              o.testPickVerify)
         .onOff("--shadows", "cascaded shadow maps, each cascade a culling view (default off)", o.shadows)
         .count("--cascades", "N", "shadow cascades (1..4, default 3)", o.cascades, 1, 4)
         .option("--test-reload-shader", "NAME=FILE",

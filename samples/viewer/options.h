@@ -55,8 +55,10 @@ struct ViewerOptions {
     bool hizMax = false;    // ... on the max pyramid (else min)
     int hizMip = 0;
     engine::ui::DebugView debugView = engine::ui::DebugView::Off;  // --debug-view
-    bool shadows = false;                                          // cascaded shadow maps of the directional light
-    uint32_t cascades = 0;                                         // 1..4; 0: the default (3) when shadows are on
+    std::vector<std::pair<int, int>> picks;  // --pick x,y (repeatable): explain the pixels' instances at the end
+    bool testPickVerify = false;             // (testing) CPU decision == GPU decision for every instance
+    bool shadows = false;                    // cascaded shadow maps of the directional light
+    uint32_t cascades = 0;                   // 1..4; 0: the default (3) when shadows are on
     uint32_t shadowCascades() const { return shadows ? (cascades ? cascades : 3) : 0; }
     // Hidden test hook: the k-th entry (0-based) reloads the shaders after frame 2k+2 with the source of
     // shader `name` read from `file`.

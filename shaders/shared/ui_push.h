@@ -38,9 +38,18 @@ struct FrustumLinesPush {
     vec4 corners[8];
 };
 
+// ui/pick_pyramid.comp: one mip of the min/max pyramid copied, texel by texel (r = min, g = max), into a
+// buffer of vec2 at `offset` (row-major, size.x per row): the viewer's pick reads the pyramid back.
+struct PickPyramidPush {
+    uvec2 size;  // the mip's extent
+    uint mip;
+    uint offset;  // in vec2
+};
+
 SIEVE_NS_END
 
 #ifdef __cplusplus
+static_assert(sizeof(sieve::gpu::PickPyramidPush) == 16, "uvec2 + 2 x uint as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::CullBoundsPush) == 112, "mat4 + 12 x uint as the GLSL (std430) block lays them out");
 static_assert(sizeof(sieve::gpu::FrustumLinesPush) == 128, "8 x vec4 as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::ImGuiPush) == 16, "two vec2 as the GLSL block lays them out");
