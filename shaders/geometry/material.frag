@@ -3,7 +3,7 @@
 // the pass's one sampler), alpha MASK (discard under the cutoff: such fragments write no depth, which keeps
 // the Hi-Z conservative) and BLEND (alpha out; the pipeline blends), double-sided back faces lit with the
 // flipped normal, an optional tangent-space normal map, Lambert lighting as the plain pass plus the emissive
-// factor.
+// factor times the emissive texture (sRGB, the base colour's UVs).
 #extension GL_GOOGLE_include_directive : require
 #include "shared/lod_colours.h"
 #include "shared/material.h"
@@ -13,7 +13,7 @@ layout(location = 0) in vec3 inNormal;
 layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in vec4 inBaseColor;
 layout(location = 3) flat in uvec4 inParams;
-layout(location = 4) flat in vec3 inEmissive;
+layout(location = 4) flat in vec4 inEmissive;  // factor, emissive texture index (bits)
 layout(location = 5) in vec3 inWorld;
 layout(location = 6) flat in vec2 inNormalMap;
 layout(location = 7) flat in uint inKey;
@@ -48,6 +48,11 @@ vec3 perturbNormal(vec3 n, uint map, float scale) {
 
 void main() {
     vec4 base = inBaseColor * sampleTexture(inParams.x, inUv);
+    // The emissive texture's index is the same for the whole draw (a uniform branch), sampled before the
+    // discard below like every derivative.
+    const uint emissiveMap = floatBitsToUint(inEmissive.w);
+    vec3 emissiveTexel = vec3(1.0);
+    if (emissiveMap != SIEVE_TEXTURE_WHITE) emissiveTexel = sampleTexture(emissiveMap, inUv).rgb;
     vec3 n = normalize(inNormal);
     const uint normalMap = floatBitsToUint(inNormalMap.x);
     // Back faces reach here only from double-sided pipelines (the others cull them): the flipped normal.
@@ -63,7 +68,7 @@ void main() {
     const bool byLod = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u;
     const bool byDraw = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_DRAW) != 0u;
     vec3 albedo = byLod ? sieveLodColour(inParams.w) : byDraw ? sieveKeyColour(inKey) : base.rgb;
-    vec3 emitted = byLod || byDraw ? vec3(0.0) : inEmissive;
+    vec3 emitted = byLod || byDraw ? vec3(0.0) : inEmissive.rgb * emissiveTexel;
     vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert) + emitted, kAlphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
     outColor = colour * pc.tint;
 }

@@ -24,7 +24,7 @@ layout(location = 0) out vec3 outNormal;
 layout(location = 1) out vec2 outUv;
 layout(location = 2) flat out vec4 outBaseColor;
 layout(location = 3) flat out uvec4 outParams;  // texture, alpha mode, alpha cutoff bits, lod
-layout(location = 4) flat out vec3 outEmissive;
+layout(location = 4) flat out vec4 outEmissive;  // factor, emissive texture index (bits)
 layout(location = 5) out vec3 outWorld;
 layout(location = 7) flat out uint outKey;  // debug colour per draw record
 layout(location = 6) flat out vec2 outNormalMap;  // texture index (bits), scale
@@ -48,7 +48,7 @@ void main() {
     Material m = materials[min(draw.material, uint(materials.length()) - 1u)];
     outUv = vec2(dot(m.uvRow0.xyz, vec3(inUv, 1.0)), dot(m.uvRow1.xyz, vec3(inUv, 1.0)));
     outBaseColor = m.baseColorFactor;
-    outEmissive = m.emissive.rgb;
+    outEmissive = vec4(m.emissive.rgb, uintBitsToFloat(m.emissiveTexture));
     outWorld = world;
     outNormalMap = vec2(uintBitsToFloat(m.normalTexture), m.normalScale);
     outKey = draw.firstIndex;
