@@ -58,6 +58,13 @@ private:
     uint32_t reported_ = 0;  // passes added since the last endFrame
 };
 
+// A texel of the pyramid: mip, coordinates in that mip.
+struct HiZTexel {
+    int mip = 0;
+    uint32_t x = 0, y = 0;
+    bool operator==(const HiZTexel&) const = default;
+};
+
 // Which Hi-Z pyramid the overlay shows, and at which mip.
 struct HiZView {
     bool show = false;
@@ -66,6 +73,17 @@ struct HiZView {
     int mipCount = 0;                // 0: the host has no pyramid (the section says so)
     uint32_t width = 0, height = 0;  // extent of mip 0
     void* texture = nullptr;         // ImTextureID of the selected min/max mip (a VkImageView), set by the host
+    float range = 100.0f;            // the distance shown black (the contrast slider)
+    float nearPlane = 0.0f;          // set by the host: distance = nearPlane / depth (0: not a perspective)
+    float aspect = 1.0f;             // set by the host: the frame's width / height, which the pyramid covers
+    std::optional<HiZTexel> probe;   // written by the overlay: the texel under the cursor, if any
+    // Set by the host from a readback: the probed texel's min and max depth.
+    struct Readout {
+        HiZTexel texel;
+        uint32_t mipWidth = 0, mipHeight = 0;  // the extent of the texel's mip
+        float min = 0.0f, max = 0.0f;
+    };
+    std::optional<Readout> readout;
 };
 
 // The LOD bias range of the overlay's slider and of the viewer's --lod-bias (in levels).

@@ -127,47 +127,6 @@ void drawTimingsSection(const PassTimings& t, float maxHeight, const std::vector
     ImGui::EndTable();
 }
 
-void drawHiZSection(HiZView& v) {
-    if (v.mipCount <= 0) {
-        disabledWrapped("no Hi-Z pyramid in this host");
-        v.show = false;
-        return;
-    }
-    ImGui::PushID("hiz");
-    checkbox("show Hi-Z", &v.show);
-    int which = v.showMax ? 1 : 0;
-    ImGui::SameLine();
-    radio("min", &which, 0, "Hi-Z: min");
-    ImGui::SameLine();
-    radio("max", &which, 1, "Hi-Z: max");
-    ImGui::PopID();
-    v.showMax = which == 1;
-    // The selection outlives a smaller pyramid (a 1x1 window has one mip): clamped where shown, kept here.
-    int mip = std::clamp(v.mip, 0, v.mipCount - 1);
-    if (ImGui::SliderInt("mip", &mip, 0, v.mipCount - 1)) v.mip = mip;
-}
-
-void drawHiZWindow(const HiZView& v) {
-    if (!v.show || !v.texture || !v.width || !v.height) return;
-    // Its own window at the top right, so that the main window's height does not depend on it.
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float width = std::min(360.0f, std::max(display.x * 0.3f, 64.0f));
-    const float height = std::min(width * float(v.height) / float(v.width), 2.0f * width);
-    ImGui::SetNextWindowPos(ImVec2(std::max(display.x - width - 26.0f, 0.0f), 10.0f), ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    const ImGuiWindowFlags flags =
-        ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
-    if (ImGui::Begin("Hi-Z pyramid", nullptr, flags)) {
-        const int mip = std::clamp(v.mip, 0, v.mipCount - 1);
-        const uint32_t w = std::max(v.width >> mip, 1u), h = std::max(v.height >> mip, 1u);
-        ImGui::Text("%s, mip %d: %ux%u", v.showMax ? "max" : "min", mip, w, h);
-        ImGui::Image(reinterpret_cast<ImTextureID>(v.texture), ImVec2(width, height));
-        ImGui::TextDisabled("white near, black far");
-        ImGui::TextDisabled("blue: nothing drawn");
-    }
-    ImGui::End();
-}
-
 OverlayActions drawActionsSection(bool captureAvailable) {
     OverlayActions a;
     a.screenshot = button("screenshot");
@@ -239,8 +198,8 @@ OverlayActions drawOverlay(OverlayModel& m) {
             r.visible = r.visible && r.y0 >= m.layout.window.y0 && r.y1 <= m.layout.window.y1;
     }
     ImGui::End();
-    recordControlsInto(nullptr);
     drawHiZWindow(m.hiz);
+    recordControlsInto(nullptr);
     actions.togglesChanged = changed;
     // Under policy.quarter the next frame fits the box: as wide as it may be (not below 3/4 size, where
     // the bitmap font stops being readable), then with fewer sections open (headers stay), and only

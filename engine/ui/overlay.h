@@ -37,8 +37,10 @@ void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats
 bool drawTogglesSection(CullingSwitches& switches);                                 // true when something changed
 // off / culling / LOD / clusters, with a legend of two lines (clusters: the draws are cluster lists).
 bool drawDebugViewSection(DebugView& view, bool clusters);
-void drawHiZSection(HiZView& view);                        // show, min/max, mip slider
-void drawHiZWindow(const HiZView& view);                   // the image, in its own window (top right)
+void drawHiZSection(HiZView& view);  // show, min/max, mip slider
+// The image (with the frame's aspect), in its own window (top right); the texel under the cursor goes to
+// view.probe and its readout, when the host has it, is shown below.
+void drawHiZWindow(HiZView& view);
 OverlayActions drawActionsSection(bool captureAvailable);  // screenshot, RenderDoc capture, reload shaders
 
 }  // namespace engine::ui

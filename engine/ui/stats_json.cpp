@@ -101,6 +101,10 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
         for (const UiRect& r : run.overlay->controls) o["controls"].push_back(rect(r));
         j["overlay"] = o;
     }
+    if (const auto& h = run.hizReadout)
+        j["hiz_readout"] = {
+            {"mip", h->texel.mip},        {"x", h->texel.x}, {"y", h->texel.y}, {"mip_width", h->mipWidth},
+            {"mip_height", h->mipHeight}, {"min", h->min},   {"max", h->max}};
     return j.dump(2) + "\n";
 }
 

@@ -6,6 +6,20 @@
 
 namespace viewer {
 
+// The Hi-Z view's probed texel, from the pyramid the slot's frame read back (while a probe asked for it).
+void FrameCollector::readHiZProbe(uint32_t slot) {
+    engine::ui::HiZView& h = model_.hiz;
+    engine::ui::PickReadbackPass* pass = renderer_.pickReadback();
+    if (!pass || !h.probe) return;
+    const auto frame = pass->read(slot);
+    if (!frame || h.probe->mip < 0 || uint32_t(h.probe->mip) >= frame->pyramid.mipCount()) return;
+    const sieve::HiZLevel& level = frame->pyramid.levels[size_t(h.probe->mip)];
+    if (h.probe->x >= level.extent.width || h.probe->y >= level.extent.height) return;
+    const size_t t = size_t(h.probe->y) * level.extent.width + h.probe->x;
+    h.readout =
+        engine::ui::HiZView::Readout{*h.probe, level.extent.width, level.extent.height, level.min[t], level.max[t]};
+}
+
 void FrameCollector::collect(uint32_t slot) {
     std::vector<engine::graph::PassTiming> passTimes;
     engine::FrameCounts counts;
@@ -15,6 +29,7 @@ void FrameCollector::collect(uint32_t slot) {
     if (auto overlay = overlayTimer_.read(slot))
         for (const engine::GpuTimestamps::Scope& t : overlay.value()) model_.gpuTimes.add(t.name, float(t.ms));
     model_.gpuTimes.endFrame();
+    readHiZProbe(slot);
     frameTimer_.collect(slot, model_.gpuFrameMs);
     const sieve::CullingStats& c = counts.cull;
     model_.counts = c;

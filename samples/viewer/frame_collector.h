@@ -19,6 +19,7 @@ public:
     void collect(uint32_t slot);
 
 private:
+    void readHiZProbe(uint32_t slot);
     engine::GpuTimestamps& overlayTimer_;
     FrameGpuTimer& frameTimer_;
     engine::SceneRenderer& renderer_;

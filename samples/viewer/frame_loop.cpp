@@ -43,6 +43,8 @@ FreezeControl::Frame moveCamera(Session& s, LoopState& st, const CameraInput& in
     const float aspect = aspectOf(extent);
     if (!s.path.update(s.camera, in, s.window != nullptr, dt, st.counters.rendered, aspect)) s.camera.update(in, dt);
     s.model.cameraPathLabel = s.path.label();
+    s.model.hiz.nearPlane = s.camera.orthographic ? 0.0f : s.camera.nearPlane;  // infinite reverse-Z perspective
+    s.model.hiz.aspect = aspect;
     const FreezeControl::Frame f =
         st.freeze.next(s.model.switches.toggles.freeze, s.camera.view(), s.camera.projection(aspect), extent);
     s.model.freezeWarmUp = st.freeze.warmUpLeft();
@@ -57,7 +59,11 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
     r.plugin().toggles().freeze = cull.freeze;
     r.setDrawDistance(s.model.switches.drawDistance);
     sieve::tuning(r.plugin()).stable = s.model.switches.stable;
-    if (engine::ui::HiZViewPass* hiz = r.hizView()) hiz->select(s.model.hiz.show, s.model.hiz.showMax, s.model.hiz.mip);
+    const engine::ui::HiZView& h = s.model.hiz;
+    if (engine::ui::HiZViewPass* hiz = r.hizView()) hiz->select(h.show, h.showMax, h.mip, h.nearPlane, h.range);
+    // The pyramid and the decisions are read back for --pick, and for the Hi-Z view's texel under the cursor.
+    if (engine::ui::PickReadbackPass* pick = r.pickReadback())
+        pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe));
     s.debugView.apply(s.model.debugView, r.plugin().toggles(), cull.view, cull.projection, r);
     auto recorded = r.record(*s.targets.target, frame, cull.view, cull.projection);
     for (const ViewerOptions::TestAction& a : s.opt.testActions)
@@ -253,7 +259,7 @@ int runFrames(Session& s, RunCounters& counters) {
 // --pick and --test-pick-verify, on the last frame's readback. Returns the exit code (0: fine).
 int explainPick(Session& s) {
     engine::ui::PickReadbackPass* pass = s.renderer.pickReadback();
-    if (!pass) return 0;
+    if (!pass || (s.opt.picks.empty() && !s.opt.testPickVerify)) return 0;
     std::optional<engine::ui::PickReadbackPass::Frame> last;
     for (uint32_t slot = 0; slot < s.targets.target->framesInFlight(); ++slot)
         if (auto f = pass->read(slot); f && (!last || f->frameIndex > last->frameIndex)) last = std::move(f);
@@ -296,6 +302,7 @@ int finishRun(Session& s, const RunCounters& counters) {
         run.debugView = engine::ui::debugViewName(s.model.debugView);
         run.binNames = s.model.binNames;
         if (s.ui) run.overlay = s.model.layout;
+        run.hizReadout = s.model.hiz.readout;
         if (auto r = engine::ui::writeStatsJson(opt.stats, s.model.counts, s.model.triangles, s.model.gpuTimes,
                                                 s.model.switches.toggles, run);
             !r)

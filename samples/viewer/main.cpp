@@ -83,10 +83,9 @@ sieve::Result<void> prepareRenderer(engine::SceneRenderer& renderer, const viewe
         if (auto r = renderer.enableHiZView(); !r) return r;
     if (overlay || opt.debugView != engine::ui::DebugView::Off)
         if (auto r = renderer.enableCullDebug(); !r) return r;
-    if (!opt.picks.empty() || opt.testPickVerify) {
+    // The pick's readback (armed only while used): --pick, and the Hi-Z view's texel under the cursor.
+    if (overlay || !opt.picks.empty() || opt.testPickVerify)
         if (auto r = renderer.enablePickReadback(); !r) return r;
-        renderer.pickReadback()->arm(true);
-    }
     if (std::getenv("SIEVE_DUMP_GRAPH")) std::printf("%s\n", renderer.graphDump().c_str());
     return {};
 }
@@ -202,6 +201,7 @@ int main(int argc, char** argv) {
     engine::ui::OverlayModel model = startModel(
         opt, deviceName, *clusters ? engine::clusterPathName((*clusters)->path) : "", renderdoc->available(), headless);
     model.binNames = renderer.streamNames();
+    model.hiz.range = 0.1f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin);  // the contrast
     viewer::DebugViewDriver debugView(0.25f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin));
     viewer::CameraPathPlayer path(*loaded, {opt.cameraPath, opt.cameraPathLoop, opt.cameraPathSeconds, opt.frames});
     auto testReloads = readTestReloads(opt);
