@@ -115,6 +115,13 @@ struct OverlayPolicy {
     bool quarter = false;
 };
 
+// The pick window: why the picked instance was culled or drawn (the viewer's right click).
+struct PickPanel {
+    std::string title;
+    std::vector<std::string> lines;
+    bool mismatch = false;  // the CPU reference and the GPU disagree: shown in red
+};
+
 // Everything the overlay draws.
 // The culling section's switches: the plugin's run-time toggles, the camera view's draw distance
 // (sieve::CullView::drawDistance; 0: no limit) and the draw lists' order (sieve::CullingTuning::stable:
@@ -146,6 +153,7 @@ struct OverlayModel {
     std::vector<std::string> binNames;  // the draw streams' bins (opaque, mask, blend, ...), for the views table
     std::string cameraPathLabel;        // what camera path plays, in the bottom bar; empty: none
     int freezeWarmUp = 0;               // frames culled at the frozen camera before the freeze takes hold
+    std::optional<PickPanel> pick;      // the last pick, shown in its own window until closed
     OverlayPolicy policy;
     OverlayLayout layout;  // written by drawOverlay
     // drawOverlay's own state under policy.quarter, carried between frames: the scale factor, and how many

@@ -199,6 +199,7 @@ OverlayActions drawOverlay(OverlayModel& m) {
     }
     ImGui::End();
     drawHiZWindow(m.hiz);
+    drawPickWindow(m.pick, margin + (statusHeight > 0 ? statusHeight + margin : 0.0f));
     recordControlsInto(nullptr);
     actions.togglesChanged = changed;
     // Under policy.quarter the next frame fits the box: as wide as it may be (not below 3/4 size, where

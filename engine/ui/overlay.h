@@ -42,5 +42,7 @@ void drawHiZSection(HiZView& view);  // show, min/max, mip slider
 // view.probe and its readout, when the host has it, is shown below.
 void drawHiZWindow(HiZView& view);
 OverlayActions drawActionsSection(bool captureAvailable);  // screenshot, RenderDoc capture, reload shaders
+// The pick window at the bottom right, above the bottom bar (closing it clears `pick`).
+void drawPickWindow(std::optional<PickPanel>& pick, float bottomMargin);
 
 }  // namespace engine::ui

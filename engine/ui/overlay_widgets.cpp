@@ -72,6 +72,10 @@ void recordLast(const char* name) {
     if (recorded) recorded->controls.push_back(lastItemRect(name));
 }
 
+void recordWindow(const char* name) {
+    if (recorded) recorded->controls.push_back(windowRect(name));
+}
+
 bool checkbox(const char* label, bool* value, const char* name) {
     const bool changed = ImGui::Checkbox(label, value);
     recordLast(name ? name : label);

@@ -27,6 +27,7 @@ void recordControlsInto(OverlayLayout* layout);
 bool checkbox(const char* label, bool* value, const char* name = nullptr);
 bool radio(const char* label, int* value, int option, const char* name = nullptr);
 bool button(const char* label, const char* name = nullptr);
-void recordLast(const char* name);  // any other item, just drawn
+void recordLast(const char* name);    // any other item, just drawn
+void recordWindow(const char* name);  // the current window
 
 }  // namespace engine::ui::widgets

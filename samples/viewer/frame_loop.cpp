@@ -28,6 +28,7 @@ struct LoopState {
     FreezeControl freeze;
     LoopControls controls;
     ChangeLog changeLog;
+    ClickPick clicks;
     uint64_t failedInARow = 0;
     bool captureNext = false, capturing = false, shotRequested = false, quit = false, iconified = false;
     std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
@@ -61,9 +62,6 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
     sieve::tuning(r.plugin()).stable = s.model.switches.stable;
     const engine::ui::HiZView& h = s.model.hiz;
     if (engine::ui::HiZViewPass* hiz = r.hizView()) hiz->select(h.show, h.showMax, h.mip, h.nearPlane, h.range);
-    // The pyramid and the decisions are read back for --pick, and for the Hi-Z view's texel under the cursor.
-    if (engine::ui::PickReadbackPass* pick = r.pickReadback())
-        pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe));
     s.debugView.apply(s.model.debugView, r.plugin().toggles(), cull.view, cull.projection, r);
     auto recorded = r.record(*s.targets.target, frame, cull.view, cull.projection);
     for (const ViewerOptions::TestAction& a : s.opt.testActions)
@@ -77,6 +75,14 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
         s.model.hiz.texture = reinterpret_cast<void*>(hiz->texture());
     }
     return recorded;
+}
+
+// The pyramid and the decisions are read back for --pick, a right click's pick, and the Hi-Z view's texel
+// under the cursor; not otherwise (a copy of the whole pyramid).
+void armReadback(Session& s, const LoopState& st) {
+    const engine::ui::HiZView& h = s.model.hiz;
+    if (engine::ui::PickReadbackPass* pick = s.renderer.pickReadback())
+        pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe) || st.clicks.wantsReadback());
 }
 
 // The overlay (when shown), then what its buttons, the keys and --test-actions asked for this frame.
@@ -179,6 +185,7 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
     }
     const uint32_t slot = frame->info.frameSlot;
     FrameCollector(s.overlayTimer, s.frameTimer, s.renderer, s.model).collect(slot);
+    st.clicks.collected(slot, s.renderer.pickReadback(), s.scene, s.model);
     s.frameTimer.begin(frame->cmd, slot);
     s.model.frameMs.add(dt * 1000.0f);
     s.model.width = frame->extent.width;
@@ -197,6 +204,8 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
                    s.model.switches.toggles,
                    s.model.switches.drawDistance};
     s.lastFrame.toggles.freeze = cull.freeze;
+    if (s.input && s.input->pickClick()) st.clicks.request(s.input->pickClick()->first, s.input->pickClick()->second);
+    armReadback(s, st);
     if (auto recorded = recordScene(s, *frame, cull, rendered); !recorded) {
         // A failed frame is dropped (the target submits it cleared) and the next one tries again; only
         // an error that repeats for a second's worth of frames ends the viewer.
@@ -209,6 +218,7 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
         return Step::Next;
     }
     st.failedInARow = 0;
+    st.clicks.recorded(slot, s.lastFrame);
     auto actions = drawOverlay(s, st, *frame, dt);
     if (!actions) return exitCode = fail(actions.error().message), Step::Fail;
     if (windowShot && allRendered) {
@@ -234,7 +244,7 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
 }  // namespace
 
 int runFrames(Session& s, RunCounters& counters) {
-    LoopState st{counters, {}, {}, ChangeLog(s.model)};
+    LoopState st{counters, {}, {}, ChangeLog(s.model), ClickPick(s.targets.target->framesInFlight())};
     int exitCode = 0;
     while (true) {
         if (s.window) {

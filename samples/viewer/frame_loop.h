@@ -11,6 +11,7 @@
 
 #include "camera.h"
 #include "camera_path_player.h"
+#include "click_pick.h"
 #include "debug_view.h"
 #include "engine/capture/renderdoc.h"
 #include "engine/scene/scene_renderer.h"

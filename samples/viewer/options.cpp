@@ -10,11 +10,12 @@ namespace {
 
 constexpr const char* kDescription =
     "GPU-driven culling viewer. Opens a window when a display is present (DISPLAY or WAYLAND_DISPLAY),\n"
-    "otherwise renders headless. Window keys: WASD move, Q/E down/up, shift faster, drag with the\n"
-    "left mouse button to look around (any of these takes the camera from a camera path); F freezes the\n"
-    "culling, V cycles the debug views (off, culling, lod, clusters), H shows the Hi-Z view, O or F1 hides\n"
-    "the overlay, Space pauses (no frames) and N then renders one frame; R reloads the shaders, P takes a\n"
-    "screenshot, C captures a frame with RenderDoc (loaded with --capture-file), Escape quits (exit code 0).\n"
+    "otherwise renders headless. Window keys: WASD move, Q/E down/up, shift faster, drag with the left\n"
+    "mouse button to look around (any of these takes the camera from a camera path); a right click picks\n"
+    "(why was this instance culled?); F freezes the culling, V cycles the debug views (off, culling, lod,\n"
+    "clusters), H shows the Hi-Z view, O or F1 hides the overlay, Space pauses (no frames) and N then\n"
+    "renders one frame; R reloads the shaders, P takes a screenshot, C captures a frame with RenderDoc\n"
+    "(loaded with --capture-file), Escape quits (exit code 0).\n"
     "Exit codes: 0 success, 1 runtime failure, 2 bad command line.";
 
 bool parseCamera(const std::string& v, ViewerOptions& o) {

@@ -208,3 +208,58 @@ sieve::Result<std::pair<bool, std::string>> verifyAllInstances(const sieve::asse
 }
 
 }  // namespace viewer
+
+namespace viewer {
+
+namespace {
+
+std::string testLine(const Json& t) {
+    const std::string name = t["test"];
+    char line[200];
+    if (name == "lod") {
+        std::snprintf(line, sizeof(line), "LOD: %s",
+                      t["on"].get<bool>() ? ("level " + t["lod"].dump()).c_str() : "off");
+    } else if (name == "frustum") {
+        const std::string plane = t["outside_plane"];
+        std::snprintf(line, sizeof(line), "frustum: %s%s", t["verdict"].get<std::string>().c_str(),
+                      plane == "none" ? "" : (", outside the " + plane + " plane").c_str());
+    } else if (name == "distance") {
+        if (t["on"].get<bool>())
+            std::snprintf(line, sizeof(line), "draw distance: %s (%.1f of %.1f)",
+                          t["verdict"].get<std::string>().c_str(), t["distance"].get<double>(),
+                          t["draw_distance"].get<double>());
+        else
+            std::snprintf(line, sizeof(line), "draw distance: not tested (none set, or the test is off)");
+    } else if (t.contains("mip")) {
+        std::snprintf(line, sizeof(line), "occlusion: %s (mip %s texels %s: farthest %.5f, sphere nearest %.5f)",
+                      t["verdict"].get<std::string>().c_str(), t["mip"].dump().c_str(), t["texels"].dump().c_str(),
+                      t["farthest_depth"].get<double>(), t["sphere_nearest_depth"].get<double>());
+    } else {
+        std::snprintf(line, sizeof(line), "occlusion: %s", t["verdict"].get<std::string>().c_str());
+    }
+    return line;
+}
+
+}  // namespace
+
+PickText pickText(const std::string& json) {
+    const Json j = Json::parse(json);
+    PickText out;
+    const std::string pixel = "pixel " + j["pixel"][0].dump() + "," + j["pixel"][1].dump();
+    if (j["instance"].is_null()) {
+        out.title = pixel + ": no instance (sky)";
+        return out;
+    }
+    out.title = pixel + ": instance " + j["instance"].dump() + " (" + j.value("mesh_name", std::string("mesh")) + ")";
+    out.lines.push_back("culling camera: " + j["culling_camera"].get<std::string>());
+    for (const Json& t : j["tests"]) out.lines.push_back(testLine(t));
+    const std::string gpu = j["gpu_state"];
+    const bool drawn = gpu.rfind("drawn", 0) == 0;  // the LOD of the state is the drawn one's only
+    out.lines.push_back("CPU reference: " + j["cpu_decision"].get<std::string>() + ", GPU: " + gpu +
+                        (drawn ? " (LOD " + j["gpu_lod"].dump() + ")" : ""));
+    out.mismatch = !j["agree"].get<bool>();
+    if (out.mismatch) out.lines.push_back("MISMATCH: the CPU reference and the GPU disagree (a bug)");
+    return out;
+}
+
+}  // namespace viewer

@@ -40,6 +40,15 @@ std::optional<PickHit> castPickRay(const sieve::assets::SceneData& scene, const 
 sieve::Result<std::string> pickJson(const sieve::assets::SceneData& scene, const CullingFrame& frame,
                                     const engine::ui::PickReadbackPass::Frame& readback, int x, int y);
 
+// The same pick as the overlay's pick window shows it: a title, one line per test, and whether the CPU
+// reference and the GPU disagree.
+struct PickText {
+    std::string title;
+    std::vector<std::string> lines;
+    bool mismatch = false;
+};
+PickText pickText(const std::string& json);
+
 // Compares the CPU decision with the GPU's for every instance; returns "N instances, M mismatches" and
 // the first mismatches, and whether all agree.
 sieve::Result<std::pair<bool, std::string>> verifyAllInstances(const sieve::assets::SceneData& scene,

@@ -4,6 +4,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace viewer {
@@ -12,6 +13,8 @@ WindowInput::WindowInput(GLFWwindow* window) : window_(window) {
     // A key pressed and released between two polls still reads as pressed at the next poll (once), so
     // that a short tap at a few frames per second is not lost.
     glfwSetInputMode(window_, GLFW_STICKY_KEYS, GLFW_TRUE);
+    // The same for mouse buttons: a right click (pick) shorter than a frame.
+    glfwSetInputMode(window_, GLFW_STICKY_MOUSE_BUTTONS, GLFW_TRUE);
 }
 
 CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
@@ -40,6 +43,7 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
 
     double x = 0, y = 0;
     glfwGetCursorPos(window_, &x, &y);
+    pollPickClick(x, y, uiWantsMouse);
     const bool pressed = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     // The press decides once who owns the drag until the release: the overlay (ImGui wants the mouse)
     // or the camera. The camera's drag is measured from where the press was first seen, never from an
@@ -57,6 +61,21 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
         in.dragY = float(y - pressY_);
     }
     return in;
+}
+
+void WindowInput::pollPickClick(double x, double y, bool uiWantsMouse) {
+    const bool right = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+    pickClick_.reset();
+    if (right && !rightWasDown_ && !uiWantsMouse) {
+        // Cursor positions are in screen coordinates; the framebuffer may be denser (content scale).
+        int ww = 1, wh = 1, fw = 1, fh = 1;
+        glfwGetWindowSize(window_, &ww, &wh);
+        glfwGetFramebufferSize(window_, &fw, &fh);
+        const int px = int(x * double(fw) / double(std::max(ww, 1))),
+                  py = int(y * double(fh) / double(std::max(wh, 1)));
+        if (px >= 0 && py >= 0 && px < fw && py < fh) pickClick_ = std::pair{px, py};
+    }
+    rightWasDown_ = right;
 }
 
 bool WindowInput::movesCamera(const CameraInput& in) {

@@ -1,5 +1,7 @@
 #pragma once
 // GLFW-side helpers of the viewer: camera input from keys and mouse drags, and the test-only resize driver.
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "camera.h"
@@ -23,16 +25,22 @@ public:
         bool freeze = false, overlay = false, debugView = false, hiz = false, pause = false, step = false;
     };
     Actions actions() const { return actions_; }
+    // A right click on the scene (not the overlay) in this poll: the pixel under the cursor (framebuffer
+    // pixels), to pick.
+    std::optional<std::pair<int, int>> pickClick() const { return pickClick_; }
     // Whether a camera key is held or a camera drag goes on (what takes the camera from a camera path).
     static bool movesCamera(const CameraInput& in);
 
 private:
     static constexpr int kActionKeys = 11;
+    void pollPickClick(double x, double y, bool uiWantsMouse);
     enum class Drag { None, Camera, Overlay };
     GLFWwindow* window_;
     Actions actions_;
     bool wasDown_[kActionKeys] = {};  // the action keys at the previous poll
     Drag drag_ = Drag::None;
+    bool rightWasDown_ = false;
+    std::optional<std::pair<int, int>> pickClick_;
     double pressX_ = 0, pressY_ = 0;  // cursor where the current drag started
 };
 
