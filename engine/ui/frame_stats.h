@@ -117,6 +117,7 @@ struct OverlayPolicy {
 
 // The pick window: why the picked instance was culled or drawn (the viewer's right click).
 struct PickPanel {
+    std::optional<uint32_t> instance;  // none: the sky
     std::string title;
     std::vector<std::string> lines;
     bool mismatch = false;  // the CPU reference and the GPU disagree: shown in red

@@ -80,7 +80,7 @@ std::vector<std::string> idlePasses(const OverlayModel& m) {
     if (!t.checkCulling || t.freeze) idle.push_back("cull.check");  // the check pauses while frozen
     if (t.freeze) idle.push_back("hiz.build");                      // the frozen pyramid is kept
     if (!m.hiz.show) idle.push_back("overlay.hiz");
-    if (m.debugView != DebugView::Culling) idle.push_back("debug.culling");
+    if (m.debugView != DebugView::Culling && !m.pick) idle.push_back("debug.culling");  // (a pick's bounds)
     return idle;
 }
 

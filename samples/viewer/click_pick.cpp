@@ -28,7 +28,7 @@ void ClickPick::collected(uint32_t slot, const engine::ui::PickReadbackPass* pas
     std::printf("pick: %s\n", json->c_str());
     std::fflush(stdout);
     const PickText text = pickText(*json);
-    model.pick = engine::ui::PickPanel{text.title, text.lines, text.mismatch};
+    model.pick = engine::ui::PickPanel{text.instance, text.title, text.lines, text.mismatch};
 }
 
 }  // namespace viewer

@@ -62,7 +62,8 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
     sieve::tuning(r.plugin()).stable = s.model.switches.stable;
     const engine::ui::HiZView& h = s.model.hiz;
     if (engine::ui::HiZViewPass* hiz = r.hizView()) hiz->select(h.show, h.showMax, h.mip, h.nearPlane, h.range);
-    s.debugView.apply(s.model.debugView, r.plugin().toggles(), cull.view, cull.projection, r);
+    s.debugView.apply(s.model.debugView, r.plugin().toggles(), cull.view, cull.projection, r,
+                      s.model.pick ? s.model.pick->instance : std::nullopt);
     auto recorded = r.record(*s.targets.target, frame, cull.view, cull.projection);
     for (const ViewerOptions::TestAction& a : s.opt.testActions)
         if (a.name == "fail" && uint64_t(a.frame) == rendered && recorded)

@@ -250,6 +250,7 @@ PickText pickText(const std::string& json) {
         out.title = pixel + ": no instance (sky)";
         return out;
     }
+    out.instance = j["instance"].get<uint32_t>();
     out.title = pixel + ": instance " + j["instance"].dump() + " (" + j.value("mesh_name", std::string("mesh")) + ")";
     out.lines.push_back("culling camera: " + j["culling_camera"].get<std::string>());
     for (const Json& t : j["tests"]) out.lines.push_back(testLine(t));

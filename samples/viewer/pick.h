@@ -43,6 +43,7 @@ sieve::Result<std::string> pickJson(const sieve::assets::SceneData& scene, const
 // The same pick as the overlay's pick window shows it: a title, one line per test, and whether the CPU
 // reference and the GPU disagree.
 struct PickText {
+    std::optional<uint32_t> instance;
     std::string title;
     std::vector<std::string> lines;
     bool mismatch = false;

@@ -11,7 +11,7 @@ if [ "${1:-}" != --inside ]; then
     exec xvfb-run -a -s "-screen 0 1280x900x24" bash "$0" --inside "$@"
 fi
 set -euo pipefail
-build=$2
+build=$(cd "$2" && pwd)
 viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
 [ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
 out=$(mktemp -d)
@@ -41,7 +41,14 @@ wait_for() {  # pattern, tenths of a second
 launch() {  # viewer arguments; --report-memory 1 is added
     "$viewer" "$@" --report-memory 1 >"$out/log.txt" 2>&1 &
     pid=$!
-    wid=$(xdotool search --sync --onlyvisible --name '^Sieve$' | head -n1)
+    wid=
+    for _ in $(seq 300); do
+        wid=$(xdotool search --onlyvisible --name '^Sieve$' 2>/dev/null | head -n1 || true)
+        [ -n "$wid" ] && break
+        kill -0 "$pid" 2>/dev/null || fail "the viewer exited before its window showed"
+        sleep 0.1
+    done
+    [ -n "$wid" ] || fail "no window"
     wait_for '^memory: frame 3 ' 300
     xdotool windowfocus --sync "$wid" || true
 }
