@@ -157,29 +157,81 @@ bool pausedWait(Session& s, LoopState& st) {
 enum class Step { Next, Stop, Fail };
 
 // One iteration: a frame rendered, skipped (minimised), or dropped (its recording failed).
-Step iterate(Session& s, LoopState& st, int& exitCode) {
-    const ViewerOptions& opt = s.opt;
-    const uint64_t rendered = st.counters.rendered;
-    const bool sequenceDone = !s.resizes || s.resizes->done();
-    // A window screenshot is taken by one extra frame after the last, so that it shows the final size.
-    const bool windowShot = s.window && !opt.screenshot.empty();
-    const bool allRendered = opt.frames > 0 && rendered >= uint64_t(opt.frames) && sequenceDone;
-    if (allRendered && (!windowShot || st.shotRequested)) return Step::Stop;
-    const auto now = std::chrono::steady_clock::now();
-    const float dt = std::chrono::duration<float>(now - st.last).count();
-    st.last = now;
-    if ((int64_t(rendered) == opt.captureFrame || st.captureNext) && !st.capturing && s.renderdoc.available()) {
+// The frame's cameras: input, the camera path, the freeze; what the pick of this frame will need.
+FreezeControl::Frame frameCameras(Session& s, LoopState& st, const engine::Frame& frame, float dt) {
+    const bool uiShown = s.ui && st.controls.overlayShown;
+    const CameraInput in =
+        s.input ? s.input->poll(uiShown && s.ui->wantsMouse(), uiShown && s.ui->wantsKeyboard()) : CameraInput{};
+    const FreezeControl::Frame cull = moveCamera(s, st, in, dt, frame.extent);
+    const auto& frozen = st.freeze.frozenCamera();
+    const bool useFrozen = cull.freeze && frozen;
+    s.lastFrame = {cull.view,
+                   cull.projection,
+                   useFrozen ? frozen->view : cull.view,
+                   useFrozen ? frozen->projection : cull.projection,
+                   frame.extent,
+                   s.model.switches.toggles,
+                   s.model.switches.drawDistance};
+    s.lastFrame.toggles.freeze = cull.freeze;
+    if (s.input && s.input->pickClick()) st.clicks.request(s.input->pickClick()->first, s.input->pickClick()->second);
+    return cull;
+}
+
+// A failed frame is dropped (the target submits it cleared) and the next one tries again; only an error
+// that repeats for a second's worth of frames ends the viewer.
+Step dropFrame(Session& s, LoopState& st, const std::string& error, int& exitCode) {
+    std::fprintf(stderr, "frame %llu failed, dropped: %s\n", static_cast<unsigned long long>(st.counters.rendered),
+                 error.c_str());
+    if (auto r = s.targets.target->abandonFrame(); !r) return exitCode = fail(r.error().message), Step::Fail;
+    if (++st.failedInARow >= 60) return exitCode = fail("60 frames in a row failed: " + error), Step::Fail;
+    ++st.counters.rendered;
+    return Step::Next;
+}
+
+// The screenshots asked for: --screenshot's in a window (one frame after the last), P's / the button's.
+void requestScreenshots(Session& s, LoopState& st, const engine::Frame& frame, bool windowShot, bool screenshot) {
+    if (windowShot) {
+        s.targets.target->requestScreenshot(s.opt.screenshot);
+        st.shotRequested = true;
+    }
+    if (!screenshot) return;
+    const std::string path = "sieve-screenshot-" + std::to_string(frame.info.frameIndex) + ".png";
+    s.targets.target->requestScreenshot(path);
+    s.model.status = "screenshot: " + path + " (written when the frame completes)";
+    s.model.statusIsError = false;
+    std::printf("%s\n", s.model.status.c_str());
+}
+
+// Starts a RenderDoc capture where one was asked for, then the target's frame.
+sieve::Result<engine::Frame> beginFrame(Session& s, LoopState& st) {
+    if ((int64_t(st.counters.rendered) == s.opt.captureFrame || st.captureNext) && !st.capturing &&
+        s.renderdoc.available()) {
         s.renderdoc.startCapture(s.ctx.instance());
         st.capturing = true;
         st.captureNext = false;
     }
     auto frame = s.targets.target->beginFrame();
-    if (!frame) return exitCode = fail(frame.error().message), Step::Fail;
-    if (s.targets.window && s.targets.window->iconified() != st.iconified) {
+    if (frame && s.targets.window && s.targets.window->iconified() != st.iconified) {
         st.iconified = s.targets.window->iconified();
         std::printf(st.iconified ? "window iconified: waiting for events, no frames\n" : "window restored\n");
         std::fflush(stdout);
     }
+    return frame;
+}
+
+// One iteration: a frame rendered, skipped (minimised), or dropped (its recording failed).
+Step iterate(Session& s, LoopState& st, int& exitCode) {
+    const ViewerOptions& opt = s.opt;
+    const bool sequenceDone = !s.resizes || s.resizes->done();
+    // A window screenshot is taken by one extra frame after the last, so that it shows the final size.
+    const bool windowShot = s.window && !opt.screenshot.empty();
+    const bool allRendered = opt.frames > 0 && st.counters.rendered >= uint64_t(opt.frames) && sequenceDone;
+    if (allRendered && (!windowShot || st.shotRequested)) return Step::Stop;
+    const auto now = std::chrono::steady_clock::now();
+    const float dt = std::chrono::duration<float>(now - st.last).count();
+    st.last = now;
+    auto frame = beginFrame(s, st);
+    if (!frame) return exitCode = fail(frame.error().message), Step::Fail;
     if (frame->skipped) {  // minimized or out of date: nothing was acquired
         ++st.counters.skipped;
         return Step::Next;
@@ -191,48 +243,15 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
     s.model.frameMs.add(dt * 1000.0f);
     s.model.width = frame->extent.width;
     s.model.height = frame->extent.height;
-    const bool uiShown = s.ui && st.controls.overlayShown;
-    const CameraInput in =
-        s.input ? s.input->poll(uiShown && s.ui->wantsMouse(), uiShown && s.ui->wantsKeyboard()) : CameraInput{};
-    const FreezeControl::Frame cull = moveCamera(s, st, in, dt, frame->extent);
-    const auto& frozen = st.freeze.frozenCamera();
-    const bool useFrozen = cull.freeze && frozen;
-    s.lastFrame = {cull.view,
-                   cull.projection,
-                   useFrozen ? frozen->view : cull.view,
-                   useFrozen ? frozen->projection : cull.projection,
-                   frame->extent,
-                   s.model.switches.toggles,
-                   s.model.switches.drawDistance};
-    s.lastFrame.toggles.freeze = cull.freeze;
-    if (s.input && s.input->pickClick()) st.clicks.request(s.input->pickClick()->first, s.input->pickClick()->second);
+    const FreezeControl::Frame cull = frameCameras(s, st, *frame, dt);
     armReadback(s, st);
-    if (auto recorded = recordScene(s, *frame, cull, rendered); !recorded) {
-        // A failed frame is dropped (the target submits it cleared) and the next one tries again; only
-        // an error that repeats for a second's worth of frames ends the viewer.
-        std::fprintf(stderr, "frame %llu failed, dropped: %s\n", static_cast<unsigned long long>(rendered),
-                     recorded.error().message.c_str());
-        if (auto r = s.targets.target->abandonFrame(); !r) return exitCode = fail(r.error().message), Step::Fail;
-        if (++st.failedInARow >= 60)
-            return exitCode = fail("60 frames in a row failed: " + recorded.error().message), Step::Fail;
-        ++st.counters.rendered;
-        return Step::Next;
-    }
+    if (auto recorded = recordScene(s, *frame, cull, st.counters.rendered); !recorded)
+        return dropFrame(s, st, recorded.error().message, exitCode);
     st.failedInARow = 0;
     st.clicks.recorded(slot, s.lastFrame);
     auto actions = drawOverlay(s, st, *frame, dt);
     if (!actions) return exitCode = fail(actions.error().message), Step::Fail;
-    if (windowShot && allRendered) {
-        s.targets.target->requestScreenshot(opt.screenshot);
-        st.shotRequested = true;
-    }
-    if (actions->screenshot) {
-        const std::string path = "sieve-screenshot-" + std::to_string(frame->info.frameIndex) + ".png";
-        s.targets.target->requestScreenshot(path);
-        s.model.status = "screenshot: " + path + " (written when the frame completes)";
-        s.model.statusIsError = false;
-        std::printf("%s\n", s.model.status.c_str());
-    }
+    requestScreenshots(s, st, *frame, windowShot && allRendered, actions->screenshot);
     s.frameTimer.end(frame->cmd, slot);
     if (auto r = s.targets.target->endFrame(); !r) return exitCode = fail(r.error().message), Step::Fail;
     ++st.counters.rendered;

@@ -56,11 +56,17 @@ void ChangeLog::print(const engine::ui::OverlayModel& model) {
     if (!toggles.empty()) std::printf("culling: %s\n", toggles.c_str());
     const std::string view = engine::ui::describeDebugViewChange(view_, model.debugView);
     if (!view.empty()) std::printf("%s\n", view.c_str());
-    if (hiz_ != model.hiz.show) std::printf("Hi-Z view %s\n", model.hiz.show ? "on" : "off");
-    if (!toggles.empty() || !view.empty() || hiz_ != model.hiz.show) std::fflush(stdout);
+    const std::string hiz = hizLine(model.hiz);
+    if (hiz_ != hiz) std::printf("%s\n", hiz.c_str());
+    if (!toggles.empty() || !view.empty() || hiz_ != hiz) std::fflush(stdout);
     switches_ = model.switches;
     view_ = model.debugView;
-    hiz_ = model.hiz.show;
+    hiz_ = hiz;
+}
+
+std::string ChangeLog::hizLine(const engine::ui::HiZView& h) {
+    if (!h.show) return "Hi-Z view off";
+    return std::string("Hi-Z view ") + (h.showMax ? "max" : "min") + ", mip " + std::to_string(h.mip);
 }
 
 }  // namespace viewer

@@ -23,18 +23,19 @@ bool applyKeys(const WindowInput::Actions& keys, engine::ui::OverlayActions& act
 // The debug view after `v` in the order V cycles through: off, culling, lod, clusters.
 engine::ui::DebugView nextDebugView(engine::ui::DebugView v);
 
-// Prints "culling: <changes>" / "debug view <name>" / "Hi-Z view on|off" once per change of the model's
-// toggles or views.
+// Prints "culling: <changes>" / "debug view <name>" / "Hi-Z view min|max, mip N" or "Hi-Z view off" once per
+// change of the model's toggles or views.
 class ChangeLog {
 public:
     explicit ChangeLog(const engine::ui::OverlayModel& model)
-        : switches_(model.switches), view_(model.debugView), hiz_(model.hiz.show) {}
+        : switches_(model.switches), view_(model.debugView), hiz_(hizLine(model.hiz)) {}
     void print(const engine::ui::OverlayModel& model);
 
 private:
     engine::ui::CullingSwitches switches_;
+    static std::string hizLine(const engine::ui::HiZView& h);  // "Hi-Z view min, mip 2" or "Hi-Z view off"
     engine::ui::DebugView view_;
-    bool hiz_;
+    std::string hiz_;
 };
 
 }  // namespace viewer

@@ -118,88 +118,95 @@ sieve::Result<std::vector<std::pair<uint64_t, std::map<std::string, std::string>
     return out;
 }
 
-}  // namespace
+// --camera-path names a path this scene has (else the names it has, on stderr).
+bool knownCameraPath(const viewer::ViewerOptions& opt, const viewer::LoadedScene& scene, viewer::FlyCamera& camera,
+                     float aspect) {
+    if (opt.cameraPath.empty() || viewer::cameraPathPose(scene, opt.cameraPath, 0.0f, camera, aspect)) return true;
+    std::string names;
+    for (const std::string& n : viewer::cameraPathNames(scene)) names += (names.empty() ? "" : ", ") + n;
+    std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s' (this scene has: %s)\n", opt.cameraPath.c_str(),
+                 names.c_str());
+    return false;
+}
 
-int main(int argc, char** argv) {
-    viewer::ViewerOptions opt;
-    if (auto exit = viewer::optionParser(opt).run(argc, argv, 2)) return *exit;
-    for (const auto& [x, y] : opt.picks)
-        if (x >= opt.width || y >= opt.height) {
-            std::fprintf(stderr, "sieve-viewer: --pick %d,%d lies outside the %dx%d frame\n", x, y, opt.width,
-                         opt.height);
-            return 2;
-        }
-    auto renderdoc = loadRenderDoc(opt);
-    std::unique_ptr<engine::GlfwWindow> window = viewer::openWindow(opt);
-    const bool headless = !window;
-    if (headless) viewer::applyHeadlessOutputs(opt);
-    auto ctxResult = createContext(opt, window.get(), renderdoc->available());
-    if (!ctxResult) return fail(ctxResult.error().message);
-    engine::Context& ctx = *ctxResult.value();
-    const std::string deviceName = ctx.properties().deviceName;
-    std::printf("device: %s, %s\n", deviceName.c_str(), headless ? "headless" : "window");
-
-    auto targets = viewer::createTarget(ctx, window.get(), opt);
-    if (!targets) return fail(targets.error().message);
-    engine::Target& target = *targets->target;
-    if (headless && opt.frames == 0) opt.frames = viewer::defaultHeadlessFrames(target.framesInFlight());
-    std::unique_ptr<engine::ui::ImGuiLayer> ui;
-    if (opt.overlay) {
-        auto l = engine::ui::ImGuiLayer::create(
-            ctx, {target.colorFormat(), target.framesInFlight(), window ? window->handle() : nullptr});
-        if (!l) return fail(l.error().message);
-        ui = std::move(l).value();
-    }
-    auto timerResult = engine::GpuTimestamps::create(ctx, 1, target.framesInFlight(), "viewer overlay");
-    if (!timerResult) return fail(timerResult.error().message);
-    auto frameTimer = viewer::FrameGpuTimer::create(ctx, target.framesInFlight());
-    if (!frameTimer) return fail(frameTimer.error().message);
-    // On every exit path, frames in flight finish before the overlay's and the timer's objects die.
-    struct FinishGuard {
-        engine::Target* target;
-        ~FinishGuard() { (void)target->finish(); }
-    } finishGuard{&target};
-
-    auto loaded = viewer::loadScene(opt);
-    if (!loaded) return fail(loaded.error());
-    viewer::FlyCamera camera;
-    const float startAspect = float(target.extent().width) / float(std::max(target.extent().height, 1u));
-    if (!opt.cameraPath.empty() && !viewer::cameraPathPose(*loaded, opt.cameraPath, 0.0f, camera, startAspect)) {
-        std::string names;
-        for (const std::string& n : viewer::cameraPathNames(*loaded)) names += (names.empty() ? "" : ", ") + n;
-        std::fprintf(stderr, "sieve-viewer: unknown --camera-path '%s' (this scene has: %s)\n", opt.cameraPath.c_str(),
-                     names.c_str());
-        return 2;
-    }
-    auto clusters = viewer::setupClusters(opt, loaded->data, ctx);
-    if (!clusters) return fail(clusters.error());
-    const engine::ClusterSetup clusterSetup{*clusters ? &(*clusters)->data : nullptr,
-                                            *clusters ? (*clusters)->path : engine::ClusterPath::Indirect};
-    auto cameraLine = viewer::setUpCamera(camera, *loaded, opt, startAspect);
+// The start camera (said on stdout), or false for one the scene cannot give (said on stderr).
+bool startCamera(viewer::FlyCamera& camera, const viewer::LoadedScene& scene, const viewer::ViewerOptions& opt,
+                 float aspect) {
+    auto cameraLine = viewer::setUpCamera(camera, scene, opt, aspect);
     if (!cameraLine) {
         std::fprintf(stderr, "sieve-viewer: %s\n", cameraLine.error().c_str());
-        return 2;
+        return false;
     }
     std::printf("%s\n", cameraLine->c_str());
     std::printf("uploading the scene and creating the pipelines\n");
     std::fflush(stdout);
-    auto rendererResult = createRenderer(ctx, target, opt, *loaded, *clusters ? &clusterSetup : nullptr);
+    return true;
+}
+
+// The overlay's ImGui layer (null with --overlay off).
+sieve::Result<std::unique_ptr<engine::ui::ImGuiLayer>> createOverlay(engine::Context& ctx, engine::Target& target,
+                                                                     engine::GlfwWindow* window, bool overlay) {
+    if (!overlay) return std::unique_ptr<engine::ui::ImGuiLayer>();
+    return engine::ui::ImGuiLayer::create(
+        ctx, {target.colorFormat(), target.framesInFlight(), window ? window->handle() : nullptr});
+}
+
+// Waits for the frames in flight when it goes out of scope (before what they use dies), on every path.
+struct FinishGuard {
+    engine::Target* target;
+    ~FinishGuard() { (void)target->finish(); }
+};
+
+// What main() started: the options, RenderDoc, the window (or none), the device, the target, the overlay
+// and the timers.
+struct Started {
+    viewer::ViewerOptions& opt;
+    engine::RenderDoc& renderdoc;
+    engine::GlfwWindow* window;
+    engine::Context& ctx;
+    viewer::Targets& targets;
+    engine::ui::ImGuiLayer* ui;
+    engine::GpuTimestamps& overlayTimer;
+    viewer::FrameGpuTimer& frameTimer;
+    bool headless;
+};
+
+// The scene, its camera and renderer, the overlay's model, then the frames and what the run writes.
+int runScene(Started& b) {
+    viewer::ViewerOptions& opt = b.opt;
+    engine::Context& ctx = b.ctx;
+    auto loaded = viewer::loadScene(opt);
+    if (!loaded) return fail(loaded.error());
+    viewer::FlyCamera camera;
+    const float startAspect =
+        float(b.targets.target->extent().width) / float(std::max(b.targets.target->extent().height, 1u));
+    if (!knownCameraPath(opt, *loaded, camera, startAspect)) return 2;
+    auto clusters = viewer::setupClusters(opt, loaded->data, ctx);
+    if (!clusters) return fail(clusters.error());
+    const engine::ClusterSetup clusterSetup{*clusters ? &(*clusters)->data : nullptr,
+                                            *clusters ? (*clusters)->path : engine::ClusterPath::Indirect};
+    if (!startCamera(camera, *loaded, opt, startAspect)) return 2;
+    auto rendererResult = createRenderer(ctx, *b.targets.target, opt, *loaded, *clusters ? &clusterSetup : nullptr);
     if (!rendererResult) return fail(rendererResult.error().message);
     engine::SceneRenderer& renderer = *rendererResult.value();
+    const FinishGuard rendererGuard{b.targets.target.get()};  // frames in flight finish before it dies
     camera.groundY = loaded->data.boundsMin.y;
-    if (auto r = prepareRenderer(renderer, opt, headless, ui != nullptr, bool(*clusters), target.framesInFlight()); !r)
+    if (auto r = prepareRenderer(renderer, opt, b.headless, b.ui != nullptr, bool(*clusters),
+                                 b.targets.target->framesInFlight());
+        !r)
         return fail(r.error().message);
     viewer::ShaderHotReload hotReload(opt.shaderDir.empty() ? viewer::defaultShaderDir()
                                                             : std::filesystem::path(opt.shaderDir));
     std::unique_ptr<viewer::WindowInput> input;
     std::unique_ptr<viewer::ResizeSequence> resizes;
-    if (window) {
-        input = std::make_unique<viewer::WindowInput>(window->handle());
+    if (b.window) {
+        input = std::make_unique<viewer::WindowInput>(b.window->handle());
         if (!opt.testResizeSequence.empty())
-            resizes = std::make_unique<viewer::ResizeSequence>(window->handle(), opt.testResizeSequence);
+            resizes = std::make_unique<viewer::ResizeSequence>(b.window->handle(), opt.testResizeSequence);
     }
-    engine::ui::OverlayModel model = startModel(
-        opt, deviceName, *clusters ? engine::clusterPathName((*clusters)->path) : "", renderdoc->available(), headless);
+    engine::ui::OverlayModel model =
+        startModel(opt, b.ctx.properties().deviceName, *clusters ? engine::clusterPathName((*clusters)->path) : "",
+                   b.renderdoc.available(), b.headless);
     model.binNames = renderer.streamNames();
     model.hiz.range = 0.1f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin);  // the contrast
     viewer::DebugViewDriver debugView(0.25f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin));
@@ -209,12 +216,12 @@ int main(int argc, char** argv) {
 
     viewer::Session session{opt,
                             ctx,
-                            *renderdoc,
-                            window.get(),
-                            *targets,
-                            ui.get(),
-                            *timerResult,
-                            *frameTimer,
+                            b.renderdoc,
+                            b.window,
+                            b.targets,
+                            b.ui,
+                            b.overlayTimer,
+                            b.frameTimer,
                             renderer,
                             camera,
                             path,
@@ -229,4 +236,49 @@ int main(int argc, char** argv) {
     viewer::RunCounters counters;
     if (int code = viewer::runFrames(session, counters); code) return code;
     return viewer::finishRun(session, counters);
+}
+
+// --pick pixels inside the frame (else exit code 2).
+bool picksInside(const viewer::ViewerOptions& opt) {
+    for (const auto& [x, y] : opt.picks)
+        if (x >= opt.width || y >= opt.height) {
+            std::fprintf(stderr, "sieve-viewer: --pick %d,%d lies outside the %dx%d frame\n", x, y, opt.width,
+                         opt.height);
+            return false;
+        }
+    return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    viewer::ViewerOptions opt;
+    if (auto exit = viewer::optionParser(opt).run(argc, argv, 2)) return *exit;
+    if (!picksInside(opt)) return 2;
+    auto renderdoc = loadRenderDoc(opt);
+    std::unique_ptr<engine::GlfwWindow> window = viewer::openWindow(opt);
+    const bool headless = !window;
+    if (headless) viewer::applyHeadlessOutputs(opt);
+    auto ctxResult = createContext(opt, window.get(), renderdoc->available());
+    if (!ctxResult) return fail(ctxResult.error().message);
+    engine::Context& ctx = *ctxResult.value();
+    const std::string deviceName = ctx.properties().deviceName;
+    std::printf("device: %s, %s\n", deviceName.c_str(), headless ? "headless" : "window");
+
+    auto targets = viewer::createTarget(ctx, window.get(), opt);
+    if (!targets) return fail(targets.error().message);
+    engine::Target& target = *targets->target;
+    if (headless && opt.frames == 0) opt.frames = viewer::defaultHeadlessFrames(target.framesInFlight());
+    auto uiResult = createOverlay(ctx, target, window.get(), opt.overlay);
+    if (!uiResult) return fail(uiResult.error().message);
+    std::unique_ptr<engine::ui::ImGuiLayer> ui = std::move(uiResult).value();
+    auto timerResult = engine::GpuTimestamps::create(ctx, 1, target.framesInFlight(), "viewer overlay");
+    if (!timerResult) return fail(timerResult.error().message);
+    auto frameTimer = viewer::FrameGpuTimer::create(ctx, target.framesInFlight());
+    if (!frameTimer) return fail(frameTimer.error().message);
+    // On every exit path, frames in flight finish before the overlay's and the timer's objects die.
+    const FinishGuard finishGuard{&target};
+
+    Started started{opt, *renderdoc, window.get(), ctx, *targets, ui.get(), *timerResult, *frameTimer, headless};
+    return runScene(started);
 }

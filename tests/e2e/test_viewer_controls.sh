@@ -37,7 +37,7 @@ echo "clicks: check culling on then off, debug views culling then lod"
 xdotool key --window "$wid" v
 wait_for '^debug view clusters' 50
 xdotool key --window "$wid" h
-wait_for '^Hi-Z view on' 50
+wait_for '^Hi-Z view min, mip 0' 50
 xdotool key --window "$wid" f
 wait_for '^culling: freeze on' 50
 xdotool key --window "$wid" space
