@@ -69,6 +69,10 @@ void PickReadbackPass::record(VkCommandBuffer cmd, const sieve::Bindings& b, con
         const VkBufferCopy c{b[state_].offset, 0, stateBytes()};
         vkCmdCopyBuffer(cmd, b[state_].buffer, s.buffer.handle(), 1, &c);
     }
+    // The dispatches bind the whole buffer: ordered after the copy and after each other (their ranges do
+    // not overlap, but a binding says nothing of that).
+    sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     // A sampled image without a sampler: the shader's binding is a texture2D (reflected).
     const auto pyramid =
         sieve::Binding::sampled(b[pyramid_].view, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
@@ -79,6 +83,9 @@ void PickReadbackPass::record(VkCommandBuffer cmd, const sieve::Bindings& b, con
         push.size = {mips_[m].width, mips_[m].height};
         push.mip = m;
         push.offset = uint32_t(offset);
+        if (m > 0)
+            sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         pipeline_.dispatch(cmd, {pyramid, out}, push, pipeline_.groupsFor(mips_[m].width, 0),
                            pipeline_.groupsFor(mips_[m].height, 1));
         offset += uint64_t(mips_[m].width) * mips_[m].height;

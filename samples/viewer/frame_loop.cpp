@@ -29,6 +29,7 @@ struct LoopState {
     LoopControls controls;
     ChangeLog changeLog;
     ClickPick clicks;
+    bool shadows = false;  // the renderer draws cascaded shadows
     uint64_t failedInARow = 0;
     bool captureNext = false, capturing = false, shotRequested = false, quit = false, iconified = false;
     std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
@@ -55,7 +56,7 @@ FreezeControl::Frame moveCamera(Session& s, LoopState& st, const CameraInput& in
 // The plugin's switches from the overlay's model, the debug views, and the scene's passes.
 sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const FreezeControl::Frame& cull,
                                 uint64_t rendered) {
-    engine::SceneRenderer& r = s.renderer;
+    engine::SceneRenderer& r = *s.renderer;
     r.plugin().toggles() = s.model.switches.toggles;
     r.plugin().toggles().freeze = cull.freeze;
     r.setDrawDistance(s.model.switches.drawDistance);
@@ -82,7 +83,7 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
 // under the cursor; not otherwise (a copy of the whole pyramid).
 void armReadback(Session& s, const LoopState& st) {
     const engine::ui::HiZView& h = s.model.hiz;
-    if (engine::ui::PickReadbackPass* pick = s.renderer.pickReadback())
+    if (engine::ui::PickReadbackPass* pick = s.renderer->pickReadback())
         pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe) || st.clicks.wantsReadback());
 }
 
@@ -119,6 +120,29 @@ void endCapture(Session& s, LoopState& st) {
     std::printf("%s\n", s.model.status.c_str());
 }
 
+// L: the renderer made again with shadows switched (the frames in flight finish first; the culling
+// freeze starts again at its camera: the new plugin has no pyramid).
+void switchShadows(Session& s, LoopState& st) {
+    const bool on = !st.shadows;
+    std::string message;
+    if (auto r = s.targets.target->finish(); !r) {
+        message = "shadows: " + r.error().message;
+    } else if (auto made = s.remakeRenderer(on); !made) {
+        message = "shadows stay " + std::string(st.shadows ? "on" : "off") + ": " + made.error().message;
+    } else {
+        s.renderer = std::move(made).value();
+        st.shadows = on;
+        st.freeze.pluginRecreated();
+        message = on ? "shadows on: " + std::to_string(s.opt.shadowCascades() ? s.opt.shadowCascades() : 3u) +
+                           " cascades, each a culling view"
+                     : "shadows off";
+    }
+    s.model.status = message;
+    s.model.statusIsError = message.rfind("shadows o", 0) != 0;
+    std::printf("%s\n", message.c_str());
+    std::fflush(stdout);
+}
+
 // After endFrame: the capture, a shader reload (the culling freeze starts again at its camera: the new
 // plugin has neither), the log of what changed.
 void afterFrame(Session& s, LoopState& st, engine::ui::OverlayActions& actions) {
@@ -131,13 +155,14 @@ void afterFrame(Session& s, LoopState& st, engine::ui::OverlayActions& actions) 
             substitutes = subs;
         }
     if (actions.reloadShaders) {
-        const ReloadOutcome outcome = s.hotReload.run(*s.targets.target, s.renderer, s.ui, substitutes);
+        const ReloadOutcome outcome = s.hotReload.run(*s.targets.target, *s.renderer, s.ui, substitutes);
         if (outcome.ok) st.freeze.pluginRecreated();
         s.model.status = outcome.message;
         s.model.statusIsError = !outcome.ok;
         std::printf("%s\n", outcome.message.c_str());
         std::fflush(stdout);
     }
+    if (st.controls.toggleShadows) switchShadows(s, st);
     st.changeLog.print(s.model);
 }
 
@@ -237,8 +262,8 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
         return Step::Next;
     }
     const uint32_t slot = frame->info.frameSlot;
-    FrameCollector(s.overlayTimer, s.frameTimer, s.renderer, s.model).collect(slot);
-    st.clicks.collected(slot, s.renderer.pickReadback(), s.scene, s.model);
+    FrameCollector(s.overlayTimer, s.frameTimer, *s.renderer, s.model).collect(slot);
+    st.clicks.collected(slot, s.renderer->pickReadback(), s.scene, s.model);
     s.frameTimer.begin(frame->cmd, slot);
     s.model.frameMs.add(dt * 1000.0f);
     s.model.width = frame->extent.width;
@@ -264,7 +289,7 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
 }  // namespace
 
 int runFrames(Session& s, RunCounters& counters) {
-    LoopState st{counters, {}, {}, ChangeLog(s.model), ClickPick(s.targets.target->framesInFlight())};
+    LoopState st{counters, {}, {}, ChangeLog(s.model), ClickPick(s.targets.target->framesInFlight()), s.opt.shadows};
     int exitCode = 0;
     while (true) {
         if (s.window) {
@@ -288,7 +313,7 @@ int runFrames(Session& s, RunCounters& counters) {
 
 // --pick and --test-pick-verify, on the last frame's readback. Returns the exit code (0: fine).
 int explainPick(Session& s) {
-    engine::ui::PickReadbackPass* pass = s.renderer.pickReadback();
+    engine::ui::PickReadbackPass* pass = s.renderer->pickReadback();
     if (!pass || (s.opt.picks.empty() && !s.opt.testPickVerify)) return 0;
     std::optional<engine::ui::PickReadbackPass::Frame> last;
     for (uint32_t slot = 0; slot < s.targets.target->framesInFlight(); ++slot)
@@ -316,7 +341,7 @@ int finishRun(Session& s, const RunCounters& counters) {
     // Every frame has completed: the last frame's times, and the counts its recording read back (for the
     // stats JSON; counts lag framesInFlight frames, so a short run has them only from here).
     // The frames in flight at the end were not collected yet: oldest first.
-    FrameCollector collector(s.overlayTimer, s.frameTimer, s.renderer, s.model);
+    FrameCollector collector(s.overlayTimer, s.frameTimer, *s.renderer, s.model);
     for (uint64_t k = target.framesInFlight(); k >= 1; --k)
         if (target.frameIndex() >= k && rendered >= k)
             collector.collect(uint32_t((target.frameIndex() - k) % target.framesInFlight()));

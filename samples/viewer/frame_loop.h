@@ -3,6 +3,7 @@
 // overlay, the actions its buttons and keys asked for) over the objects main() made, and what the run
 // writes after its last frame.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,7 +38,9 @@ struct Session {
     engine::ui::ImGuiLayer* ui;  // null: --overlay off
     engine::GpuTimestamps& overlayTimer;
     FrameGpuTimer& frameTimer;
-    engine::SceneRenderer& renderer;
+    std::unique_ptr<engine::SceneRenderer>& renderer;
+    // Makes the scene's renderer again with or without shadows (the L key), with every optional pass.
+    std::function<sieve::Result<std::unique_ptr<engine::SceneRenderer>>(bool shadows)> remakeRenderer;
     FlyCamera& camera;
     CameraPathPlayer& path;
     ShaderHotReload& hotReload;

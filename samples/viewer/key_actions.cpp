@@ -48,6 +48,7 @@ bool applyKeys(const WindowInput::Actions& keys, engine::ui::OverlayActions& act
         say(loop.paused ? "paused: no frames (Space resumes, N renders one)" : "resumed");
     }
     loop.stepOnce = loop.paused && keys.step;
+    loop.toggleShadows = keys.shadows;
     return keys.quit;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // What the viewer's keys do besides moving the camera (R reload, P screenshot, C capture, Escape quit,
-// F freeze, O/F1 overlay, V debug view, H Hi-Z view, Space pause, N step), merged into the overlay's
+// F freeze, O/F1 overlay, V debug view, H Hi-Z view, Space pause, N step, L shadows), merged into the overlay's
 // actions and model with feedback for what cannot be done; and the log line that names each toggle the
 // user changed.
 #include "engine/ui/frame_stats.h"
@@ -11,8 +11,9 @@ namespace viewer {
 // The frame loop's own switches the keys drive.
 struct LoopControls {
     bool overlayShown = true;
-    bool paused = false;    // no frames are rendered (the window keeps the last)
-    bool stepOnce = false;  // while paused: render one frame
+    bool paused = false;         // no frames are rendered (the window keeps the last)
+    bool stepOnce = false;       // while paused: render one frame
+    bool toggleShadows = false;  // L this frame: the renderer is made again with shadows switched
 };
 
 // Adds the keys to `actions`, `model` and `loop`; a capture without RenderDoc becomes a status line

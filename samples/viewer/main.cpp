@@ -58,10 +58,11 @@ sieve::Result<std::unique_ptr<engine::Context>> createContext(const viewer::View
 sieve::Result<std::unique_ptr<engine::SceneRenderer>> createRenderer(engine::Context& ctx, engine::Target& target,
                                                                      const viewer::ViewerOptions& opt,
                                                                      const viewer::LoadedScene& scene,
-                                                                     const engine::ClusterSetup* clusters) {
+                                                                     const engine::ClusterSetup* clusters,
+                                                                     uint32_t shadowCascades) {
     engine::SceneRendererOptions ro;
     ro.framesInFlight = target.framesInFlight();
-    ro.shadowCascades = opt.shadowCascades();
+    ro.shadowCascades = shadowCascades;
     ro.clusters = clusters;
     // With clusters both draw paths shade plainly (the mesh path has no material shaders), so they look alike.
     ro.materials = !clusters;
@@ -186,15 +187,23 @@ int runScene(Started& b) {
     const engine::ClusterSetup clusterSetup{*clusters ? &(*clusters)->data : nullptr,
                                             *clusters ? (*clusters)->path : engine::ClusterPath::Indirect};
     if (!startCamera(camera, *loaded, opt, startAspect)) return 2;
-    auto rendererResult = createRenderer(ctx, *b.targets.target, opt, *loaded, *clusters ? &clusterSetup : nullptr);
+    // The renderer with every optional pass, with or without shadows (the L key makes it again).
+    const engine::ClusterSetup* clusterPtr = *clusters ? &clusterSetup : nullptr;
+    auto makeRenderer = [&](bool shadows) -> sieve::Result<std::unique_ptr<engine::SceneRenderer>> {
+        const uint32_t cascades = shadows ? (opt.cascades ? opt.cascades : 3u) : 0u;
+        auto r = createRenderer(ctx, *b.targets.target, opt, *loaded, clusterPtr, cascades);
+        if (!r) return r;
+        if (auto p = prepareRenderer(*r.value(), opt, b.headless, b.ui != nullptr, clusterPtr != nullptr,
+                                     b.targets.target->framesInFlight());
+            !p)
+            return p.error();
+        return r;
+    };
+    auto rendererResult = makeRenderer(opt.shadows);
     if (!rendererResult) return fail(rendererResult.error().message);
-    engine::SceneRenderer& renderer = *rendererResult.value();
+    std::unique_ptr<engine::SceneRenderer> renderer = std::move(rendererResult).value();
     const FinishGuard rendererGuard{b.targets.target.get()};  // frames in flight finish before it dies
     camera.groundY = loaded->data.boundsMin.y;
-    if (auto r = prepareRenderer(renderer, opt, b.headless, b.ui != nullptr, bool(*clusters),
-                                 b.targets.target->framesInFlight());
-        !r)
-        return fail(r.error().message);
     viewer::ShaderHotReload hotReload(opt.shaderDir.empty() ? viewer::defaultShaderDir()
                                                             : std::filesystem::path(opt.shaderDir));
     std::unique_ptr<viewer::WindowInput> input;
@@ -207,7 +216,7 @@ int runScene(Started& b) {
     engine::ui::OverlayModel model =
         startModel(opt, b.ctx.properties().deviceName, *clusters ? engine::clusterPathName((*clusters)->path) : "",
                    b.renderdoc.available(), b.headless);
-    model.binNames = renderer.streamNames();
+    model.binNames = renderer->streamNames();
     model.hiz.range = 0.1f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin);  // the contrast
     viewer::DebugViewDriver debugView(0.25f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin));
     viewer::CameraPathPlayer path(*loaded, {opt.cameraPath, opt.cameraPathLoop, opt.cameraPathSeconds, opt.frames});
@@ -223,6 +232,7 @@ int runScene(Started& b) {
                             b.overlayTimer,
                             b.frameTimer,
                             renderer,
+                            makeRenderer,
                             camera,
                             path,
                             hotReload,

@@ -6,6 +6,7 @@
 #  2. a grid of picks from the street: a drawn building (instance, tests, drawn by a phase, agree), the sky
 #     (no instance);
 #  3. bad pixels are refused with exit code 2.
+# The street run is under synchronization validation (the viewer exits 1 on any message).
 # With the culling frozen and the camera turned: test_viewer_pick_frozen.sh (a window: the camera is turned
 # by a drag).
 # $1: build directory, $2: source directory.
@@ -16,7 +17,8 @@ run() {
     shift
     "$viewer" "${common[@]}" "$@" >"$out/$name.txt" 2>&1 || { cat "$out/$name.txt"; echo "FAIL: $name"; exit 1; }
 }
-run street --camera 40,1.7,40,90,0 --test-pick-verify
+# Under the validation layer with synchronization validation (the readback's copies and dispatches).
+SIEVE_SYNC_VALIDATION=1 run street --camera 40,1.7,40,90,0 --test-pick-verify --validation
 run roofs --camera 0,90,160,0,-35 --draw-distance 180 --test-pick-verify
 run far --camera -300,60,-300,225,-8 --lod-bias 2 --test-pick-verify
 for name in street roofs far; do
