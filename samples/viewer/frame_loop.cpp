@@ -29,7 +29,8 @@ struct LoopState {
     LoopControls controls;
     ChangeLog changeLog;
     ClickPick clicks;
-    bool shadows = false;  // the renderer draws cascaded shadows
+    bool shadows = false;   // the renderer draws cascaded shadows
+    bool clusters = false;  // ... and the cluster lists
     uint64_t failedInARow = 0;
     bool captureNext = false, capturing = false, shotRequested = false, quit = false, iconified = false;
     std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
@@ -120,25 +121,33 @@ void endCapture(Session& s, LoopState& st) {
     std::printf("%s\n", s.model.status.c_str());
 }
 
-// L: the renderer made again with shadows switched (the frames in flight finish first; the culling
-// freeze starts again at its camera: the new plugin has no pyramid).
-void switchShadows(Session& s, LoopState& st) {
-    const bool on = !st.shadows;
+// L / K: the renderer made again with shadows or clusters switched (the frames in flight finish first;
+// the culling freeze starts again at its camera: the new plugin has no pyramid).
+void switchRenderer(Session& s, LoopState& st, bool shadows, bool clusters) {
+    const bool shadowsSwitched = shadows != st.shadows;
+    const std::string what = shadowsSwitched ? "shadows" : "clusters";
+    const bool on = shadowsSwitched ? shadows : clusters;
     std::string message;
+    bool ok = false;
     if (auto r = s.targets.target->finish(); !r) {
-        message = "shadows: " + r.error().message;
-    } else if (auto made = s.remakeRenderer(on); !made) {
-        message = "shadows stay " + std::string(st.shadows ? "on" : "off") + ": " + made.error().message;
+        message = what + ": " + r.error().message;
+    } else if (auto made = s.maker.make(shadows, clusters); !made) {
+        message = what + " stay " + (on ? "off" : "on") + ": " + made.error().message;
     } else {
         s.renderer = std::move(made).value();
-        st.shadows = on;
+        st.shadows = shadows;
+        st.clusters = clusters;
         st.freeze.pluginRecreated();
-        message = on ? "shadows on: " + std::to_string(s.opt.shadowCascades() ? s.opt.shadowCascades() : 3u) +
-                           " cascades, each a culling view"
-                     : "shadows off";
+        s.model.clusterPath = s.maker.clusterPath(clusters);
+        s.model.binNames = s.renderer->streamNames();
+        ok = true;
+        const uint32_t cascades = s.opt.cascades ? s.opt.cascades : 3u;
+        message = !on               ? what + " off"
+                  : shadowsSwitched ? "shadows on: " + std::to_string(cascades) + " cascades, each a culling view"
+                                    : "clusters on: the " + s.model.clusterPath + " path";
     }
     s.model.status = message;
-    s.model.statusIsError = message.rfind("shadows o", 0) != 0;
+    s.model.statusIsError = !ok;
     std::printf("%s\n", message.c_str());
     std::fflush(stdout);
 }
@@ -162,7 +171,8 @@ void afterFrame(Session& s, LoopState& st, engine::ui::OverlayActions& actions) 
         std::printf("%s\n", outcome.message.c_str());
         std::fflush(stdout);
     }
-    if (st.controls.toggleShadows) switchShadows(s, st);
+    if (st.controls.toggleShadows) switchRenderer(s, st, !st.shadows, st.clusters);
+    if (st.controls.toggleClusters) switchRenderer(s, st, st.shadows, !st.clusters);
     st.changeLog.print(s.model);
 }
 
@@ -289,7 +299,9 @@ Step iterate(Session& s, LoopState& st, int& exitCode) {
 }  // namespace
 
 int runFrames(Session& s, RunCounters& counters) {
-    LoopState st{counters, {}, {}, ChangeLog(s.model), ClickPick(s.targets.target->framesInFlight()), s.opt.shadows};
+    LoopState st{
+        counters,      {}, {}, ChangeLog(s.model), ClickPick(s.targets.target->framesInFlight()), s.opt.shadows,
+        s.opt.clusters};
     int exitCode = 0;
     while (true) {
         if (s.window) {

@@ -22,6 +22,7 @@
 #include "key_actions.h"
 #include "options.h"
 #include "pick.h"
+#include "renderer_maker.h"
 #include "shader_hot_reload.h"
 #include "viewer_setup.h"
 #include "window_input.h"
@@ -39,8 +40,7 @@ struct Session {
     engine::GpuTimestamps& overlayTimer;
     FrameGpuTimer& frameTimer;
     std::unique_ptr<engine::SceneRenderer>& renderer;
-    // Makes the scene's renderer again with or without shadows (the L key), with every optional pass.
-    std::function<sieve::Result<std::unique_ptr<engine::SceneRenderer>>(bool shadows)> remakeRenderer;
+    RendererMaker& maker;  // makes the renderer again (L: shadows, K: clusters)
     FlyCamera& camera;
     CameraPathPlayer& path;
     ShaderHotReload& hotReload;

@@ -49,6 +49,7 @@ bool applyKeys(const WindowInput::Actions& keys, engine::ui::OverlayActions& act
     }
     loop.stepOnce = loop.paused && keys.step;
     loop.toggleShadows = keys.shadows;
+    loop.toggleClusters = keys.clusters;
     return keys.quit;
 }
 

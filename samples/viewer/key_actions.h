@@ -11,9 +11,10 @@ namespace viewer {
 // The frame loop's own switches the keys drive.
 struct LoopControls {
     bool overlayShown = true;
-    bool paused = false;         // no frames are rendered (the window keeps the last)
-    bool stepOnce = false;       // while paused: render one frame
-    bool toggleShadows = false;  // L this frame: the renderer is made again with shadows switched
+    bool paused = false;          // no frames are rendered (the window keeps the last)
+    bool stepOnce = false;        // while paused: render one frame
+    bool toggleShadows = false;   // L this frame: the renderer is made again with shadows switched
+    bool toggleClusters = false;  // K this frame: ... with clusters switched
 };
 
 // Adds the keys to `actions`, `model` and `loop`; a capture without RenderDoc becomes a status line

@@ -15,6 +15,7 @@
 #include "cluster_setup.h"
 #include "frame_loop.h"
 #include "memory_report.h"
+#include "renderer_maker.h"
 #include "run_report.h"
 #include "scene_setup.h"
 
@@ -53,42 +54,6 @@ sieve::Result<std::unique_ptr<engine::Context>> createContext(const viewer::View
         hint = "\nnote: RenderDoc is loaded, and its capture layer (Debian's 1.24) reports at most Vulkan 1.2";
     return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED,
                             ctx.error().message + "\nrequires " + engine::Context::requirementsText() + hint);
-}
-
-sieve::Result<std::unique_ptr<engine::SceneRenderer>> createRenderer(engine::Context& ctx, engine::Target& target,
-                                                                     const viewer::ViewerOptions& opt,
-                                                                     const viewer::LoadedScene& scene,
-                                                                     const engine::ClusterSetup* clusters,
-                                                                     uint32_t shadowCascades) {
-    engine::SceneRendererOptions ro;
-    ro.framesInFlight = target.framesInFlight();
-    ro.shadowCascades = shadowCascades;
-    ro.clusters = clusters;
-    // With clusters both draw paths shade plainly (the mesh path has no material shaders), so they look alike.
-    ro.materials = !clusters;
-    auto r = engine::SceneRenderer::create(ctx, scene.data, target.colorFormat(), target.extent(), ro);
-    if (!r) return r;
-    engine::SceneRenderer& renderer = *r.value();
-    if (renderer.clusterPlugin()) renderer.clusterPlugin()->toggles().cone = opt.clusterCone;
-    return r;
-}
-
-// The renderer's optional parts: the triangle check (headless), the overlay's Hi-Z view, the culling
-// debug view's lines.
-sieve::Result<void> prepareRenderer(engine::SceneRenderer& renderer, const viewer::ViewerOptions& opt, bool headless,
-                                    bool overlay, bool clusters, uint32_t framesInFlight) {
-    if (headless && !clusters && viewer::checkTrianglesFits(renderer.cameraDrawCapacity(), framesInFlight))
-        if (auto r = renderer.checkTriangles(true); !r)
-            std::printf("triangles unchecked: %s\n", r.error().message.c_str());
-    if (overlay)
-        if (auto r = renderer.enableHiZView(); !r) return r;
-    if (overlay || opt.debugView != engine::ui::DebugView::Off)
-        if (auto r = renderer.enableCullDebug(); !r) return r;
-    // The pick's readback (armed only while used): --pick, and the Hi-Z view's texel under the cursor.
-    if (overlay || !opt.picks.empty() || opt.testPickVerify)
-        if (auto r = renderer.enablePickReadback(); !r) return r;
-    if (std::getenv("SIEVE_DUMP_GRAPH")) std::printf("%s\n", renderer.graphDump().c_str());
-    return {};
 }
 
 // The overlay's model at the start: the switches and views the command line set.
@@ -184,22 +149,11 @@ int runScene(Started& b) {
     if (!knownCameraPath(opt, *loaded, camera, startAspect)) return 2;
     auto clusters = viewer::setupClusters(opt, loaded->data, ctx);
     if (!clusters) return fail(clusters.error());
-    const engine::ClusterSetup clusterSetup{*clusters ? &(*clusters)->data : nullptr,
-                                            *clusters ? (*clusters)->path : engine::ClusterPath::Indirect};
     if (!startCamera(camera, *loaded, opt, startAspect)) return 2;
-    // The renderer with every optional pass, with or without shadows (the L key makes it again).
-    const engine::ClusterSetup* clusterPtr = *clusters ? &clusterSetup : nullptr;
-    auto makeRenderer = [&](bool shadows) -> sieve::Result<std::unique_ptr<engine::SceneRenderer>> {
-        const uint32_t cascades = shadows ? (opt.cascades ? opt.cascades : 3u) : 0u;
-        auto r = createRenderer(ctx, *b.targets.target, opt, *loaded, clusterPtr, cascades);
-        if (!r) return r;
-        if (auto p = prepareRenderer(*r.value(), opt, b.headless, b.ui != nullptr, clusterPtr != nullptr,
-                                     b.targets.target->framesInFlight());
-            !p)
-            return p.error();
-        return r;
-    };
-    auto rendererResult = makeRenderer(opt.shadows);
+    // The renderer with every optional pass (L and K make it again, with shadows or clusters switched).
+    viewer::RendererMaker maker(ctx, *b.targets.target, opt, *loaded, b.headless, b.ui != nullptr,
+                                std::move(*clusters));
+    auto rendererResult = maker.make(opt.shadows, opt.clusters);
     if (!rendererResult) return fail(rendererResult.error().message);
     std::unique_ptr<engine::SceneRenderer> renderer = std::move(rendererResult).value();
     const FinishGuard rendererGuard{b.targets.target.get()};  // frames in flight finish before it dies
@@ -213,9 +167,8 @@ int runScene(Started& b) {
         if (!opt.testResizeSequence.empty())
             resizes = std::make_unique<viewer::ResizeSequence>(b.window->handle(), opt.testResizeSequence);
     }
-    engine::ui::OverlayModel model =
-        startModel(opt, b.ctx.properties().deviceName, *clusters ? engine::clusterPathName((*clusters)->path) : "",
-                   b.renderdoc.available(), b.headless);
+    engine::ui::OverlayModel model = startModel(opt, b.ctx.properties().deviceName, maker.clusterPath(opt.clusters),
+                                                b.renderdoc.available(), b.headless);
     model.binNames = renderer->streamNames();
     model.hiz.range = 0.1f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin);  // the contrast
     viewer::DebugViewDriver debugView(0.25f * glm::length(loaded->data.boundsMax - loaded->data.boundsMin));
@@ -232,7 +185,7 @@ int runScene(Started& b) {
                             b.overlayTimer,
                             b.frameTimer,
                             renderer,
-                            makeRenderer,
+                            maker,
                             camera,
                             path,
                             hotReload,

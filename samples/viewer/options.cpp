@@ -14,8 +14,8 @@ constexpr const char* kDescription =
     "mouse button to look around (any of these takes the camera from a camera path); a right click picks\n"
     "(why was this instance culled?); F freezes the culling, V cycles the debug views (off, culling, lod,\n"
     "clusters), H shows the Hi-Z view, O or F1 hides the overlay, Space pauses (no frames) and N then\n"
-    "renders one frame, L switches the shadows; R reloads the shaders, P takes a screenshot, C captures a\n"
-    "frame with RenderDoc (loaded with --capture-file), Escape quits (exit code 0).\n"
+    "renders one frame, L switches the shadows, K the clusters; R reloads the shaders, P takes a screenshot,\n"
+    "C captures a frame with RenderDoc (loaded with --capture-file), Escape quits (exit code 0).\n"
     "Exit codes: 0 success, 1 runtime failure, 2 bad command line.";
 
 bool parseCamera(const std::string& v, ViewerOptions& o) {

@@ -30,16 +30,17 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
         in.fast = down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT);
     }
     // Action keys fire on the press, not while held. Escape quits whatever ImGui is doing.
-    const int keys[kActionKeys] = {GLFW_KEY_R,  GLFW_KEY_P, GLFW_KEY_C, GLFW_KEY_ESCAPE, GLFW_KEY_F, GLFW_KEY_O,
-                                   GLFW_KEY_F1, GLFW_KEY_V, GLFW_KEY_H, GLFW_KEY_SPACE,  GLFW_KEY_N, GLFW_KEY_L};
+    const int keys[kActionKeys] = {GLFW_KEY_R, GLFW_KEY_P,  GLFW_KEY_C, GLFW_KEY_ESCAPE, GLFW_KEY_F,
+                                   GLFW_KEY_O, GLFW_KEY_F1, GLFW_KEY_V, GLFW_KEY_H,      GLFW_KEY_SPACE,
+                                   GLFW_KEY_N, GLFW_KEY_L,  GLFW_KEY_K};
     bool fired[kActionKeys];
     for (int i = 0; i < kActionKeys; ++i) {
         const bool isDown = (!uiWantsKeyboard || keys[i] == GLFW_KEY_ESCAPE) && down(keys[i]);
         fired[i] = isDown && !wasDown_[i];
         wasDown_[i] = isDown;
     }
-    actions_ = {fired[0], fired[1], fired[2], fired[3],  fired[4], fired[5] || fired[6],
-                fired[7], fired[8], fired[9], fired[10], fired[11]};
+    actions_ = {fired[0], fired[1], fired[2], fired[3],  fired[4],  fired[5] || fired[6],
+                fired[7], fired[8], fired[9], fired[10], fired[11], fired[12]};
 
     double x = 0, y = 0;
     glfwGetCursorPos(window_, &x, &y);

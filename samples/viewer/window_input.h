@@ -19,11 +19,11 @@ public:
     CameraInput poll(bool uiWantsMouse, bool uiWantsKeyboard);
     // Keys that trigger an action once per press (sampled by poll): R reload shaders, P screenshot,
     // C RenderDoc capture, Escape quit, F freeze culling, O or F1 the overlay, V the next debug view,
-    // H the Hi-Z view, Space pause, N one frame while paused, L shadows on/off.
+    // H the Hi-Z view, Space pause, N one frame while paused, L shadows on/off, K clusters on/off.
     struct Actions {
         bool reloadShaders = false, screenshot = false, capture = false, quit = false;
         bool freeze = false, overlay = false, debugView = false, hiz = false, pause = false, step = false;
-        bool shadows = false;
+        bool shadows = false, clusters = false;
     };
     Actions actions() const { return actions_; }
     // A right click on the scene (not the overlay) in this poll: the pixel under the cursor (framebuffer
@@ -33,7 +33,7 @@ public:
     static bool movesCamera(const CameraInput& in);
 
 private:
-    static constexpr int kActionKeys = 12;
+    static constexpr int kActionKeys = 13;
     void pollPickClick(double x, double y, bool uiWantsMouse);
     enum class Drag { None, Camera, Overlay };
     GLFWwindow* window_;

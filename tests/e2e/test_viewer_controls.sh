@@ -7,8 +7,8 @@
 #  2. the debug view's "culling" and "LOD" radio buttons select their view (their labels used to clash
 #     with a section header and a checkbox);
 #  3. the keys: V cycles the debug views, H the Hi-Z view, F freezes, Space pauses (no frames) and N renders
-#     one frame, L switches the shadows on and off (the renderer made again), O hides the overlay; each
-#     change is logged;
+#     one frame, L switches the shadows and K the clusters on and off (the renderer made again), O hides
+#     the overlay; each change is logged;
 #  4. --freeze on culls by occlusion, and R (shader reload) while frozen keeps the counts (it used to cull
 #     nearly everything away against the recreated plugin's missing pyramid).
 # $1: build directory, $2: source directory.
@@ -60,12 +60,18 @@ frames_pass 3
 xdotool key --window "$wid" l
 wait_for '^shadows off' 300
 frames_pass 3
+xdotool key --window "$wid" k
+wait_for '^clusters on: the [a-z]* path' 300
+frames_pass 3
+xdotool key --window "$wid" k
+wait_for '^clusters off' 300
+frames_pass 3
 xdotool key --window "$wid" o
 wait_for '^overlay hidden' 50
 frames_pass 2
 quit
 grep -q '^frame .* failed' "$out/log.txt" && fail "a frame failed"
-echo "keys: V, H, F, Space, N, L, O each did and logged their change"
+echo "keys: V, H, F, Space, N, L, K, O each did and logged their change"
 
 # 4. Frozen from the start, with and without R.
 for run in plain reload; do
