@@ -6,7 +6,7 @@
 // transforms. Each glTF mesh becomes one Mesh (its triangle primitives become MeshPrimitives with LOD
 // chains), each node with a mesh one Instance.
 // Materials (assets/gltf_materials.h): base colour factor and texture on TEXCOORD_0 (PNG/JPEG, from
-// data URIs, buffer views or files beside the glTF), normal map, emissive factor, alphaMode and
+// data URIs, buffer views or files beside the glTF), normal map, emissive factor and texture, alphaMode and
 // alphaCutoff, doubleSided. MeshPrimitive::material is the glTF material index (primitives without one:
 // the default material after the file's); MeshPrimitive::bin follows from the material (assets/bins.h).
 // TEXCOORD_0 becomes SceneData::uvs.
@@ -21,7 +21,7 @@
 // Warnings in SceneData::warnings, one line per kind with a count: non-triangle primitives (points,
 // lines, strips, fans) and meshes left without primitives (skipped), optional extensions not
 // implemented, lights, skins, morph targets, animations, cameras no node places and cameras whose
-// numbers make no projection (ignored); emissive, occlusion and metallic-roughness textures (not drawn),
+// numbers make no projection (ignored); occlusion and metallic-roughness textures (not drawn),
 // images that do not decode (drawn untextured).
 // Errors (the message starts with the file name): unreadable file, malformed JSON/GLB, accessor,
 // bufferView or buffer ranges outside their data, component types an attribute may not have, index out

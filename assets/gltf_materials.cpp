@@ -134,9 +134,16 @@ void loadMaterials(const tinygltf::Model& model, const ImageBytes& images, const
                     "a normal map's KHR_texture_transform differs from its base colour's: the base colour's is "
                     "used");
         }
-        if (src.occlusionTexture.index >= 0 || src.emissiveTexture.index >= 0 ||
-            src.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0)
-            notes.add("occlusion, emissive and metallic-roughness textures are not drawn");
+        const tinygltf::TextureInfo& emissive = src.emissiveTexture;
+        if (readsTexCoord0(emissive.index, emissive.texCoord, emissive.extensions, notes)) {
+            // Drawn with the material's one UV transform (the base colour's, else the normal map's).
+            m.emissiveTexture = textures.slotOf(emissive.index, true);
+            const tinygltf::Value* t = extension(emissive.extensions, "KHR_texture_transform");
+            if (t && !(baseTransform && *t == *baseTransform))
+                notes.add("an emissive texture's KHR_texture_transform is ignored (the base colour's is used)");
+        }
+        if (src.occlusionTexture.index >= 0 || src.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0)
+            notes.add("occlusion and metallic-roughness textures are not drawn (Lambert shading uses neither)");
         if (src.alphaMode == "MASK")
             m.alphaMode = gpu::SIEVE_ALPHA_MASK;
         else if (src.alphaMode == "BLEND")

@@ -67,6 +67,7 @@ inline gpu::Material opaqueMaterial(const glm::vec3& rgb) {
     m.emissive = gpu::vec4(0.0f, 0.0f, 0.0f, 0.0f);
     m.normalTexture = gpu::SIEVE_TEXTURE_WHITE;
     m.normalScale = 1.0f;
+    m.emissiveTexture = gpu::SIEVE_TEXTURE_WHITE;
     return m;
 }
 

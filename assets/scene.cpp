@@ -62,8 +62,8 @@ std::string validateMaterials(const SceneData& s) {
         const gpu::Material& mat = s.materials[m];
         const std::string where = "material " + std::to_string(m) + ": ";
         if (mat.alphaMode > gpu::SIEVE_ALPHA_BLEND) return where + "alpha mode " + std::to_string(mat.alphaMode);
-        if (mat.baseColorTexture > s.textures.size() || mat.normalTexture > s.textures.size())
-            return where + "texture " + std::to_string(mat.baseColorTexture) + " outside the texture table";
+        for (uint32_t t : {mat.baseColorTexture, mat.normalTexture, mat.emissiveTexture})
+            if (t > s.textures.size()) return where + "texture " + std::to_string(t) + " outside the texture table";
         if (!finite(mat.baseColorFactor) || !std::isfinite(mat.alphaCutoff))
             return where + "colour factor or alpha cutoff is not finite";
     }

@@ -78,18 +78,13 @@ void DrawReadback::record(VkCommandBuffer cmd, const sieve::Bindings& b, const s
             recordsAt += bytes;
         }
     }
-    sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                         VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
-    s.frame = frame.frameIndex;
+    s.written(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, frame.frameIndex);
 }
 
 std::optional<DrawReadback::Frame> DrawReadback::read(uint32_t frameSlot) const {
-    if (frameSlot >= slots_.size() || !slots_[frameSlot].frame) return std::nullopt;
-    const Slot& s = slots_[frameSlot];
-    const auto* bytes = static_cast<const uint8_t*>(s.buffer.mapped());
-    if (!bytes) return std::nullopt;
     Frame f;
-    f.frameIndex = *s.frame;
+    const uint8_t* bytes = readbackBytes(slots_, frameSlot, f.frameIndex);
+    if (!bytes) return std::nullopt;
     const size_t n = streams_.size();
     std::vector<DrawCounts> counts(2 * n);
     std::memcpy(counts.data(), bytes, countsBytes(n));

@@ -14,6 +14,7 @@
 #include <span>
 #include <vector>
 
+#include "engine/vk/readback_slot.h"
 #include "engine/vk/resources.h"
 #include "shared/draw.h"
 #include "sieve/culling.h"
@@ -53,10 +54,7 @@ public:
     uint64_t capacity() const { return capacity_; }  // records of every stream of both phases
 
 private:
-    struct Slot {
-        Buffer buffer;
-        std::optional<uint64_t> frame;  // recorded into the buffer
-    };
+    using Slot = ReadbackSlot;
     Context* ctx_;
     std::vector<sieve::StreamRange> streams_;
     uint64_t capacity_ = 0;

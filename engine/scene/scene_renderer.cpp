@@ -266,6 +266,11 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     instances_ = m[plugin_->slot(sieve::CullingPlugin::kInstances)];
     if (cullDebug_)
         cullDebug_->addTo(g, color_, instances_, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)], extent);
+    if (pickReadback_)
+        if (auto r = pickReadback_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)],
+                                          m[plugin_->slot(sieve::CullingPlugin::kPyramid)], scene_.instanceCount);
+            !r)
+            return r;
     meshes_ = m[plugin_->slot(sieve::CullingPlugin::kMeshes)];
     primitives_ = m[plugin_->slot(sieve::CullingPlugin::kPrimitives)];
     auto compiled = graph::compile(g);
@@ -291,30 +296,30 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     return {};
 }
 
-sieve::Result<void> SceneRenderer::enableHiZView() {
-    if (hizView_) return {};
-    auto view = ui::HiZViewPass::create(ctx_);
-    if (!view) return view.error();
-    hizView_ = std::move(view).value();
+// An optional pass made and the graph rebuilt with it; on failure the graph is rebuilt without it.
+template <typename T>
+sieve::Result<void> SceneRenderer::addOptional(std::unique_ptr<T>& member, sieve::Result<std::unique_ptr<T>> made) {
+    if (!made) return made.error();
+    member = std::move(made).value();
     if (auto r = build(extent_); !r) {
-        hizView_.reset();
+        member.reset();
         (void)build(extent_);
         return r;
     }
     return {};
 }
 
+sieve::Result<void> SceneRenderer::enableHiZView() {
+    return hizView_ ? sieve::Result<void>{} : addOptional(hizView_, ui::HiZViewPass::create(ctx_));
+}
+
 sieve::Result<void> SceneRenderer::enableCullDebug() {
-    if (cullDebug_) return {};
-    auto pass = ui::CullDebugPass::create(ctx_, colorFormat_);
-    if (!pass) return pass.error();
-    cullDebug_ = std::move(pass).value();
-    if (auto r = build(extent_); !r) {
-        cullDebug_.reset();
-        (void)build(extent_);
-        return r;
-    }
-    return {};
+    return cullDebug_ ? sieve::Result<void>{} : addOptional(cullDebug_, ui::CullDebugPass::create(ctx_, colorFormat_));
+}
+
+sieve::Result<void> SceneRenderer::enablePickReadback() {
+    return pickReadback_ ? sieve::Result<void>{}
+                         : addOptional(pickReadback_, ui::PickReadbackPass::create(ctx_, framesInFlight_));
 }
 
 sieve::Result<void> SceneRenderer::reloadPipelines() {
@@ -347,6 +352,12 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
         if (!p) return p.error();
         debugPipelines.emplace(std::move(p).value());
     }
+    std::optional<sieve::ComputePipeline> pickPipeline;
+    if (pickReadback_) {
+        auto p = pickReadback_->createPipeline();
+        if (!p) return p.error();
+        pickPipeline.emplace(std::move(p).value());
+    }
     std::swap(plugin_, next);
     if (auto r = build(extent_); !r) {
         std::optional<ui::CullDebugPass::Pipelines> debugPipelines;
@@ -362,6 +373,7 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
     geometry_.emplace(std::move(geometry).value());
     if (hizPipeline) hizView_->replacePipeline(std::move(*hizPipeline));
     if (debugPipelines) cullDebug_->replacePipelines(std::move(*debugPipelines));
+    if (pickPipeline) pickReadback_->replacePipeline(std::move(*pickPipeline));
     if (shadowPipeline) shadow_->replacePipeline(std::move(*shadowPipeline));
     return {};
 }

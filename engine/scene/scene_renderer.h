@@ -18,6 +18,7 @@
 #include "engine/target/target.h"
 #include "engine/ui/cull_debug_pass.h"
 #include "engine/ui/hiz_view_pass.h"
+#include "engine/ui/pick_readback_pass.h"
 #include "engine/vk/context.h"
 #include "sieve/culling.h"
 #include "sieve/geometry_pass.h"
@@ -89,6 +90,10 @@ public:
     // Adds the culling debug view's line pass (engine/ui/cull_debug_pass.h); call before the first frame.
     sieve::Result<void> enableCullDebug();
     ui::CullDebugPass* cullDebug() { return cullDebug_.get(); }
+    // Adds the pick's readback of the culling decisions and the pyramid (engine/ui/pick_readback_pass.h,
+    // unarmed); call before the first frame.
+    sieve::Result<void> enablePickReadback();
+    ui::PickReadbackPass* pickReadback() { return pickReadback_.get(); }
     // Debug colouring of the geometry passes (sieve::GeometryInputs::tint / tintByLod), per phase.
     struct DrawTints {
         std::array<float, 4> early{1, 1, 1, 1}, late{1, 1, 1, 1};
@@ -109,6 +114,8 @@ public:
 private:
     SceneRenderer(Context& ctx) : ctx_(ctx) {}
     sieve::Result<void> build(VkExtent2D extent);
+    template <typename T>
+    sieve::Result<void> addOptional(std::unique_ptr<T>& member, sieve::Result<std::unique_ptr<T>> made);
     void recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);
     void recordMeshDraw(bool late, const ClusterMeshSlots& s, VkCommandBuffer cmd, const sieve::Bindings& b,
                         const sieve::FrameInfo& frame);
@@ -127,6 +134,7 @@ private:
     VkFormat depthFormat_ = kDepthFormat;
     std::unique_ptr<ui::HiZViewPass> hizView_;
     std::unique_ptr<ui::CullDebugPass> cullDebug_;
+    std::unique_ptr<ui::PickReadbackPass> pickReadback_;
     DrawTints tints_;
     // Graphs replaced by a rebuild inside a frame (viewport change) while earlier frames in flight may
     // still use their resources: destroyed once every frame slot has been waited for since (no stall).

@@ -71,8 +71,22 @@ std::array<glm::vec4, 8> CullDebugPass::frustumCorners(const FrozenCamera& camer
     return out;
 }
 
+// The picked instance's sphere: the bounds pipeline over that one instance, every state drawn in one colour.
+void CullDebugPass::recordPicked(VkCommandBuffer cmd, const sieve::Bindings& b) {
+    sieve::gpu::CullBoundsPush push{};
+    push.viewProj = sieve::gpu::mat4(frame_.viewProj);
+    push.instanceCount = frame_.instanceCount;
+    for (uint32_t& c : push.stateColour) c = kPickedColour;
+    pipelines_.bounds.bind(cmd,
+                           {sieve::Binding::storage({b[instances_].buffer, b[instances_].offset, VK_WHOLE_SIZE}),
+                            sieve::Binding::storage({b[state_].buffer, b[state_].offset, VK_WHOLE_SIZE})},
+                           &push, sizeof(push));
+    vkCmdDraw(cmd, sieve::gpu::SIEVE_BOUNDS_VERTICES, 1, 0, *frame_.picked);
+}
+
 void CullDebugPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
-    if (!frame_.bounds && !frame_.frustum) return;
+    const bool picked = frame_.picked && *frame_.picked < frame_.instanceCount;
+    if (!frame_.bounds && !frame_.frustum && !picked) return;
     VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
     color.imageView = b[color_].view;
     color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
@@ -104,6 +118,7 @@ void CullDebugPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
                                &push, sizeof(push));
         vkCmdDraw(cmd, sieve::gpu::SIEVE_BOUNDS_VERTICES, frame_.instanceCount, 0, 0);
     }
+    if (picked) recordPicked(cmd, b);
     if (frame_.frustum) {
         sieve::gpu::FrustumLinesPush push{};
         const std::array<glm::vec4, 8> corners = frustumCorners(*frame_.frustum, frame_.frustumNear, frame_.frustumFar);

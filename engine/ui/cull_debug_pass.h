@@ -38,7 +38,10 @@ struct CullDebugFrame {
     // Distances in front of the frozen camera where the frustum's near and far faces are drawn (an
     // infinite far plane has no face of its own).
     float frustumNear = 0.5f, frustumFar = 200.0f;
+    // The picked instance: its sphere drawn in kPickedColour whatever the culling decided (any debug view).
+    std::optional<uint32_t> picked;
 };
+inline constexpr uint32_t kPickedColour = 0xFF0080FFu;  // RGBA8 (255, 128, 0): orange, in no legend
 
 class CullDebugPass {
 public:
@@ -63,6 +66,7 @@ public:
 private:
     CullDebugPass(Context& ctx, VkFormat format) : ctx_(ctx), format_(format) {}
     void record(VkCommandBuffer cmd, const sieve::Bindings& b);
+    void recordPicked(VkCommandBuffer cmd, const sieve::Bindings& b);
 
     Context& ctx_;
     VkFormat format_;

@@ -41,13 +41,21 @@ std::vector<float> RollingSeries::ordered() const {
 }
 
 void PassTimings::add(std::string_view pass, float ms) {
+    auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.name == pass; });
+    if (it == entries_.end()) it = entries_.insert(entries_.end(), Entry{std::string(pass), {}, false, 0});
+    it->ms.add(ms);
+    it->current = true;
+    it->order = reported_++;
+}
+
+void PassTimings::endFrame() {
+    if (reported_ == 0) return;  // nothing read back this time: the last frame's order stays
     for (Entry& e : entries_)
-        if (e.name == pass) {
-            e.ms.add(ms);
-            return;
-        }
-    entries_.push_back({std::string(pass), {}});
-    entries_.back().ms.add(ms);
+        if (e.order >= reported_) e.current = false, e.order = reported_;
+    std::stable_sort(entries_.begin(), entries_.end(),
+                     [](const Entry& a, const Entry& b) { return a.order < b.order; });
+    for (Entry& e : entries_) e.order = UINT32_MAX;  // a pass added in the next frame gets its position again
+    reported_ = 0;
 }
 
 std::map<std::string, float> PassTimings::averages() const {

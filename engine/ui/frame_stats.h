@@ -35,14 +35,19 @@ private:
     size_t count_ = 0;
 };
 
-// GPU time per pass, in the order passes were first reported.
+// GPU time per pass. endFrame() after a frame's passes were added orders the entries as that frame
+// reported them (its execution order) and marks the passes it did not report (switched off) as not
+// current; they keep their history for when they run again.
 class PassTimings {
 public:
     void add(std::string_view pass, float ms);
+    void endFrame();
     void clear() { entries_.clear(); }
     struct Entry {
         std::string name;
         RollingSeries ms;
+        bool current = true;  // reported by the last frame
+        uint32_t order = 0;   // position in the frame being reported
     };
     const std::vector<Entry>& entries() const { return entries_; }
     std::map<std::string, float> averages() const;  // name -> mean ms over the window
@@ -50,6 +55,14 @@ public:
 
 private:
     std::vector<Entry> entries_;
+    uint32_t reported_ = 0;  // passes added since the last endFrame
+};
+
+// A texel of the pyramid: mip, coordinates in that mip.
+struct HiZTexel {
+    int mip = 0;
+    uint32_t x = 0, y = 0;
+    bool operator==(const HiZTexel&) const = default;
 };
 
 // Which Hi-Z pyramid the overlay shows, and at which mip.
@@ -60,6 +73,17 @@ struct HiZView {
     int mipCount = 0;                // 0: the host has no pyramid (the section says so)
     uint32_t width = 0, height = 0;  // extent of mip 0
     void* texture = nullptr;         // ImTextureID of the selected min/max mip (a VkImageView), set by the host
+    float range = 100.0f;            // the distance shown black (the contrast slider)
+    float nearPlane = 0.0f;          // set by the host: distance = nearPlane / depth (0: not a perspective)
+    float aspect = 1.0f;             // set by the host: the frame's width / height, which the pyramid covers
+    std::optional<HiZTexel> probe;   // written by the overlay: the texel under the cursor, if any
+    // Set by the host from a readback: the probed texel's min and max depth.
+    struct Readout {
+        HiZTexel texel;
+        uint32_t mipWidth = 0, mipHeight = 0;  // the extent of the texel's mip
+        float min = 0.0f, max = 0.0f;
+    };
+    std::optional<Readout> readout;
 };
 
 // The LOD bias range of the overlay's slider and of the viewer's --lod-bias (in levels).
@@ -79,6 +103,7 @@ struct UiRect {
 struct OverlayLayout {
     UiRect window;                 // the main "Sieve" window
     std::vector<UiRect> sections;  // each collapsing section's header
+    std::vector<UiRect> controls;  // each checkbox, radio button, button and slider, by its label
     UiRect status;                 // the bottom bar (status line, frozen banner); empty name when not shown
     float scale = 1.0f;            // scale the overlay was drawn at (content scale x fit)
 };
@@ -88,6 +113,14 @@ struct OverlayLayout {
 struct OverlayPolicy {
     float contentScale = 1.0f;
     bool quarter = false;
+};
+
+// The pick window: why the picked instance was culled or drawn (the viewer's right click).
+struct PickPanel {
+    std::optional<uint32_t> instance;  // none: the sky
+    std::string title;
+    std::vector<std::string> lines;
+    bool mismatch = false;  // the CPU reference and the GPU disagree: shown in red
 };
 
 // Everything the overlay draws.
@@ -118,6 +151,10 @@ struct OverlayModel {
     std::string status;             // last action's result ("screenshot written to ..."), in the bottom bar
     bool statusIsError = false;     // drawn in red (e.g. a shader compile error)
     DebugView debugView = DebugView::Off;
+    std::vector<std::string> binNames;  // the draw streams' bins (opaque, mask, blend, ...), for the views table
+    std::string cameraPathLabel;        // what camera path plays, in the bottom bar; empty: none
+    int freezeWarmUp = 0;               // frames culled at the frozen camera before the freeze takes hold
+    std::optional<PickPanel> pick;      // the last pick, shown in its own window until closed
     OverlayPolicy policy;
     OverlayLayout layout;  // written by drawOverlay
     // drawOverlay's own state under policy.quarter, carried between frames: the scale factor, and how many

@@ -77,9 +77,11 @@ sieve::Result<void> HiZViewPass::bind(graph::GraphExecutor& executor) const {
     return executor.bindImported(displaySlot_, b);
 }
 
-void HiZViewPass::select(bool show, bool showMax, int mip) {
+void HiZViewPass::select(bool show, bool showMax, int mip, float nearPlane, float range) {
     show_ = show;
     showMax_ = showMax;
+    nearPlane_ = nearPlane;
+    range_ = range;
     mip_ = std::clamp(mip, 0, int(std::max(mipCount_, 1u)) - 1);
 }
 
@@ -92,7 +94,8 @@ void HiZViewPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
     push.outSize.y = e.height;
     push.mip = mip_;
     push.channel = showMax_ ? 1u : 0u;
-    push.logRange = 16.0f;
+    push.nearPlane = nearPlane_;
+    push.range = range_;
     // A sampled image without a sampler: the shader's binding is a texture2D (reflected).
     const auto pyramid =
         sieve::Binding::sampled(b[pyramidSlot_].view, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);

@@ -38,8 +38,10 @@ public:
     // Binds the display image to the executor built from that graph.
     sieve::Result<void> bind(graph::GraphExecutor& executor) const;
 
-    // What the next recorded frame shows; nothing is dispatched while `show` is false.
-    void select(bool show, bool showMax, int mip);
+    // What the next recorded frame shows; nothing is dispatched while `show` is false. nearPlane: of a
+    // reverse-Z infinite perspective (distance = nearPlane / depth; 0: the depth itself is shown), range:
+    // the distance shown black.
+    void select(bool show, bool showMax, int mip, float nearPlane = 0.0f, float range = 1.0f);
     // The display image (an ImGui texture id) when the last recorded frame wrote it, else null.
     VkImageView texture() const { return written_ ? display_.view() : VK_NULL_HANDLE; }
     uint32_t mipCount() const { return mipCount_; }
@@ -62,6 +64,7 @@ private:
     uint32_t mipCount_ = 0;
     bool show_ = false, showMax_ = false;
     int mip_ = 0;
+    float nearPlane_ = 0.0f, range_ = 1.0f;
     bool written_ = false;
 };
 

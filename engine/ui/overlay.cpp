@@ -7,61 +7,16 @@
 #include <cinttypes>
 #include <string>
 
-#include "sieve/cull_tests.h"
+#include "engine/ui/overlay_widgets.h"
 
 namespace engine::ui {
+
+using namespace widgets;
 
 namespace {
 
 constexpr float kMargin = 10.0f;      // between the overlay's windows and the display edge (unscaled)
 constexpr float kMainWidth = 400.0f;  // of the main window (unscaled)
-
-// A row of the counts table: label, value ("-" while there are no counts), and for instance counts
-// their share of all instances (instances = 0: no share column, e.g. draw records, triangles).
-void countRow(const char* label, bool valid, uint64_t value, uint64_t instances) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    ImGui::TextUnformatted(label);
-    ImGui::TableNextColumn();
-    if (valid)
-        ImGui::Text("%" PRIu64, value);
-    else
-        ImGui::TextUnformatted("-");
-    ImGui::TableNextColumn();
-    if (valid && instances)
-        ImGui::Text("%5.1f%%", 100.0 * double(value) / double(instances));
-    else
-        ImGui::TextUnformatted(instances || !valid ? "-" : "");
-}
-void instanceRow(const char* label, bool valid, uint64_t value, uint64_t instances) {
-    countRow(label, valid, value, std::max<uint64_t>(instances, 1));
-}
-void plainRow(const char* label, bool valid, uint64_t value) {
-    countRow(label, valid, value, 0);
-}
-
-void disabledWrapped(const char* text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", text);
-    ImGui::PopStyleColor();
-}
-
-void plot(const char* id, const RollingSeries& s, float height) {
-    const std::vector<float> v = s.ordered();
-    if (v.empty()) return;
-    ImGui::PlotLines(id, v.data(), int(v.size()), 0, nullptr, 0.0f, std::max(s.max() * 1.2f, 1e-3f),
-                     ImVec2(ImGui::GetContentRegionAvail().x, height));
-}
-
-UiRect lastItemRect(const char* name) {
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    return {name, a.x, a.y, b.x, b.y, ImGui::IsItemVisible()};
-}
-
-UiRect windowRect(const char* name) {
-    const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
-    return {name, p.x, p.y, p.x + s.x, p.y + s.y, true};
-}
 
 // A collapsing section whose header rectangle is recorded; `open` is the default the first time (always,
 // under policy.quarter, where nobody clicks).
@@ -76,7 +31,7 @@ bool section(OverlayModel& m, const char* name, bool open) {
 // a tall overlay never hides them). Returns its height.
 float drawStatusBar(OverlayModel& m, const ImVec2& display, float margin) {
     const bool frozen = m.switches.toggles.freeze;
-    if (!frozen && m.status.empty()) return 0.0f;
+    if (!frozen && m.status.empty() && m.cameraPathLabel.empty()) return 0.0f;
     ImGui::SetNextWindowPos(ImVec2(margin, display.y - margin), ImGuiCond_Always, ImVec2(0.0f, 1.0f));
     ImGui::SetNextWindowSizeConstraints(ImVec2(0, 0), ImVec2(std::max(display.x - 2 * margin, 1.0f), FLT_MAX));
     ImGui::SetNextWindowBgAlpha(0.85f);
@@ -86,10 +41,17 @@ float drawStatusBar(OverlayModel& m, const ImVec2& display, float margin) {
     float height = 0.0f;
     if (ImGui::Begin("##status", nullptr, flags)) {
         ImGui::PushTextWrapPos(std::max(display.x - 4 * margin, 64.0f));
-        if (frozen)
+        if (frozen && m.freezeWarmUp > 0)
             ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.2f, 1.0f),
-                               "CULLING FROZEN: the culling camera stays where it was (debug view: culling shows "
-                               "its frustum in yellow)");
+                               "FREEZING CULLING: %d more frame(s) culled at the frozen camera to build its Hi-Z "
+                               "pyramid",
+                               m.freezeWarmUp);
+        else if (frozen)
+            ImGui::TextColored(ImVec4(1.0f, 0.9f, 0.2f, 1.0f),
+                               "CULLING FROZEN (F): the culling camera stays where it was (debug view: culling "
+                               "shows its frustum in yellow; the false-culling check pauses)");
+        if (!m.cameraPathLabel.empty())
+            ImGui::TextColored(ImVec4(0.6f, 0.85f, 1.0f, 1.0f), "%s", m.cameraPathLabel.c_str());
         if (!m.status.empty()) {
             if (m.statusIsError) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
             ImGui::TextUnformatted(m.status.c_str());
@@ -112,100 +74,28 @@ void drawFrameSection(const OverlayModel& m) {
     plot("##frame", m.frameMs, ImGui::GetTextLineHeight() * 1.5f);
 }
 
-// One row per view of the frame (visible, drawn instances, draw records per bin).
-void drawViewsTable(const sieve::CullingStats& c) {
-    if (c.views.size() < 2 && (c.views.empty() || c.views[0].early.size() < 2)) return;
-    if (!ImGui::BeginTable("views", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) return;
-    ImGui::TableSetupColumn("view");
-    ImGui::TableSetupColumn("visible");
-    ImGui::TableSetupColumn("drawn");
-    ImGui::TableSetupColumn("draws per bin");
-    ImGui::TableHeadersRow();
-    for (const sieve::CullingViewStats& v : c.views) {
-        std::string bins;
-        for (uint32_t b = 0; b < v.early.size(); ++b) bins += (b ? " " : "") + std::to_string(v.draws(b));
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::Text("%s (%s)", v.name.c_str(), sieve::viewKindName(v.kind));
-        ImGui::TableNextColumn();
-        ImGui::Text("%u", v.frustumVisible);
-        ImGui::TableNextColumn();
-        ImGui::Text("%u", v.drawn());
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(bins.c_str());
-    }
-    ImGui::EndTable();
+std::vector<std::string> idlePasses(const OverlayModel& m) {
+    const sieve::CullingToggles& t = m.switches.toggles;
+    std::vector<std::string> idle;
+    if (!t.checkCulling || t.freeze) idle.push_back("cull.check");  // the check pauses while frozen
+    if (t.freeze) idle.push_back("hiz.build");                      // the frozen pyramid is kept
+    if (!m.hiz.show) idle.push_back("overlay.hiz");
+    if (m.debugView != DebugView::Culling && !m.pick) idle.push_back("debug.culling");  // (a pick's bounds)
+    return idle;
 }
 
-void drawClusterCounts(const std::string& path, const sieve::ClusterStats& s) {
-    if (path.empty()) return;
-    if (!s.valid) {
-        disabledWrapped("no cluster counts yet");
-        return;
-    }
-    const sieve::gpu::ClusterCounters& k = s.counters;
-    ImGui::Text("clusters (%s path)", path.c_str());
-    if (ImGui::BeginTable("clusters", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-        countRow("clusters tested", true, k.lateTested, k.lateTested);
-        countRow("frustum visible", true, k.frustumVisible, k.lateTested);
-        countRow("front-facing (cone)", true, k.coneVisible, k.lateTested);
-        countRow("occlusion visible", true, k.lateVisible, k.lateTested);
-        countRow("drawn (early + late)", true, s.drawn(), k.lateTested);
-        countRow("cluster triangles", true, k.triangles, 0);
-        countRow("overflow + dropped", true, s.early.overflow + s.late.overflow + k.dropped, 0);
-        ImGui::EndTable();
-    }
-}
-
-void drawCountsSection(const sieve::CullingStats& c, uint64_t triangles, bool singlePhase) {
-    // The same rows with or without counts, so that the overlay does not change size when they arrive.
-    const bool v = c.valid;
-    if (v)
-        ImGui::Text("counts of frame %" PRIu64, c.frame);
-    else
-        disabledWrapped("no culling counts yet (they reach the CPU some frames late)");
-    // Instance rows first (with their share of all instances), then draw records, which are per
-    // (instance, primitive) and so never a share of instances.
-    if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg)) {
-        ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
-        ImGui::TableSetupColumn("count", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0000000000").x);
-        ImGui::TableSetupColumn("share", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("100.0%").x);
-        instanceRow("instances", v, c.instances, c.instances);
-        if (singlePhase) {
-            instanceRow("drawn (single phase)", v, c.lateDrawn, c.instances);
-        } else {
-            instanceRow("drawn early (visible last frame)", v, c.earlyDrawn, c.instances);
-            instanceRow("drawn late (newly visible)", v, c.lateDrawn, c.instances);
-        }
-        // What each test removed from the main view (the first test that culls an instance counts it); a
-        // test that removed nothing (off, or no draw distance) takes no row.
-        for (const sieve::CullTest& test : sieve::kCullTests) {
-            const uint32_t culled = c.views.empty() ? 0u : c.views.front().culled[test.index];
-            if (culled) instanceRow(("culled: " + std::string(test.culledBy)).c_str(), v, culled, c.instances);
-        }
-        plainRow("draw records (instance x primitive)", v, c.draws());
-        plainRow("triangles", v, triangles);
-        ImGui::EndTable();
-    }
-    if (v && c.overflow())
-        ImGui::TextColored(ImVec4(1, 0.4f, 0.3f, 1), "draw buffer overflow: %u draw records dropped", c.overflow());
-    if (v && c.falselyCulledValid)
-        ImGui::TextColored(c.falselyCulled ? ImVec4(1, 0.4f, 0.3f, 1) : ImVec4(0.6f, 0.9f, 0.6f, 1),
-                           "falsely culled: %u instances", c.falselyCulled);
-    if (v) drawViewsTable(c);
-}
-
-void drawTimingsSection(const PassTimings& t, float maxHeight, bool singlePhase) {
+void drawTimingsSection(const PassTimings& t, float maxHeight, const std::vector<std::string>& idle) {
     if (t.entries().empty()) {
         disabledWrapped("no GPU timings reported");
         return;
     }
     ImGui::Text("GPU total (mean) %.3f ms", t.totalAverage());
-    if (singlePhase) disabledWrapped("single phase: draw.early draws everything, draw.late is not recorded");
     // Its own scroll region, as tall as the window has room for: the rest of the overlay never scrolls.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float rowHeight = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
-    const float natural = float(t.entries().size() + 1) * rowHeight + 2.0f * style.CellPadding.y;
+    size_t rows = 0;
+    for (const PassTimings::Entry& e : t.entries()) rows += e.current;
+    const float natural = float(rows + 1) * rowHeight + 2.0f * style.CellPadding.y;
     const float height = std::clamp(maxHeight - ImGui::GetCursorScreenPos().y, 2.0f * rowHeight, natural);
     const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
     if (!ImGui::BeginTable("timings", 4, flags, ImVec2(0.0f, height))) return;
@@ -216,9 +106,14 @@ void drawTimingsSection(const PassTimings& t, float maxHeight, bool singlePhase)
     ImGui::TableSetupColumn("history", ImGuiTableColumnFlags_WidthStretch, 2.4f);
     ImGui::TableHeadersRow();
     for (const PassTimings::Entry& e : t.entries()) {
+        if (!e.current) continue;  // a pass switched off
+        const bool off = std::find(idle.begin(), idle.end(), e.name) != idle.end();
+        if (off) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(e.name.c_str());
+        // draw.late also draws the blended bins (after the late opaque draws, single phase too).
+        const char* note = off ? " (off)" : e.name == "draw.late" ? " + blend" : "";
+        ImGui::Text("%s%s", e.name.c_str(), note);
         ImGui::TableNextColumn();
         ImGui::Text("%7.3f", e.ms.last());
         ImGui::TableNextColumn();
@@ -227,119 +122,26 @@ void drawTimingsSection(const PassTimings& t, float maxHeight, bool singlePhase)
         ImGui::PushID(e.name.c_str());
         plot("##pass", e.ms, ImGui::GetTextLineHeight());
         ImGui::PopID();
+        if (off) ImGui::PopStyleColor();
     }
     ImGui::EndTable();
 }
 
-bool drawTogglesSection(CullingSwitches& s) {
-    sieve::CullingToggles& t = s.toggles;
-    float& drawDistance = s.drawDistance;
-    bool changed = false;
-    for (const sieve::CullTest& test : sieve::kCullTests) {
-        changed |= ImGui::Checkbox(std::string(test.name).c_str(), &(t.*test.toggle));
-        ImGui::SameLine();
-    }
-    changed |= ImGui::Checkbox("two-phase", &t.twoPhase);
-    changed |= ImGui::Checkbox("LOD", &t.lod);
-    ImGui::SameLine();
-    changed |= ImGui::Checkbox("freeze culling", &t.freeze);
-    ImGui::SameLine();
-    // The false-culling check: occlusion-culled instances re-tested against the final depth.
-    changed |= ImGui::Checkbox("check culling", &t.checkCulling);
-    int mode = s.stable ? 0 : 1;
-    changed |= ImGui::RadioButton("stable compaction", &mode, 0);
-    ImGui::SameLine();
-    changed |= ImGui::RadioButton("atomic append", &mode, 1);
-    s.stable = mode == 0;
-    // One row: the LOD bias, then the draw distance (0 = none; logarithmic, distances span orders of magnitude).
-    const float half = ImGui::GetContentRegionAvail().x * 0.25f;
-    ImGui::SetNextItemWidth(half);
-    changed |= ImGui::SliderInt("LOD bias", &t.lodBias, kLodBiasMin, kLodBiasMax);
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(half);
-    changed |= ImGui::SliderFloat("draw distance", &drawDistance, 0.0f, 10000.0f, drawDistance > 0.0f ? "%.1f" : "none",
-                                  ImGuiSliderFlags_Logarithmic);
-    return changed;
-}
-
-bool drawDebugViewSection(DebugView& v) {
-    int mode = int(v);
-    bool changed = ImGui::RadioButton("off", &mode, int(DebugView::Off));
-    ImGui::SameLine();
-    changed |= ImGui::RadioButton("culling", &mode, int(DebugView::Culling));
-    ImGui::SameLine();
-    changed |= ImGui::RadioButton("LOD", &mode, int(DebugView::Lod));
-    ImGui::SameLine();
-    changed |= ImGui::RadioButton("clusters", &mode, int(DebugView::Clusters));
-    v = DebugView(mode);
-    if (v == DebugView::Culling) {
-        ImGui::TextColored(ImVec4(0.4f, 1.0f, 0.4f, 1.0f), "drawn early");
-        ImGui::SameLine();
-        ImGui::TextColored(ImVec4(0.45f, 0.6f, 1.0f, 1.0f), "drawn late / single phase");
-        for (const sieve::CullTest& test : sieve::kCullTests) {
-            const ImVec4 colour(test.colour[0], test.colour[1], test.colour[2], 1.0f);
-            ImGui::TextColored(colour, "%s", std::string(test.culledBy).c_str());
-            ImGui::SameLine();
-        }
-        ImGui::TextColored(ImVec4(1.0f, 1.0f, 0.2f, 1.0f), "frozen frustum");
-    } else if (v == DebugView::Lod) {
-        disabledWrapped("LOD 0 white, 1 yellow, 2 orange, 3 and coarser red");
-    }
-    return changed;
-}
-
-void drawHiZSection(HiZView& v) {
-    if (v.mipCount <= 0) {
-        disabledWrapped("no Hi-Z pyramid in this host");
-        v.show = false;
-        return;
-    }
-    ImGui::Checkbox("show Hi-Z", &v.show);
-    int which = v.showMax ? 1 : 0;
-    ImGui::SameLine();
-    ImGui::RadioButton("min", &which, 0);
-    ImGui::SameLine();
-    ImGui::RadioButton("max", &which, 1);
-    v.showMax = which == 1;
-    // The selection outlives a smaller pyramid (a 1x1 window has one mip): clamped where shown, kept here.
-    int mip = std::clamp(v.mip, 0, v.mipCount - 1);
-    if (ImGui::SliderInt("mip", &mip, 0, v.mipCount - 1)) v.mip = mip;
-}
-
-void drawHiZWindow(const HiZView& v) {
-    if (!v.show || !v.texture || !v.width || !v.height) return;
-    // Its own window at the top right, so that the main window's height does not depend on it.
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float width = std::min(360.0f, std::max(display.x * 0.3f, 64.0f));
-    const float height = std::min(width * float(v.height) / float(v.width), 2.0f * width);
-    ImGui::SetNextWindowPos(ImVec2(std::max(display.x - width - 26.0f, 0.0f), 10.0f), ImGuiCond_Always);
-    ImGui::SetNextWindowBgAlpha(0.85f);
-    const ImGuiWindowFlags flags =
-        ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings;
-    if (ImGui::Begin("Hi-Z pyramid", nullptr, flags)) {
-        const int mip = std::clamp(v.mip, 0, v.mipCount - 1);
-        const uint32_t w = std::max(v.width >> mip, 1u), h = std::max(v.height >> mip, 1u);
-        ImGui::Text("%s, mip %d: %ux%u", v.showMax ? "max" : "min", mip, w, h);
-        ImGui::Image(reinterpret_cast<ImTextureID>(v.texture), ImVec2(width, height));
-        ImGui::TextDisabled("white near, black far");
-        ImGui::TextDisabled("blue: nothing drawn");
-    }
-    ImGui::End();
-}
-
 OverlayActions drawActionsSection(bool captureAvailable) {
     OverlayActions a;
-    a.screenshot = ImGui::Button("screenshot");
+    a.screenshot = button("screenshot");
     ImGui::SameLine();
     if (!captureAvailable) ImGui::BeginDisabled();
-    a.capture = ImGui::Button("RenderDoc capture");
+    a.capture = button("RenderDoc capture");
     if (!captureAvailable) {
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("RenderDoc is not loaded (install renderdoc, or run under renderdoccmd)");
+            ImGui::SetTooltip(
+                "RenderDoc is not loaded in this run (--capture-file PATH loads it; or start the viewer "
+                "under renderdoccmd / qrenderdoc)");
     }
     ImGui::SameLine();
-    a.reloadShaders = ImGui::Button("reload shaders");
+    a.reloadShaders = button("reload shaders");
     return a;
 }
 
@@ -350,6 +152,7 @@ OverlayActions drawOverlay(OverlayModel& m) {
     const float margin = kMargin * scale;
     m.layout = {};
     m.layout.scale = scale;
+    recordControlsInto(&m.layout);
     const float statusHeight = drawStatusBar(m, display, margin);
 
     // The main window's box: below the top margin, above the status bar; under policy.quarter, at most
@@ -377,18 +180,17 @@ OverlayActions drawOverlay(OverlayModel& m) {
     if (ImGui::Begin("Sieve", nullptr, flags)) {
         drawFrameSection(m);
         actions = drawActionsSection(m.captureAvailable);
-        const bool singlePhase = !m.switches.toggles.twoPhase;
         if (section(m, "counts", tall && open >= 1)) {
-            drawCountsSection(m.counts, m.triangles, singlePhase);
+            drawCountsSection(m.counts, m.triangles, m.switches, m.binNames);
             drawClusterCounts(m.clusterPath, m.clusters);
         }
         if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.switches);
         if (section(m, "debug view", m.debugView != DebugView::Off && !m.policy.quarter))
-            changed |= drawDebugViewSection(m.debugView);
+            changed |= drawDebugViewSection(m.debugView, !m.clusterPath.empty());
         if (section(m, "Hi-Z", m.hiz.show && !m.policy.quarter)) drawHiZSection(m.hiz);
         // Last, so that its scroll region takes what is left of the box.
         const float bottom = margin + maxH - ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
-        if (section(m, "GPU time per pass", open >= 3)) drawTimingsSection(m.gpuTimes, bottom, singlePhase);
+        if (section(m, "GPU time per pass", open >= 3)) drawTimingsSection(m.gpuTimes, bottom, idlePasses(m));
         idealHeight = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
         m.layout.window = windowRect("Sieve");
         // A section header scrolled out of the window's box is not visible either.
@@ -397,6 +199,8 @@ OverlayActions drawOverlay(OverlayModel& m) {
     }
     ImGui::End();
     drawHiZWindow(m.hiz);
+    drawPickWindow(m.pick, margin + (statusHeight > 0 ? statusHeight + margin : 0.0f));
+    recordControlsInto(nullptr);
     actions.togglesChanged = changed;
     // Under policy.quarter the next frame fits the box: as wide as it may be (not below 3/4 size, where
     // the bitmap font stops being readable), then with fewer sections open (headers stay), and only

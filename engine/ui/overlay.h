@@ -22,15 +22,27 @@ OverlayActions newOverlayFrame(ImGuiLayer& layer, OverlayModel& model, VkExtent2
 
 // Sections (inside an open ImGui window).
 void drawFrameSection(const OverlayModel& model);  // frame time (plot), resolution, device
-// Instance counts with their share of all instances, then draw records and triangles (no share).
-void drawCountsSection(const sieve::CullingStats& counts, uint64_t triangles, bool singlePhase);
-// Per pass: last, mean, plot, in a scroll region ending at most at screen y = maxScreenY.
-void drawTimingsSection(const PassTimings& timings, float maxScreenY, bool singlePhase);
+// Instance counts with their share of all instances, then draw records and triangles (no share), what
+// each test culled and the false-culling check: the same lines whatever the switches (greyed where they
+// do not apply), then the views table (binNames: the streams' bins).
+void drawCountsSection(const sieve::CullingStats& counts, uint64_t triangles, const CullingSwitches& switches,
+                       const std::vector<std::string>& binNames);
+void drawViewsTable(const sieve::CullingStats& counts, const std::vector<std::string>& binNames);
+// Per pass of the last frame, in its order: last, mean, plot, in a scroll region ending at most at screen
+// y = maxScreenY.
+// Passes named in `idle` do no work with the model's switches (idlePasses): greyed, "(off)".
+void drawTimingsSection(const PassTimings& timings, float maxScreenY, const std::vector<std::string>& idle);
+std::vector<std::string> idlePasses(const OverlayModel& model);
 void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats);  // cluster culling's counts
 bool drawTogglesSection(CullingSwitches& switches);                                 // true when something changed
-bool drawDebugViewSection(DebugView& view);                // off / culling / LOD, with a legend
-void drawHiZSection(HiZView& view);                        // show, min/max, mip slider
-void drawHiZWindow(const HiZView& view);                   // the image, in its own window (top right)
+// off / culling / LOD / clusters, with a legend of two lines (clusters: the draws are cluster lists).
+bool drawDebugViewSection(DebugView& view, bool clusters);
+void drawHiZSection(HiZView& view);  // show, min/max, mip slider
+// The image (with the frame's aspect), in its own window (top right); the texel under the cursor goes to
+// view.probe and its readout, when the host has it, is shown below.
+void drawHiZWindow(HiZView& view);
 OverlayActions drawActionsSection(bool captureAvailable);  // screenshot, RenderDoc capture, reload shaders
+// The pick window at the bottom right, above the bottom bar (closing it clears `pick`).
+void drawPickWindow(std::optional<PickPanel>& pick, float bottomMargin);
 
 }  // namespace engine::ui

@@ -82,6 +82,7 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
                                           {"lod", t.lod},
                                           {"compaction", run.stable ? "stable" : "atomic"},
                                           {"freeze", t.freeze},
+                                          {"check_culling", t.checkCulling},
                                           {"lod_bias", t.lodBias}});
     j["toggles"] = toggles;
     j["draw_distance"] = run.drawDistance;
@@ -96,8 +97,14 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
         if (!run.overlay->status.name.empty()) o["status"] = rect(run.overlay->status);
         o["sections"] = nlohmann::ordered_json::array();
         for (const UiRect& r : run.overlay->sections) o["sections"].push_back(rect(r));
+        o["controls"] = nlohmann::ordered_json::array();
+        for (const UiRect& r : run.overlay->controls) o["controls"].push_back(rect(r));
         j["overlay"] = o;
     }
+    if (const auto& h = run.hizReadout)
+        j["hiz_readout"] = {
+            {"mip", h->texel.mip},        {"x", h->texel.x}, {"y", h->texel.y}, {"mip_width", h->mipWidth},
+            {"mip_height", h->mipHeight}, {"min", h->min},   {"max", h->max}};
     return j.dump(2) + "\n";
 }
 

@@ -7,10 +7,13 @@
 //     "frame_ms": mean, "frame_ms_source": "gpu_timestamps" | "cpu", "gpu_frame_ms": mean | null,
 //     "cpu_frame_ms": mean, "frames": N, "device": "...", "width": W, "height": H, "toggles": { ... },
 //     "debug_view": "off|culling|lod",
-//     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ] } (with an overlay) }
+//     "overlay": { "scale": s, "window": R, "status": R (when shown), "sections": [ R, ... ],
+//                  "controls": [ R, ... ] (checkboxes, radio buttons, buttons, sliders by label) } (with an overlay) }
 //   R = { "name": "...", "rect": [x0, y0, x1, y1] (display pixels), "visible": bool }
-//     "views": [ { "name", "kind", "frustum_visible", "occlusion_visible", "drawn", "bins": { name: draws } } ],
-//     "falsely_culled": N (only with toggles.checkCulling; -1 while no checked frame was read back),
+//     "hiz_readout": { "mip", "x", "y", "mip_width", "mip_height", "min", "max" } (the Hi-Z view's texel under the
+//     cursor, when one was read), "views": [ { "name", "kind", "frustum_visible", "occlusion_visible", "drawn", "bins":
+//     { name: draws } } ], "falsely_culled": N (only with toggles.checkCulling; -1 while no checked frame was read
+//     back),
 // counts, triangles and triangles_pipeline_statistics are of one frame: counts_frame.
 // With clusters also "cluster_path": "mesh"|"indirect", "clusters_tested", "clusters_visible" (drawn, both
 // phases), "clusters_frustum", "clusters_cone", "clusters_occlusion_visible", "cluster_triangles",
@@ -28,13 +31,14 @@ struct RunSummary {
     std::string device;
     uint32_t width = 0, height = 0;
     uint64_t frames = 0;
-    float frameMsMean = 0.0f;                // CPU, frame to frame
-    std::optional<float> gpuFrameMsMean;     // GPU, from timestamps around each frame's commands
-    std::string trianglesSource = "none";    // where `triangles` comes from
-    std::optional<uint64_t> trianglesQuery;  // the pipeline-statistics count of the same frame
-    std::string debugView = "off";           // DebugView name
-    std::optional<OverlayLayout> overlay;    // where the overlay's parts were in the last frame
-    std::string clusterPath;                 // "" without clusters (no cluster keys are written)
+    float frameMsMean = 0.0f;                    // CPU, frame to frame
+    std::optional<float> gpuFrameMsMean;         // GPU, from timestamps around each frame's commands
+    std::string trianglesSource = "none";        // where `triangles` comes from
+    std::optional<uint64_t> trianglesQuery;      // the pipeline-statistics count of the same frame
+    std::string debugView = "off";               // DebugView name
+    std::optional<OverlayLayout> overlay;        // where the overlay's parts were in the last frame
+    std::optional<HiZView::Readout> hizReadout;  // the Hi-Z view's last texel read out under the cursor
+    std::string clusterPath;                     // "" without clusters (no cluster keys are written)
     sieve::ClusterStats clusters;
     std::vector<std::string> binNames;  // of each stream (views[].bins); empty: "bin N"
     float drawDistance = 0.0f;          // the camera view's (0: no limit)

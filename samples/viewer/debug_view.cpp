@@ -10,7 +10,8 @@ constexpr std::array<float, 4> kLateTint{0.3f, 0.45f, 1.0f, 1.0f};
 }  // namespace
 
 void DebugViewDriver::apply(engine::ui::DebugView mode, const sieve::CullingToggles& toggles, const glm::mat4& view,
-                            const glm::mat4& projection, engine::SceneRenderer& renderer) {
+                            const glm::mat4& projection, engine::SceneRenderer& renderer,
+                            std::optional<uint32_t> picked) {
     if (!toggles.freeze || !cullCamera_) cullCamera_ = engine::ui::FrozenCamera{view, projection};
     engine::SceneRenderer::DrawTints tints;
     if (mode == engine::ui::DebugView::Culling) {
@@ -28,6 +29,7 @@ void DebugViewDriver::apply(engine::ui::DebugView mode, const sieve::CullingTogg
         f.viewProj = projection * view;
         f.instanceCount = renderer.scene().instanceCount;
         f.frustumFar = frustumFar_;
+        f.picked = picked;
         pass->select(f);
     }
 }

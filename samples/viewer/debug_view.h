@@ -17,8 +17,10 @@ public:
     explicit DebugViewDriver(float frustumFar) : frustumFar_(frustumFar) {}
     // Call every frame before SceneRenderer::record, with the toggles the plugin culls this frame with
     // and the camera it is given: like the plugin, the culling camera stays the last unfrozen one.
+    // picked: the instance whose bounds are drawn whatever the mode (the pick window's).
     void apply(engine::ui::DebugView mode, const sieve::CullingToggles& toggles, const glm::mat4& view,
-               const glm::mat4& projection, engine::SceneRenderer& renderer);
+               const glm::mat4& projection, engine::SceneRenderer& renderer,
+               std::optional<uint32_t> picked = std::nullopt);
 
 private:
     float frustumFar_;

@@ -10,9 +10,12 @@ namespace {
 
 constexpr const char* kDescription =
     "GPU-driven culling viewer. Opens a window when a display is present (DISPLAY or WAYLAND_DISPLAY),\n"
-    "otherwise renders headless. Window keys: WASD move, Q/E down/up, shift faster, drag with the\n"
-    "left mouse button to look around; R reloads the shaders, P takes a screenshot, C captures a frame\n"
-    "with RenderDoc, Escape quits (exit code 0).\n"
+    "otherwise renders headless. Window keys: WASD move, Q/E down/up, shift faster, drag with the left\n"
+    "mouse button to look around (any of these takes the camera from a camera path); a right click picks\n"
+    "(why was this instance culled?); F freezes the culling, V cycles the debug views (off, culling, lod,\n"
+    "clusters), H shows the Hi-Z view, O or F1 hides the overlay, Space pauses (no frames) and N then\n"
+    "renders one frame, L switches the shadows, K the clusters; R reloads the shaders, P takes a screenshot,\n"
+    "C captures a frame with RenderDoc (loaded with --capture-file), Escape quits (exit code 0).\n"
     "Exit codes: 0 success, 1 runtime failure, 2 bad command line.";
 
 bool parseCamera(const std::string& v, ViewerOptions& o) {
@@ -85,9 +88,16 @@ cli::Parser optionParser(ViewerOptions& o) {
             },
             "a camera index")
         .text("--camera-path", "NAME",
-              "fly a camera path: orbit (any scene: one turn around its bounds), or the city's street, flyover, "
-              "descend",
+              "fly a camera path once: orbit (any scene: one turn around its bounds), or the city's street, flyover, "
+              "descend (headless: over the run's frames; a window: --camera-path-seconds, then the camera is yours)",
               o.cameraPath)
+        .flag("--camera-path-loop", "in a window, fly the camera path again and again (default: once)",
+              o.cameraPathLoop)
+        .option("--camera-path-seconds", "S", "in a window, the seconds one pass of the camera path takes (default 30)",
+                [&o](const std::string& v) {
+                    return cli::parseFloat(v, o.cameraPathSeconds) && o.cameraPathSeconds > 0.0f &&
+                           o.cameraPathSeconds <= 1e6f;
+                })
         .option("--draw-distance", "D",
                 "cull instances whose bounds lie wholly farther than D from the camera (default 0: no limit)",
                 [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; });
@@ -112,7 +122,10 @@ cli::Parser optionParser(ViewerOptions& o) {
                     o.stableCompaction = v == "stable";
                     return true;
                 })
-        .onOff("--freeze", "freeze culling at the start camera (default off)", t.freeze)
+        .onOff("--freeze",
+               "freeze culling at the start camera, once two frames culled there have built its Hi-Z pyramid "
+               "(default off)",
+               t.freeze)
         .onOff("--check-culling", "false-culling check against the final depth (default off)", t.checkCulling)
         .count("--instances", "N", "number of instances in the procedural scene (default 10000)", o.instances, 0,
                1ull << 30)
@@ -147,7 +160,9 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .count("--capture-frame", "N", "capture frame N (0-based) with RenderDoc", o.captureFrame, 0, 100000000)
-        .text("--capture-file", "PATH", "RenderDoc capture path template (RenderDoc appends _frameN.rdc)",
+        .text("--capture-file", "PATH",
+              "RenderDoc capture path template (the capture is written to PATH_capture.rdc; the viewer prints the name "
+              "RenderDoc used)",
               o.captureFile)
         .flag("--validation", "enable the Vulkan validation layers (messages go to stderr)", o.validation)
         .count("--report-memory", "N",
@@ -177,6 +192,21 @@ cli::Parser optionParser(ViewerOptions& o) {
                     return true;
                 })
         .count("--hiz-mip", "N", "pyramid mip the Hi-Z view shows (default 0; clamped to the pyramid)", o.hizMip, 0, 31)
+        .option("--pick", "x,y",
+                "after the last frame, print as JSON (a line 'pick: {...}') the instance under pixel (x, y) and "
+                "every culling test's verdict for it from the CPU reference, beside the GPU's decision (repeatable)",
+                [&o](const std::string& v) {
+                    const std::vector<std::string> p = cli::split(v, ',');
+                    long long x = 0, y = 0;
+                    if (p.size() != 2 || !cli::parseInt(p[0], 0, 16383, x) || !cli::parseInt(p[1], 0, 16383, y))
+                        return false;
+                    o.picks.push_back({int(x), int(y)});
+                    return true;
+                })
+        .flag("--test-pick-verify",
+              "(testing) after the last frame, compare the CPU reference's decision with the GPU's for every "
+              "instance (exit code 1 on a mismatch)",
+              o.testPickVerify)
         .onOff("--shadows", "cascaded shadow maps, each cascade a culling view (default off)", o.shadows)
         .count("--cascades", "N", "shadow cascades (1..4, default 3)", o.cascades, 1, 4)
         .option("--test-reload-shader", "NAME=FILE",

@@ -31,8 +31,10 @@ struct ViewerOptions {
     std::string stats;            // JSON written after the last frame
     std::string headlessOutputs;  // a headless run writes sieve-screenshot.png / sieve-stats.json here
     std::optional<CameraPose> camera;
-    int cameraFromFile = -1;  // glTF camera index to look through; -1: none
-    std::string cameraPath;   // named camera path (camera_setup.h)
+    int cameraFromFile = -1;          // glTF camera index to look through; -1: none
+    std::string cameraPath;           // named camera path (camera_setup.h)
+    bool cameraPathLoop = false;      // window: the path starts again at its end (default: it plays once)
+    float cameraPathSeconds = 30.0f;  // window: one pass of the path
     sieve::CullingToggles
         culling;                // --<test> (sieve::kCullTests), --two-phase, --lod, --lod-bias, --compaction, --freeze
     float drawDistance = 0.0f;  // --draw-distance: the camera view's (0: no limit)
@@ -53,8 +55,10 @@ struct ViewerOptions {
     bool hizMax = false;    // ... on the max pyramid (else min)
     int hizMip = 0;
     engine::ui::DebugView debugView = engine::ui::DebugView::Off;  // --debug-view
-    bool shadows = false;                                          // cascaded shadow maps of the directional light
-    uint32_t cascades = 0;                                         // 1..4; 0: the default (3) when shadows are on
+    std::vector<std::pair<int, int>> picks;  // --pick x,y (repeatable): explain the pixels' instances at the end
+    bool testPickVerify = false;             // (testing) CPU decision == GPU decision for every instance
+    bool shadows = false;                    // cascaded shadow maps of the directional light
+    uint32_t cascades = 0;                   // 1..4; 0: the default (3) when shadows are on
     uint32_t shadowCascades() const { return shadows ? (cascades ? cascades : 3) : 0; }
     // Hidden test hook: the k-th entry (0-based) reloads the shaders after frame 2k+2 with the source of
     // shader `name` read from `file`.

@@ -4,6 +4,7 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace viewer {
@@ -12,6 +13,8 @@ WindowInput::WindowInput(GLFWwindow* window) : window_(window) {
     // A key pressed and released between two polls still reads as pressed at the next poll (once), so
     // that a short tap at a few frames per second is not lost.
     glfwSetInputMode(window_, GLFW_STICKY_KEYS, GLFW_TRUE);
+    // The same for mouse buttons: a right click (pick) shorter than a frame.
+    glfwSetInputMode(window_, GLFW_STICKY_MOUSE_BUTTONS, GLFW_TRUE);
 }
 
 CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
@@ -27,17 +30,21 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
         in.fast = down(GLFW_KEY_LEFT_SHIFT) || down(GLFW_KEY_RIGHT_SHIFT);
     }
     // Action keys fire on the press, not while held. Escape quits whatever ImGui is doing.
-    const int keys[kActionKeys] = {GLFW_KEY_R, GLFW_KEY_P, GLFW_KEY_C, GLFW_KEY_ESCAPE};
+    const int keys[kActionKeys] = {GLFW_KEY_R, GLFW_KEY_P,  GLFW_KEY_C, GLFW_KEY_ESCAPE, GLFW_KEY_F,
+                                   GLFW_KEY_O, GLFW_KEY_F1, GLFW_KEY_V, GLFW_KEY_H,      GLFW_KEY_SPACE,
+                                   GLFW_KEY_N, GLFW_KEY_L,  GLFW_KEY_K};
     bool fired[kActionKeys];
     for (int i = 0; i < kActionKeys; ++i) {
         const bool isDown = (!uiWantsKeyboard || keys[i] == GLFW_KEY_ESCAPE) && down(keys[i]);
         fired[i] = isDown && !wasDown_[i];
         wasDown_[i] = isDown;
     }
-    actions_ = {fired[0], fired[1], fired[2], fired[3]};
+    actions_ = {fired[0], fired[1], fired[2], fired[3],  fired[4],  fired[5] || fired[6],
+                fired[7], fired[8], fired[9], fired[10], fired[11], fired[12]};
 
     double x = 0, y = 0;
     glfwGetCursorPos(window_, &x, &y);
+    pollPickClick(x, y, uiWantsMouse);
     const bool pressed = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS;
     // The press decides once who owns the drag until the release: the overlay (ImGui wants the mouse)
     // or the camera. The camera's drag is measured from where the press was first seen, never from an
@@ -55,6 +62,25 @@ CameraInput WindowInput::poll(bool uiWantsMouse, bool uiWantsKeyboard) {
         in.dragY = float(y - pressY_);
     }
     return in;
+}
+
+void WindowInput::pollPickClick(double x, double y, bool uiWantsMouse) {
+    const bool right = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
+    pickClick_.reset();
+    if (right && !rightWasDown_ && !uiWantsMouse) {
+        // Cursor positions are in screen coordinates; the framebuffer may be denser (content scale).
+        int ww = 1, wh = 1, fw = 1, fh = 1;
+        glfwGetWindowSize(window_, &ww, &wh);
+        glfwGetFramebufferSize(window_, &fw, &fh);
+        const int px = int(x * double(fw) / double(std::max(ww, 1))),
+                  py = int(y * double(fh) / double(std::max(wh, 1)));
+        if (px >= 0 && py >= 0 && px < fw && py < fh) pickClick_ = std::pair{px, py};
+    }
+    rightWasDown_ = right;
+}
+
+bool WindowInput::movesCamera(const CameraInput& in) {
+    return in.forward || in.back || in.left || in.right || in.up || in.down || in.dragStarted || in.dragging;
 }
 
 void ResizeSequence::tick() {

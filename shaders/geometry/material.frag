@@ -3,8 +3,9 @@
 // the pass's one sampler), alpha MASK (discard under the cutoff: such fragments write no depth, which keeps
 // the Hi-Z conservative) and BLEND (alpha out; the pipeline blends), double-sided back faces lit with the
 // flipped normal, an optional tangent-space normal map, Lambert lighting as the plain pass plus the emissive
-// factor.
+// factor times the emissive texture (sRGB, the base colour's UVs).
 #extension GL_GOOGLE_include_directive : require
+#include "shared/lod_colours.h"
 #include "shared/material.h"
 #include "geometry/texture_array.h"
 
@@ -12,7 +13,7 @@ layout(location = 0) in vec3 inNormal;
 layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in vec4 inBaseColor;
 layout(location = 3) flat in uvec4 inParams;
-layout(location = 4) flat in vec3 inEmissive;
+layout(location = 4) flat in vec4 inEmissive;  // factor, emissive texture index (bits)
 layout(location = 5) in vec3 inWorld;
 layout(location = 6) flat in vec2 inNormalMap;
 layout(location = 7) flat in uint inKey;
@@ -24,9 +25,6 @@ layout(location = 0) out vec4 outColor;
 #include "geometry/shadow.glsl"
 #include "geometry/debug_colour.glsl"
 
-const vec3 kLodColours[8] = vec3[8](vec3(0.20, 0.75, 0.25), vec3(0.95, 0.85, 0.20), vec3(0.95, 0.50, 0.15),
-                                    vec3(0.90, 0.20, 0.20), vec3(0.75, 0.25, 0.80), vec3(0.30, 0.40, 0.95),
-                                    vec3(0.25, 0.80, 0.85), vec3(0.95, 0.95, 0.95));
 
 // Tangent-space normal map without a tangent stream, as the Khronos glTF sample viewer does: the tangent is
 // dP/du from the screen-space derivatives of the world position and the UVs (independent of the screen's
@@ -50,6 +48,11 @@ vec3 perturbNormal(vec3 n, uint map, float scale) {
 
 void main() {
     vec4 base = inBaseColor * sampleTexture(inParams.x, inUv);
+    // The emissive texture's index is the same for the whole draw (a uniform branch), sampled before the
+    // discard below like every derivative.
+    const uint emissiveMap = floatBitsToUint(inEmissive.w);
+    vec3 emissiveTexel = vec3(1.0);
+    if (emissiveMap != SIEVE_TEXTURE_WHITE) emissiveTexel = sampleTexture(emissiveMap, inUv).rgb;
     vec3 n = normalize(inNormal);
     const uint normalMap = floatBitsToUint(inNormalMap.x);
     // Back faces reach here only from double-sided pipelines (the others cull them): the flipped normal.
@@ -64,8 +67,8 @@ void main() {
     lambert *= sieveShadow(inWorld, uint(pc.lightDir.w));
     const bool byLod = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_LOD) != 0u;
     const bool byDraw = (pc.flags & SIEVE_MATERIAL_PUSH_TINT_BY_DRAW) != 0u;
-    vec3 albedo = byLod ? kLodColours[min(inParams.w, 7u)] : byDraw ? sieveKeyColour(inKey) : base.rgb;
-    vec3 emitted = byLod || byDraw ? vec3(0.0) : inEmissive;
+    vec3 albedo = byLod ? sieveLodColour(inParams.w) : byDraw ? sieveKeyColour(inKey) : base.rgb;
+    vec3 emitted = byLod || byDraw ? vec3(0.0) : inEmissive.rgb * emissiveTexel;
     vec4 colour = vec4(albedo * (0.35 + 0.65 * lambert) + emitted, kAlphaMode == SIEVE_ALPHA_BLEND ? base.a : 1.0);
     outColor = colour * pc.tint;
 }

@@ -8,7 +8,7 @@ struct MaterialVarying {
     vec2 uv;
     vec4 baseColor;
     uvec4 params;  // texture, alpha mode, alpha cutoff bits, lod
-    vec3 emissive;
+    vec4 emissive;  // factor, emissive texture index (bits)
     vec3 world;
     vec2 normalMap;  // texture index (bits), scale
     uint key;        // debug colour per draw record (its first index: per cluster in a cluster list)
@@ -24,7 +24,7 @@ MaterialVarying materialVertex(Instance inst, vec3 position, uint packedNormal, 
     o.world = world;
     o.uv = t;
     o.baseColor = m.baseColorFactor;
-    o.emissive = m.emissive.rgb;
+    o.emissive = vec4(m.emissive.rgb, uintBitsToFloat(m.emissiveTexture));
     o.normalMap = vec2(uintBitsToFloat(m.normalTexture), m.normalScale);
     o.key = draw.firstIndex;
     o.params = uvec4(m.baseColorTexture, m.alphaMode, floatBitsToUint(m.alphaCutoff), draw.lod);

@@ -1,8 +1,10 @@
 #version 460
 // Flat-coloured Lambert shading; the material picks a base colour, the instance a small variation.
-// Debug views: the push constants tint it (the phase that drew it) or colour it by the draw's LOD.
+// Debug views: the push constants tint it (the phase that drew it) or colour it by the draw's LOD
+// (shared/lod_colours.h, as material.frag).
 #extension GL_GOOGLE_include_directive : require
 #include "shared/geometry_push.h"
+#include "shared/lod_colours.h"
 layout(location = 0) in vec3 inNormal;
 layout(location = 1) flat in uint inMaterial;
 layout(location = 2) flat in uint inInstance;
@@ -17,14 +19,11 @@ layout(location = 0) out vec4 outColor;
 const vec3 kPalette[8] = vec3[8](vec3(0.55, 0.55, 0.58), vec3(0.70, 0.45, 0.35), vec3(0.35, 0.55, 0.30),
                                  vec3(0.45, 0.32, 0.20), vec3(0.80, 0.75, 0.55), vec3(0.30, 0.40, 0.65),
                                  vec3(0.75, 0.20, 0.20), vec3(0.25, 0.25, 0.27));
-// LOD 0 white, then ever warmer and darker, so that coarse levels stand out.
-const vec3 kLodColours[4] = vec3[4](vec3(0.95, 0.95, 0.95), vec3(0.95, 0.85, 0.35), vec3(0.95, 0.50, 0.20),
-                                    vec3(0.80, 0.20, 0.20));
 
 void main() {
     uint h = inInstance * 2654435761u;
     float jitter = 0.9 + 0.2 * float((h >> 24) & 255u) / 255.0;
-    vec3 base = pc.options.x != 0u ? kLodColours[min(inLod, 3u)] : kPalette[inMaterial & 7u] * jitter;
+    vec3 base = pc.options.x != 0u ? sieveLodColour(inLod) : kPalette[inMaterial & 7u] * jitter;
     if (pc.options.y != 0u) base = sieveKeyColour(inKey);
     base *= pc.tint.rgb;
     float lambert = max(dot(normalize(inNormal), normalize(pc.lightDir.xyz)), 0.0);

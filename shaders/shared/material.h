@@ -34,10 +34,10 @@ struct Material {
     // uv' = (dot(uvRow0.xyz, (u, v, 1)), dot(uvRow1.xyz, (u, v, 1))). Identity: (1,0,0,0), (0,1,0,0).
     vec4 uvRow0;
     vec4 uvRow1;
-    vec4 emissive;       // linear RGB emissive factor, added to the lit colour; w unused
-    uint normalTexture;  // tangent-space normal map (UNORM) in the texture array; SIEVE_TEXTURE_WHITE: none
-    float normalScale;   // scales the map's x and y (glTF normalTexture.scale)
-    uint pad0;
+    vec4 emissive;         // linear RGB emissive factor (times the emissive texture), added to the lit colour; w unused
+    uint normalTexture;    // tangent-space normal map (UNORM) in the texture array; SIEVE_TEXTURE_WHITE: none
+    float normalScale;     // scales the map's x and y (glTF normalTexture.scale)
+    uint emissiveTexture;  // sRGB emissive texture in the texture array (same UVs); SIEVE_TEXTURE_WHITE: the factor
     uint pad1;
 };
 

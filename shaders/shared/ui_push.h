@@ -11,12 +11,13 @@ struct ImGuiPush {
     vec2 translate;
 };
 
-// ui/hiz_view.comp: one mip of the pyramid as grey levels.
+// ui/hiz_view.comp: one mip of the pyramid as grey levels of the distance it stands for.
 struct HiZViewPush {
     uvec2 outSize;
     int mip;
-    uint channel;    // 0: min, 1: max
-    float logRange;  // depths below 2^-logRange are black
+    uint channel;     // 0: min, 1: max
+    float nearPlane;  // reverse-Z infinite perspective: distance = nearPlane / depth; 0: grey = depth itself
+    float range;      // distances from 0 (white) to range (black): the contrast
 };
 
 // ui/cull_bounds.vert: the bounding sphere of every instance a test culled, as three great circles of
@@ -38,13 +39,22 @@ struct FrustumLinesPush {
     vec4 corners[8];
 };
 
+// ui/pick_pyramid.comp: one mip of the min/max pyramid copied, texel by texel (r = min, g = max), into a
+// buffer of vec2 at `offset` (row-major, size.x per row): the viewer's pick reads the pyramid back.
+struct PickPyramidPush {
+    uvec2 size;  // the mip's extent
+    uint mip;
+    uint offset;  // in vec2
+};
+
 SIEVE_NS_END
 
 #ifdef __cplusplus
+static_assert(sizeof(sieve::gpu::PickPyramidPush) == 16, "uvec2 + 2 x uint as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::CullBoundsPush) == 112, "mat4 + 12 x uint as the GLSL (std430) block lays them out");
 static_assert(sizeof(sieve::gpu::FrustumLinesPush) == 128, "8 x vec4 as the GLSL block lays them out");
 static_assert(sizeof(sieve::gpu::ImGuiPush) == 16, "two vec2 as the GLSL block lays them out");
-static_assert(sizeof(sieve::gpu::HiZViewPush) == 20, "uvec2, int, uint, float as the GLSL block lays them out");
+static_assert(sizeof(sieve::gpu::HiZViewPush) == 24, "uvec2, int, uint, 2 x float as the GLSL block lays them out");
 #endif
 
 #endif

@@ -3,34 +3,9 @@
 # (it sleeps in glfwWaitEvents; a WM keeps the framebuffer size, so a 0x0 check alone is not enough);
 # restored, it renders again; Escape exits 0.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-if [ "${1:-}" != --inside ]; then
-    for tool in xvfb-run xdotool openbox; do
-        command -v "$tool" >/dev/null || { echo "$tool missing: apt-get install -y xvfb xdotool openbox"; exit 1; }
-    done
-    exec xvfb-run -a -s "-screen 0 1024x768x24" bash "$0" --inside "$@"
-fi
-build=$2
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-pid= wm=
-cleanup() {
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-    [ -n "$wm" ] && kill "$wm" 2>/dev/null
-    rm -rf "$out"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*"; cat "$out/log.txt"; exit 1; }
-frames() { grep -c '^memory: frame ' "$out/log.txt" || true; }
-wait_for() {  # pattern, tenths of a second
-    for _ in $(seq "$2"); do grep -q "$1" "$out/log.txt" && return 0; sleep 0.1; done
-    fail "no '$1' in the log"
-}
-
-openbox --sm-disable >"$out/openbox.txt" 2>&1 &
-wm=$!
-sleep 1
+source "$(dirname "$0")/window_lib.sh"
+frames() { frame; }
+start_wm
 "$viewer" --width 480 --height 320 --instances 2000 --report-memory 1 >"$out/log.txt" 2>&1 &
 pid=$!
 wid=$(xdotool search --sync --onlyvisible --name '^Sieve$' | head -n1)
