@@ -4,6 +4,7 @@
 
 #include "engine/vk/context.h"
 #include "sieve/barriers.h"
+#include "sieve/graphics_pipeline.h"
 
 namespace engine {
 
@@ -114,18 +115,10 @@ sieve::Result<void> Target::abandonFrame() {
     imageBarrier(slot.cmd, frame_.colorImage, frame_.firstUseStage, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED,
                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    VkRenderingAttachmentInfo colour{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    colour.imageView = frame_.colorView;
-    colour.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    colour.clearValue.color = {{0.0f, 0.0f, 0.0f, 1.0f}};
-    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    rendering.renderArea = {{0, 0}, frame_.extent};
-    rendering.layerCount = 1;
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachments = &colour;
-    vkCmdBeginRendering(slot.cmd, &rendering);
+    const VkRenderingAttachmentInfo colour = sieve::renderingAttachment(
+        frame_.colorView, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, {.color = {{0.0f, 0.0f, 0.0f, 1.0f}}});
+    sieve::beginRendering(slot.cmd, frame_.extent, &colour);
     vkCmdEndRendering(slot.cmd);
     return endFrame({});
 }
