@@ -72,12 +72,18 @@ inline engine::graph::RecordFn noRecord() {
     return [](VkCommandBuffer, const sieve::Bindings&, const sieve::FrameInfo&) {};
 }
 
-inline sieve::SlotDesc buffer(const char* name, sieve::Lifetime life, VkDeviceSize size = 256,
-                              VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
+// A slot's identity; buffer() and image() add the rest.
+inline sieve::SlotDesc slot(const char* name, sieve::SlotKind kind, sieve::Lifetime life) {
     sieve::SlotDesc d;
     d.name = name;
-    d.kind = sieve::SlotKind::Buffer;
+    d.kind = kind;
     d.lifetime = life;
+    return d;
+}
+
+inline sieve::SlotDesc buffer(const char* name, sieve::Lifetime life, VkDeviceSize size = 256,
+                              VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
+    sieve::SlotDesc d = slot(name, sieve::SlotKind::Buffer, life);
     d.size = size;
     d.bufferUsage = usage;
     return d;
@@ -86,10 +92,7 @@ inline sieve::SlotDesc buffer(const char* name, sieve::Lifetime life, VkDeviceSi
 inline sieve::SlotDesc image(const char* name, sieve::Lifetime life, VkFormat format, uint32_t mips = 1,
                              VkExtent2D extent = {64, 32},
                              VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT) {
-    sieve::SlotDesc d;
-    d.name = name;
-    d.kind = sieve::SlotKind::Image;
-    d.lifetime = life;
+    sieve::SlotDesc d = slot(name, sieve::SlotKind::Image, life);
     d.format = format;
     d.extent = extent;
     d.mipLevels = mips;
