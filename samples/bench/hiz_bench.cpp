@@ -345,7 +345,7 @@ int hizMain(int argc, char** argv) {
             .integer("pyramid_height", base.height)
             .integer("mips", im.pyramids[kSingle].mipLevels());
         const std::vector<Stat> st = times->stats();
-        for (size_t k = 0; k < keys.size(); ++k) addStatP(line, keys[k], st[k]);
+        for (size_t k = 0; k < keys.size(); ++k) addStat(line, keys[k], st[k]);
         line.integer("chain_single_dispatches", singleShape[0])
             .integer("chain_per_mip_dispatches", perMipShape[0])
             .integer("chain_per_mip_barriers", perMipShape[1])
