@@ -48,6 +48,8 @@ struct Compact::Impl {
         });
     }
 
+    // create()'s last piece: the scatter, gather or append pipeline (and append's finish).
+    Result<void> createSecond(const CompactOptions& o);
     // record()'s pieces (n > 0).
     Result<void> checkArrays(const CompactOptions& o, const CompactBuffers& b, uint64_t n, uint32_t capacity,
                              uint64_t recordBytes, VkDeviceSize scratchBytes) const;
@@ -136,7 +138,6 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     if (!tiles) return tiles.error();
     impl.tiles = *tiles;
     const uint32_t mode = uint32_t(o.record);
-    const uint32_t payload = o.payload ? 1 : 0;
 
     auto clear = Clear::create(dev);
     if (!clear) return clear.error();
@@ -162,26 +163,33 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
             impl.multilevel = std::make_unique<Multilevel>(std::move(m).value());
         }
     }
-    Result<ComputePipeline> second = makeError(VK_ERROR_UNKNOWN, "compact: unknown method");
+    if (auto r = impl.createSecond(o); !r) return r.error();
+    return c;
+}
+
+Result<void> Compact::Impl::createSecond(const CompactOptions& o) {
+    const uint32_t mode = uint32_t(o.record);
+    const uint32_t payload = o.payload ? 1 : 0;
+    Result<ComputePipeline> p = makeError(VK_ERROR_UNKNOWN, "compact: unknown method");
     switch (o.method) {
         case CompactMethod::ScanScatter:
-            second = makePipeline(dev, "prim/compact_scatter.comp", sizeof(ScatterPush), *tiles, {mode, payload});
+            p = makePipeline(dev, "prim/compact_scatter.comp", sizeof(ScatterPush), tiles, {mode, payload});
             break;
         case CompactMethod::Gather:
-            second = makePipeline(dev, "prim/compact_gather.comp", sizeof(GatherPush), *tiles, {mode, payload});
+            p = makePipeline(dev, "prim/compact_gather.comp", sizeof(GatherPush), tiles, {mode, payload});
             break;
         case CompactMethod::AtomicAppend: {
-            second = makePipeline(dev, "prim/compact_append.comp", sizeof(AppendPush), *tiles, {mode, payload});
+            p = makePipeline(dev, "prim/compact_append.comp", sizeof(AppendPush), tiles, {mode, payload});
             auto f = ComputePipeline::create(dev, {"prim/compact_finish.comp", sizeof(FinishPush)});
             if (!f) return f.error();
-            impl.finish = std::move(f).value();
+            finish = std::move(f).value();
             break;
         }
         default: break;
     }
-    if (!second) return second.error();
-    impl.second = std::move(second).value();
-    return c;
+    if (!p) return p.error();
+    second = std::move(p).value();
+    return {};
 }
 
 ScanTier Compact::scanTier() const {
