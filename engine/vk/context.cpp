@@ -169,6 +169,38 @@ void clampToMinimumDevice(sieve::DeviceInfo& info) {
     info.enabled &= ~uint32_t(sieve::Need::DrawIndirectCount);  // streams drawn over their capacity
 }
 
+// Why vkCreateInstance failed, with the remedy where there is no driver at all.
+std::string instanceFailure(VkResult r) {
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        return "cannot create a Vulkan instance: no Vulkan driver supports it (VK_ERROR_INCOMPATIBLE_DRIVER); "
+               "install one, e.g. mesa-vulkan-drivers";
+    return std::string("cannot create a Vulkan instance: ") + sieve::vkResultName(r);
+}
+
+// Whether VK_LAYER_KHRONOS_validation is installed.
+bool hasValidationLayer() {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> props(count);
+    vkEnumerateInstanceLayerProperties(&count, props.data());
+    bool found = false;
+    for (const auto& l : props) found |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+    return found;
+}
+
+// Warnings and errors of the general, validation and performance kinds, to `callback` with `user`.
+VkDebugUtilsMessengerCreateInfoEXT messengerInfo(PFN_vkDebugUtilsMessengerCallbackEXT callback, void* user) {
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = callback;
+    messenger.pUserData = user;
+    return messenger;
+}
+
 // The device extensions to enable on a device used as Vulkan `api`: the plugin's, the engine's, the swapchain's
 // and VK_EXT_mesh_shader where the device has it; `ext` says which a 1.2 device has; each required one
 // the device lacks goes into `missing`.
@@ -272,12 +304,7 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
 
     std::vector<const char*> layers;
     if (desc.validation) {
-        vkEnumerateInstanceLayerProperties(&count, nullptr);
-        std::vector<VkLayerProperties> props(count);
-        vkEnumerateInstanceLayerProperties(&count, props.data());
-        bool found = false;
-        for (const auto& l : props) found |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
-        if (!found)
+        if (!hasValidationLayer())
             return sieve::makeError(VK_ERROR_LAYER_NOT_PRESENT,
                                     "validation requested but VK_LAYER_KHRONOS_validation is not installed "
                                     "(apt-get install -y vulkan-validationlayers)");
@@ -293,14 +320,7 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
     // each device is then used at min(this, its own version).
     app.apiVersion = VK_API_VERSION_1_3;
 
-    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    messenger.pfnUserCallback = &Context::onMessage;
-    messenger.pUserData = this;
+    const VkDebugUtilsMessengerCreateInfoEXT messenger = messengerInfo(&Context::onMessage, this);
 
     VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
     VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
@@ -316,13 +336,8 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
     info.ppEnabledLayerNames = layers.data();
     info.enabledExtensionCount = uint32_t(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
-    if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS) {
-        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-            return sieve::makeError(r,
-                                    "cannot create a Vulkan instance: no Vulkan driver supports it "
-                                    "(VK_ERROR_INCOMPATIBLE_DRIVER); install one, e.g. mesa-vulkan-drivers");
-        return sieve::makeError(r, std::string("cannot create a Vulkan instance: ") + sieve::vkResultName(r));
-    }
+    if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS)
+        return sieve::makeError(r, instanceFailure(r));
     volkLoadInstanceOnly(instance_);
     if (debugUtils) SIEVE_VK_TRY(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
     return {};
