@@ -110,6 +110,21 @@ uint64_t triangleIndexCount(const tinygltf::Model& model, const tinygltf::Primit
     return accessor >= 0 && size_t(accessor) < model.accessors.size() ? model.accessors[size_t(accessor)].count : 0;
 }
 
+// An optional vertex attribute of a primitive read by `read` (empty when the primitive has none), one value per
+// position.
+template <class Vec>
+Expected<std::vector<Vec>> optionalAttribute(const tinygltf::Model& model, const tinygltf::Primitive& prim,
+                                             const std::string& name, gltf::Semantic semantic, size_t positions,
+                                             Expected<std::vector<Vec>> (*read)(const tinygltf::Model&, int,
+                                                                                gltf::Semantic)) {
+    auto it = prim.attributes.find(name);
+    if (it == prim.attributes.end()) return std::vector<Vec>{};
+    auto values = read(model, it->second, semantic);
+    if (!values) return Unexpected{name + " " + values.error()};
+    if (values->size() != positions) return Unexpected{name + " count differs from POSITION count"};
+    return values;
+}
+
 // Builds one Mesh from a glTF mesh; nothing when it has no triangle primitive.
 Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t index, SceneData& scene,
                                             gltf::Notes& notes, MeshProgress& progress) {
@@ -135,22 +150,12 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
         if (pos == prim.attributes.end()) return Unexpected{where + "has no POSITION attribute"};
         auto positions = gltf::readVec3(model, pos->second, gltf::Semantic::Position);
         if (!positions) return Unexpected{where + "POSITION " + positions.error()};
-        std::vector<glm::vec3> normals;
-        if (auto nrm = prim.attributes.find("NORMAL"); nrm != prim.attributes.end()) {
-            auto read = gltf::readVec3(model, nrm->second, gltf::Semantic::Normal);
-            if (!read) return Unexpected{where + "NORMAL " + read.error()};
-            if (read->size() != positions->size())
-                return Unexpected{where + "NORMAL count differs from POSITION count"};
-            normals = std::move(read).value();
-        }
-        std::vector<glm::vec2> uvs;
-        if (auto uv = prim.attributes.find("TEXCOORD_0"); uv != prim.attributes.end()) {
-            auto read = gltf::readVec2(model, uv->second, gltf::Semantic::Texcoord);
-            if (!read) return Unexpected{where + "TEXCOORD_0 " + read.error()};
-            if (read->size() != positions->size())
-                return Unexpected{where + "TEXCOORD_0 count differs from POSITION count"};
-            uvs = std::move(read).value();
-        }
+        auto normals =
+            optionalAttribute(model, prim, "NORMAL", gltf::Semantic::Normal, positions->size(), gltf::readVec3);
+        if (!normals) return Unexpected{where + normals.error()};
+        auto uvs =
+            optionalAttribute(model, prim, "TEXCOORD_0", gltf::Semantic::Texcoord, positions->size(), gltf::readVec2);
+        if (!uvs) return Unexpected{where + uvs.error()};
         std::vector<uint32_t> indices;
         if (prim.indices >= 0) {
             auto read = gltf::readIndices(model, prim.indices);
@@ -168,7 +173,7 @@ Expected<std::optional<uint32_t>> buildMesh(const tinygltf::Model& model, size_t
             notes.add("primitives whose material does not exist use the default material");
         const uint32_t material = gltf::primitiveMaterial(model, prim);
         const uint32_t bin = gltf::materialBin(scene.materials[material]);
-        auto added = builder.addPrimitive(PrimitiveInput{*positions, normals, indices, material, bin, uvs});
+        auto added = builder.addPrimitive(PrimitiveInput{*positions, *normals, indices, material, bin, *uvs});
         if (!added) return Unexpected{where + added.error()};
         progress.done += current;
         progress.report();

@@ -85,19 +85,26 @@ std::vector<glm::vec3> computeNormals(std::span<const glm::vec3> positions, std:
     return normals;
 }
 
-Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
-    if (in.positions.empty()) return Unexpected{"primitive has no positions"};
-    if (in.positions.size() > std::numeric_limits<int32_t>::max())
-        return Unexpected{"primitive has too many vertices (" + std::to_string(in.positions.size()) + ")"};
-    for (size_t v = 0; v < in.positions.size(); ++v)
-        if (!finite(in.positions[v])) return Unexpected{"position " + std::to_string(v) + " is NaN or infinite"};
-    if (!in.normals.empty() && in.normals.size() != in.positions.size())
-        return Unexpected{"primitive has " + std::to_string(in.normals.size()) + " normals for " +
-                          std::to_string(in.positions.size()) + " positions"};
-    if (!in.uvs.empty() && in.uvs.size() != in.positions.size())
-        return Unexpected{"primitive has " + std::to_string(in.uvs.size()) + " UVs for " +
-                          std::to_string(in.positions.size()) + " positions"};
+namespace {
 
+// What addPrimitive refuses in the positions, normals and UVs (empty when nothing).
+std::string vertexError(const PrimitiveInput& in) {
+    if (in.positions.empty()) return "primitive has no positions";
+    if (in.positions.size() > std::numeric_limits<int32_t>::max())
+        return "primitive has too many vertices (" + std::to_string(in.positions.size()) + ")";
+    for (size_t v = 0; v < in.positions.size(); ++v)
+        if (!finite(in.positions[v])) return "position " + std::to_string(v) + " is NaN or infinite";
+    if (!in.normals.empty() && in.normals.size() != in.positions.size())
+        return "primitive has " + std::to_string(in.normals.size()) + " normals for " +
+               std::to_string(in.positions.size()) + " positions";
+    if (!in.uvs.empty() && in.uvs.size() != in.positions.size())
+        return "primitive has " + std::to_string(in.uvs.size()) + " UVs for " + std::to_string(in.positions.size()) +
+               " positions";
+    return {};
+}
+
+// The triangle list: the input's indices, checked, or consecutive triangles of the positions.
+Expected<std::vector<uint32_t>> triangleList(const PrimitiveInput& in) {
     std::vector<uint32_t> indices;
     if (in.indices.empty()) {
         indices.resize(in.positions.size() - in.positions.size() % 3);
@@ -114,25 +121,43 @@ Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
     if (indices.empty()) return Unexpected{"primitive has no triangles"};
     if (indices.size() > std::numeric_limits<uint32_t>::max() / 4)
         return Unexpected{"primitive has too many indices (" + std::to_string(indices.size()) + ")"};
+    return indices;
+}
 
-    std::vector<glm::vec3> welded(in.positions.begin(), in.positions.end());
+// The positions with those closer than a fraction of the bounding box's largest side merged.
+std::vector<glm::vec3> weldedPositions(std::span<const glm::vec3> positions) {
+    std::vector<glm::vec3> welded(positions.begin(), positions.end());
     glm::vec3 mn(welded[0]), mx(welded[0]);
     for (const glm::vec3& p : welded) mn = glm::min(mn, p), mx = glm::max(mx, p);
     glm::vec3 extent = mx - mn;
     weldPositions(welded, kWeldRelativeTolerance * std::max({extent.x, extent.y, extent.z}));
+    return welded;
+}
 
+// The input's normals, normalised, when all are finite; otherwise the area-weighted normals of the welded mesh.
+std::vector<glm::vec3> vertexNormals(const PrimitiveInput& in, const std::vector<glm::vec3>& welded,
+                                     const std::vector<uint32_t>& indices) {
+    if (in.normals.empty() || !std::all_of(in.normals.begin(), in.normals.end(), finite))
+        return computeNormals(welded, indices);
     std::vector<glm::vec3> normals;
-    bool normalsOk = !in.normals.empty() && std::all_of(in.normals.begin(), in.normals.end(), finite);
-    if (normalsOk) {
-        normals.reserve(in.normals.size());
-        for (const glm::vec3& n : in.normals) {
-            float len = glm::length(n);
-            // + 0: -0 and +0 components must not split a vertex in the bytewise deduplication below.
-            normals.push_back((len > 0.0f ? n / len : glm::vec3(0.0f, 1.0f, 0.0f)) + glm::vec3(0.0f));
-        }
-    } else {
-        normals = computeNormals(welded, indices);
+    normals.reserve(in.normals.size());
+    for (const glm::vec3& n : in.normals) {
+        float len = glm::length(n);
+        // + 0: -0 and +0 components must not split a vertex in the bytewise deduplication below.
+        normals.push_back((len > 0.0f ? n / len : glm::vec3(0.0f, 1.0f, 0.0f)) + glm::vec3(0.0f));
     }
+    return normals;
+}
+
+}  // namespace
+
+Expected<uint32_t> MeshBuilder::addPrimitive(const PrimitiveInput& in) {
+    if (std::string error = vertexError(in); !error.empty()) return Unexpected{std::move(error)};
+    auto triangles = triangleList(in);
+    if (!triangles) return Unexpected{triangles.error()};
+    std::vector<uint32_t> indices = std::move(triangles).value();
+    const std::vector<glm::vec3> welded = weldedPositions(in.positions);
+    const std::vector<glm::vec3> normals = vertexNormals(in, welded, indices);
 
     // Non-finite UVs become 0 (+ 0: -0 and +0 must not split a vertex below).
     const bool hasUvs = !in.uvs.empty();

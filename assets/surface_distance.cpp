@@ -170,25 +170,18 @@ SurfaceGrid::Nearest SurfaceGrid::nearest(glm::vec3 p, uint32_t hint) const {
     return {best, bestTriangle};
 }
 
-float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float spacing, float relativeSlack) {
-    // Branch and bound. A (sub-)triangle's distances are at most (1) the largest at its corners plus the
-    // covering radius (longest edge / sqrt 3: every point is that close to a corner, or closer), and
-    // (2) the largest distance of its corners to any one triangle of `to` (tried: each corner's nearest).
-    // A piece whose bound cannot raise the result is dropped; others are split into four until their
-    // edges are at most `spacing`, their bound is within `relativeSlack` of the largest true distance
-    // seen, or after kMaxSplits halvings; then their bound counts.
-    struct Piece {
-        glm::vec3 p[3];
-        float d[3];
-        uint32_t nearest[3];  // the nearest triangle of `to` to each corner
-        uint32_t splits;
-    };
-    const float cover = 1.0f / std::sqrt(3.0f);
-    const size_t triangles = from.indices.size() / 3;
-    // The corner distances first: they seed the result (each is a true distance), so that pruning
-    // starts early.
-    float bound = 0.0f;  // the largest bound of a kept piece, or true distance, so far
-    float lower = 0.0f;  // the largest true distance (at a corner or midpoint) so far
+namespace {
+
+// A (sub-)triangle of surfaceDistanceBound's search: corners, their distances to `to` and nearest triangles.
+struct Piece {
+    glm::vec3 p[3];
+    float d[3];
+    uint32_t nearest[3];  // the nearest triangle of `to` to each corner
+    uint32_t splits;
+};
+
+// The distance of every vertex of `from` that its triangles use to `to` (distance -1 for the others).
+std::vector<SurfaceGrid::Nearest> cornerDistances(TriangleSurface from, const SurfaceGrid& to) {
     // Once per vertex: corners are shared by several triangles.
     // Consecutive corners are close (the triangles are in vertex-cache order): the last query's nearest
     // triangle is the hint for the next.
@@ -200,13 +193,65 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
         for (size_t i = 0; i < target.indices.size() / 3 * 3; ++i)
             if (atVertex[target.indices[i]].distance < 0.0f) atVertex[target.indices[i]] = {0.0f, uint32_t(i / 3)};
     uint32_t hint = UINT32_MAX;
-    for (size_t i = 0; i < triangles * 3; ++i) {
+    for (size_t i = 0; i < from.indices.size() / 3 * 3; ++i) {
         SurfaceGrid::Nearest& n = atVertex[from.indices[i]];
         if (n.distance < 0.0f) n = to.nearest(from.positions[from.indices[i]], hint);
         hint = n.triangle;
-        lower = std::max(lower, n.distance);
     }
-    bound = lower;
+    return atVertex;
+}
+
+// An upper bound of the distances of `piece`'s points to `to`, given the longest edge: the smaller of (1) the
+// largest at its corners plus the covering radius and (2) the largest distance of its corners to the nearest
+// triangle of one corner; once at most `bound`, the rest is not computed.
+float pieceUpper(const Piece& piece, const SurfaceGrid& to, float longest, float bound) {
+    const float cover = 1.0f / std::sqrt(3.0f);
+    float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
+    // The cheap bound first: on fine meshes it drops most pieces without a distance computed.
+    for (int k = 0; k < 3 && upper > bound; ++k) {  // the convex bound through each corner's nearest triangle
+        float through = piece.d[k];
+        for (int i = 0; i < 3 && through < upper; ++i)
+            if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
+        upper = std::min(upper, through);
+    }
+    return upper;
+}
+
+// Pushes the four halves of `piece` (edge midpoints queried); returns the largest midpoint distance.
+float split(const Piece& piece, const SurfaceGrid& to, std::vector<Piece>& stack) {
+    glm::vec3 m[3];
+    float dm[3];
+    uint32_t nm[3];
+    for (int k = 0; k < 3; ++k) {
+        m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
+        SurfaceGrid::Nearest n = to.nearest(m[k], piece.nearest[k]);
+        dm[k] = n.distance, nm[k] = n.triangle;
+    }
+    uint32_t splits = piece.splits + 1;
+    const uint32_t* nc = piece.nearest;
+    stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
+    stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
+    stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
+    stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
+    return std::max({dm[0], dm[1], dm[2]});
+}
+
+}  // namespace
+
+float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float spacing, float relativeSlack) {
+    // Branch and bound. A (sub-)triangle's distances are at most (1) the largest at its corners plus the
+    // covering radius (longest edge / sqrt 3: every point is that close to a corner, or closer), and
+    // (2) the largest distance of its corners to any one triangle of `to` (tried: each corner's nearest).
+    // A piece whose bound cannot raise the result is dropped; others are split into four until their
+    // edges are at most `spacing`, their bound is within `relativeSlack` of the largest true distance
+    // seen, or after kMaxSplits halvings; then their bound counts.
+    const size_t triangles = from.indices.size() / 3;
+    // The corner distances first: they seed the result (each is a true distance), so that pruning
+    // starts early.
+    const std::vector<SurfaceGrid::Nearest> atVertex = cornerDistances(from, to);
+    float lower = 0.0f;  // the largest true distance (at a corner or midpoint) so far
+    for (size_t i = 0; i < triangles * 3; ++i) lower = std::max(lower, atVertex[from.indices[i]].distance);
+    float bound = lower;                      // the largest bound of a kept piece, or true distance, so far
     if (!std::isfinite(bound)) return bound;  // `to` has no triangles
     // Last triangle first, each with its pieces before the next: the stack holds one triangle's splits
     // (at most 3 * kMaxSplits + 1 pieces), not a piece per triangle.
@@ -224,35 +269,13 @@ float surfaceDistanceBound(TriangleSurface from, const SurfaceGrid& to, float sp
             stack.pop_back();
             float longest = std::max({glm::distance(piece.p[0], piece.p[1]), glm::distance(piece.p[1], piece.p[2]),
                                       glm::distance(piece.p[2], piece.p[0])});
-            float upper = std::max({piece.d[0], piece.d[1], piece.d[2]}) + longest * cover;
-            // The cheap bound first: on fine meshes it drops most pieces without a distance computed.
-            if (upper <= bound) continue;
-            for (int k = 0; k < 3 && upper > bound; ++k) {  // the convex bound through each corner's nearest triangle
-                float through = piece.d[k];
-                for (int i = 0; i < 3 && through < upper; ++i)
-                    if (i != k) through = std::max(through, to.triangleDistance(piece.p[i], piece.nearest[k]));
-                upper = std::min(upper, through);
-            }
+            const float upper = pieceUpper(piece, to, longest, bound);
             if (upper <= bound) continue;
             if (!(longest > spacing) || upper <= (1.0f + relativeSlack) * lower || piece.splits >= kMaxSplits) {
                 bound = upper;
                 continue;
             }
-            glm::vec3 m[3];
-            float dm[3];
-            uint32_t nm[3];
-            for (int k = 0; k < 3; ++k) {
-                m[k] = (piece.p[k] + piece.p[(k + 1) % 3]) * 0.5f;  // midpoint of edge k -> k + 1
-                SurfaceGrid::Nearest n = to.nearest(m[k], piece.nearest[k]);
-                dm[k] = n.distance, nm[k] = n.triangle;
-            }
-            uint32_t splits = piece.splits + 1;
-            const uint32_t* nc = piece.nearest;
-            stack.push_back({{piece.p[0], m[0], m[2]}, {piece.d[0], dm[0], dm[2]}, {nc[0], nm[0], nm[2]}, splits});
-            stack.push_back({{m[0], piece.p[1], m[1]}, {dm[0], piece.d[1], dm[1]}, {nm[0], nc[1], nm[1]}, splits});
-            stack.push_back({{m[2], m[1], piece.p[2]}, {dm[2], dm[1], piece.d[2]}, {nm[2], nm[1], nc[2]}, splits});
-            stack.push_back({{m[0], m[1], m[2]}, {dm[0], dm[1], dm[2]}, {nm[0], nm[1], nm[2]}, splits});
-            lower = std::max({lower, dm[0], dm[1], dm[2]});
+            lower = std::max(lower, split(piece, to, stack));
             bound = std::max(bound, lower);
         }
     }

@@ -77,7 +77,7 @@ std::vector<SlotState> emptyStates(const std::vector<CompiledSlot>& slots) {
 
 void appendImageBarrier(std::vector<ImageBarrier>& out, SlotId slot, VkImageAspectFlags aspect, uint32_t mip,
                         const Dependency& d) {
-    ImageBarrier b{slot, d.srcStage, d.srcAccess, d.dstStage, d.dstAccess, d.oldLayout, d.newLayout, aspect, mip, 1};
+    ImageBarrier b{slot, d, aspect, mip, 1};
     if (!out.empty()) {
         ImageBarrier& last = out.back();
         ImageBarrier probe = b;

@@ -34,16 +34,6 @@ struct SubresourceUse {
     bool image = false;
 };
 
-struct Dependency {
-    VkPipelineStageFlags2 srcStage = VK_PIPELINE_STAGE_2_NONE;
-    VkAccessFlags2 srcAccess = VK_ACCESS_2_NONE;
-    VkPipelineStageFlags2 dstStage = VK_PIPELINE_STAGE_2_NONE;
-    VkAccessFlags2 dstAccess = VK_ACCESS_2_NONE;
-    VkImageLayout oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VkImageLayout newLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    bool operator==(const Dependency&) const = default;
-};
-
 // The dependency `use` needs on what happened to the subresource before (none if already covered), and
 // the state after it.
 std::optional<Dependency> derive(SubresourceState& state, const SubresourceUse& use);

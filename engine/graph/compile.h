@@ -5,8 +5,11 @@
 #include <vector>
 
 #include "engine/graph/graph_desc.h"
+#include "sieve/barriers.h"
 
 namespace engine::graph {
+
+using sieve::Dependency;
 
 // Fields of a VkBufferMemoryBarrier2 (whole buffer).
 struct BufferBarrier {
@@ -21,12 +24,7 @@ struct BufferBarrier {
 // Fields of a VkImageMemoryBarrier2 (one aspect, a range of mips, layer 0).
 struct ImageBarrier {
     SlotId slot = sieve::kNoSlot;
-    VkPipelineStageFlags2 srcStage = VK_PIPELINE_STAGE_2_NONE;
-    VkAccessFlags2 srcAccess = VK_ACCESS_2_NONE;
-    VkPipelineStageFlags2 dstStage = VK_PIPELINE_STAGE_2_NONE;
-    VkAccessFlags2 dstAccess = VK_ACCESS_2_NONE;
-    VkImageLayout oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VkImageLayout newLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    Dependency dep;
     VkImageAspectFlags aspect = 0;
     uint32_t baseMip = 0;
     uint32_t mipCount = 0;

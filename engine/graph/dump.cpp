@@ -27,9 +27,9 @@ void writeBarriers(std::ostream& os, const CompiledGraph& g, const Barriers& b) 
            << accessNames(x.srcAccess) << " -> " << stageNames(x.dstStage) << "/" << accessNames(x.dstAccess) << "\n";
     for (const ImageBarrier& x : b.images)
         os << "    barrier image " << slotName(g, x.slot) << " mips [" << x.baseMip << "," << x.baseMip + x.mipCount
-           << "): " << stageNames(x.srcStage) << "/" << accessNames(x.srcAccess) << " -> " << stageNames(x.dstStage)
-           << "/" << accessNames(x.dstAccess) << ", " << layoutName(x.oldLayout) << " -> " << layoutName(x.newLayout)
-           << "\n";
+           << "): " << stageNames(x.dep.srcStage) << "/" << accessNames(x.dep.srcAccess) << " -> "
+           << stageNames(x.dep.dstStage) << "/" << accessNames(x.dep.dstAccess) << ", " << layoutName(x.dep.oldLayout)
+           << " -> " << layoutName(x.dep.newLayout) << "\n";
 }
 
 std::string text(const CompiledGraph& g) {

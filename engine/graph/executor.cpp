@@ -4,6 +4,7 @@
 #include <bit>
 
 #include "engine/vk/context.h"
+#include "sieve/barriers.h"
 #include "sieve/depth_format.h"
 #include "sieve/gpu.h"
 
@@ -107,14 +108,10 @@ sieve::Result<void> GraphExecutor::initializePersistent(const std::vector<SlotId
         std::vector<VkImageMemoryBarrier2> toDst, toEntry;
         for (SlotId s : slots) {
             if (!images_[s]) continue;
-            VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-            b.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-            b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-            b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-            b.image = images_[s].handle();
-            b.subresourceRange = images_[s].transitionRange();
-            toDst.push_back(b);
+            const sieve::Dependency discard{.dstStage = VK_PIPELINE_STAGE_2_CLEAR_BIT,
+                                            .dstAccess = VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                            .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL};
+            toDst.push_back(sieve::imageMemoryBarrier(images_[s].handle(), images_[s].transitionRange(), discard));
         }
         VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
         dep.imageMemoryBarrierCount = static_cast<uint32_t>(toDst.size());
@@ -136,17 +133,12 @@ sieve::Result<void> GraphExecutor::initializePersistent(const std::vector<SlotId
             const std::vector<VkImageLayout>& entry = graph_.slots[s].entryLayouts;
             for (uint32_t m = 0; m < entry.size(); ++m) {
                 if (entry[m] == VK_IMAGE_LAYOUT_UNDEFINED) continue;  // no pass touches this mip
-                VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-                b.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-                b.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-                b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-                b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-                b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-                b.newLayout = entry[m];
-                b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-                b.image = img.handle();
-                b.subresourceRange = {img.transitionRange().aspectMask, m, 1, 0, 1};
-                toEntry.push_back(b);
+                const sieve::Dependency toLayout{
+                    VK_PIPELINE_STAGE_2_CLEAR_BIT,        VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT,
+                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, entry[m]};
+                toEntry.push_back(
+                    sieve::imageMemoryBarrier(img.handle(), {img.transitionRange().aspectMask, m, 1, 0, 1}, toLayout));
             }
         }
         // Buffers: the clears before everything that follows (set-up only, so the broad barrier is fine).
@@ -198,31 +190,14 @@ void GraphExecutor::issue(VkCommandBuffer cmd, const Barriers& barriers) const {
     std::vector<VkBufferMemoryBarrier2> buffers;
     for (const BufferBarrier& x : barriers.buffers) {
         const sieve::SlotBinding& b = bindings_[x.slot];
-        VkBufferMemoryBarrier2 v{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-        v.srcStageMask = x.srcStage;
-        v.srcAccessMask = x.srcAccess;
-        v.dstStageMask = x.dstStage;
-        v.dstAccessMask = x.dstAccess;
-        v.srcQueueFamilyIndex = v.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        v.buffer = b.buffer;
-        v.offset = b.offset;
-        v.size = b.size ? b.size : VK_WHOLE_SIZE;
-        buffers.push_back(v);
+        buffers.push_back(
+            sieve::bufferMemoryBarrier(b.buffer, b.offset, b.size, {x.srcStage, x.srcAccess, x.dstStage, x.dstAccess}));
     }
     std::vector<VkImageMemoryBarrier2> images;
     for (const ImageBarrier& x : barriers.images) {
-        VkImageMemoryBarrier2 v{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-        v.srcStageMask = x.srcStage;
-        v.srcAccessMask = x.srcAccess;
-        v.dstStageMask = x.dstStage;
-        v.dstAccessMask = x.dstAccess;
-        v.oldLayout = x.oldLayout;
-        v.newLayout = x.newLayout;
-        v.srcQueueFamilyIndex = v.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        v.image = bindings_[x.slot].image;
-        v.subresourceRange = {sieve::transitionAspects(graph_.slots[x.slot].desc.format, x.aspect), x.baseMip,
-                              x.mipCount, 0, 1};
-        images.push_back(v);
+        const VkImageAspectFlags aspect = sieve::transitionAspects(graph_.slots[x.slot].desc.format, x.aspect);
+        images.push_back(
+            sieve::imageMemoryBarrier(bindings_[x.slot].image, {aspect, x.baseMip, x.mipCount, 0, 1}, x.dep));
     }
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.bufferMemoryBarrierCount = static_cast<uint32_t>(buffers.size());

@@ -4,6 +4,7 @@
 
 #include "engine/vk/context.h"
 #include "sieve/barriers.h"
+#include "sieve/graphics_pipeline.h"
 
 namespace engine {
 
@@ -14,6 +15,27 @@ void imageBarrier(VkCommandBuffer cmd, VkImage image, VkPipelineStageFlags2 srcS
                   VkImageLayout newLayout) {
     sieve::imageBarrier(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, srcStage, srcAccess, oldLayout, dstStage, dstAccess,
                         newLayout, 0, 1);
+}
+
+// Submits `cmd`, waiting for `wait` (if any) at `waitStage`, signalling `signal` (if any) and `fence`.
+VkResult submit(VkQueue queue, VkCommandBuffer cmd, VkSemaphore wait, VkPipelineStageFlags2 waitStage,
+                VkSemaphore signal, VkFence fence) {
+    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
+    cmdInfo.commandBuffer = cmd;
+    VkSemaphoreSubmitInfo waitInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    waitInfo.semaphore = wait;
+    waitInfo.stageMask = waitStage;
+    VkSemaphoreSubmitInfo signalInfo{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
+    signalInfo.semaphore = signal;
+    signalInfo.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    VkSubmitInfo2 info{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
+    info.waitSemaphoreInfoCount = wait ? 1 : 0;
+    info.pWaitSemaphoreInfos = &waitInfo;
+    info.commandBufferInfoCount = 1;
+    info.pCommandBufferInfos = &cmdInfo;
+    info.signalSemaphoreInfoCount = signal ? 1 : 0;
+    info.pSignalSemaphoreInfos = &signalInfo;
+    return vkQueueSubmit2(queue, 1, &info, fence);
 }
 
 }  // namespace
@@ -114,18 +136,10 @@ sieve::Result<void> Target::abandonFrame() {
     imageBarrier(slot.cmd, frame_.colorImage, frame_.firstUseStage, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED,
                  VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT,
                  VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-    VkRenderingAttachmentInfo colour{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    colour.imageView = frame_.colorView;
-    colour.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    colour.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    colour.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    colour.clearValue.color = {{0.0f, 0.0f, 0.0f, 1.0f}};
-    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    rendering.renderArea = {{0, 0}, frame_.extent};
-    rendering.layerCount = 1;
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachments = &colour;
-    vkCmdBeginRendering(slot.cmd, &rendering);
+    const VkRenderingAttachmentInfo colour = sieve::renderingAttachment(
+        frame_.colorView, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+        VK_ATTACHMENT_STORE_OP_STORE, {.color = {{0.0f, 0.0f, 0.0f, 1.0f}}});
+    sieve::beginRendering(slot.cmd, frame_.extent, &colour);
     vkCmdEndRendering(slot.cmd);
     return endFrame({});
 }
@@ -232,25 +246,11 @@ sieve::Result<void> Target::endFrame(const FrameEnd& end) {
     }
     SIEVE_VK_TRY(vkEndCommandBuffer(cmd));
 
-    VkCommandBufferSubmitInfo cmdInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO};
-    cmdInfo.commandBuffer = cmd;
-    VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    wait.semaphore = current_.waitSemaphore;
-    wait.stageMask = current_.waitStage;
-    VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-    signal.semaphore = current_.signalSemaphore;
-    signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    VkSubmitInfo2 submit{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
-    submit.waitSemaphoreInfoCount = current_.waitSemaphore ? 1 : 0;
-    submit.pWaitSemaphoreInfos = &wait;
-    submit.commandBufferInfoCount = 1;
-    submit.pCommandBufferInfos = &cmdInfo;
-    submit.signalSemaphoreInfoCount = current_.signalSemaphore ? 1 : 0;
-    submit.pSignalSemaphoreInfos = &signal;
     // Reset here, not in beginFrame: a frame that is never submitted leaves its fence signalled, so no
     // wait can hang on it.
     SIEVE_VK_TRY(vkResetFences(ctx_->device(), 1, &slot.fence));
-    SIEVE_VK_TRY(vkQueueSubmit2(ctx_->queue(), 1, &submit, slot.fence));
+    SIEVE_VK_TRY(
+        submit(ctx_->queue(), cmd, current_.waitSemaphore, current_.waitStage, current_.signalSemaphore, slot.fence));
     slot.submitted = true;
     ++frameIndex_;
     return present(slotIndex);

@@ -10,6 +10,37 @@
 
 namespace engine {
 
+namespace {
+
+// The swapchain of `extent` with images of `usage` on a surface of capabilities `caps`: FIFO, opaque where
+// the surface allows it, at least three images, replacing `old`.
+VkSwapchainCreateInfoKHR swapchainInfo(VkSurfaceKHR surface, const VkSurfaceCapabilitiesKHR& caps, VkFormat format,
+                                       VkColorSpaceKHR colorSpace, VkExtent2D extent, VkImageUsageFlags usage,
+                                       VkSwapchainKHR old) {
+    uint32_t imageCount = std::max(caps.minImageCount + 1, 3u);
+    if (caps.maxImageCount) imageCount = std::min(imageCount, caps.maxImageCount);
+    VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
+    info.surface = surface;
+    info.minImageCount = imageCount;
+    info.imageFormat = format;
+    info.imageColorSpace = colorSpace;
+    info.imageExtent = extent;
+    info.imageArrayLayers = 1;
+    info.imageUsage = usage;
+    info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    info.preTransform = caps.currentTransform;
+    info.compositeAlpha =
+        (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
+            ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
+            : VkCompositeAlphaFlagBitsKHR(caps.supportedCompositeAlpha & -int32_t(caps.supportedCompositeAlpha));
+    info.presentMode = VK_PRESENT_MODE_FIFO_KHR;  // always supported; paces the loop to the display
+    info.clipped = VK_TRUE;
+    info.oldSwapchain = old;
+    return info;
+}
+
+}  // namespace
+
 sieve::Result<std::unique_ptr<WindowTarget>> WindowTarget::create(Context& ctx, GlfwWindow& window,
                                                                   const WindowTargetDesc& desc) {
     std::unique_ptr<WindowTarget> t(new WindowTarget(ctx, window, desc));
@@ -93,26 +124,8 @@ sieve::Result<void> WindowTarget::recreate() {
     if ((caps.supportedUsageFlags & wanted) != wanted)
         return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT,
                                 "swapchain images cannot be colour attachments and copy sources");
-    uint32_t imageCount = std::max(caps.minImageCount + 1, 3u);
-    if (caps.maxImageCount) imageCount = std::min(imageCount, caps.maxImageCount);
-
-    VkSwapchainCreateInfoKHR info{VK_STRUCTURE_TYPE_SWAPCHAIN_CREATE_INFO_KHR};
-    info.surface = surface_;
-    info.minImageCount = imageCount;
-    info.imageFormat = format_;
-    info.imageColorSpace = colorSpace_;
-    info.imageExtent = extent;
-    info.imageArrayLayers = 1;
-    info.imageUsage = wanted;
-    info.imageSharingMode = VK_SHARING_MODE_EXCLUSIVE;
-    info.preTransform = caps.currentTransform;
-    info.compositeAlpha =
-        (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
-            ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
-            : VkCompositeAlphaFlagBitsKHR(caps.supportedCompositeAlpha & -int32_t(caps.supportedCompositeAlpha));
-    info.presentMode = VK_PRESENT_MODE_FIFO_KHR;  // always supported; paces the loop to the display
-    info.clipped = VK_TRUE;
-    info.oldSwapchain = swapchain_;
+    const VkSwapchainCreateInfoKHR info =
+        swapchainInfo(surface_, caps, format_, colorSpace_, extent, wanted, swapchain_);
     VkSwapchainKHR next = VK_NULL_HANDLE;
     SIEVE_VK_TRY(vkCreateSwapchainKHR(device, &info, nullptr, &next));
     destroySwapchainObjects();

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace engine {
@@ -168,6 +169,96 @@ void clampToMinimumDevice(sieve::DeviceInfo& info) {
     info.enabled &= ~uint32_t(sieve::Need::DrawIndirectCount);  // streams drawn over their capacity
 }
 
+// Why vkCreateInstance failed, with the remedy where there is no driver at all.
+std::string instanceFailure(VkResult r) {
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+        return "cannot create a Vulkan instance: no Vulkan driver supports it (VK_ERROR_INCOMPATIBLE_DRIVER); "
+               "install one, e.g. mesa-vulkan-drivers";
+    return std::string("cannot create a Vulkan instance: ") + sieve::vkResultName(r);
+}
+
+// Whether VK_LAYER_KHRONOS_validation is installed.
+bool hasValidationLayer() {
+    uint32_t count = 0;
+    vkEnumerateInstanceLayerProperties(&count, nullptr);
+    std::vector<VkLayerProperties> props(count);
+    vkEnumerateInstanceLayerProperties(&count, props.data());
+    bool found = false;
+    for (const auto& l : props) found |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
+    return found;
+}
+
+// Warnings and errors of the general, validation and performance kinds, to `callback` with `user`.
+VkDebugUtilsMessengerCreateInfoEXT messengerInfo(PFN_vkDebugUtilsMessengerCallbackEXT callback, void* user) {
+    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messenger.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messenger.pfnUserCallback = callback;
+    messenger.pUserData = user;
+    return messenger;
+}
+
+// The device extensions to enable on a device used as Vulkan `api`: the plugin's, the engine's, the swapchain's
+// and VK_EXT_mesh_shader where the device has it; `ext` says which a 1.2 device has; each required one
+// the device lacks goes into `missing`.
+std::vector<const char*> chooseExtensions(VkPhysicalDevice physical, uint32_t api, bool swapchain, Khr12Extensions& ext,
+                                          std::vector<std::string>& missing) {
+    uint32_t count = 0;
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+    std::vector<VkExtensionProperties> available(count);
+    vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, available.data());
+    std::vector<const char*> extensions = sieve::requirements(api).deviceExtensions;
+    if (swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
+    if (api < VK_API_VERSION_1_3) {
+        ext.synchronization2 = hasExtension(available, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+        ext.dynamicRendering = hasExtension(available, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+        ext.maintenance4 = hasExtension(available, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+        // Required ones go on the list unconditionally, so that a missing one is named below (the
+        // plugin's are on it already).
+        extensions.push_back(VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
+    }
+    for (const char* e : extensions)
+        if (!hasExtension(available, e)) missing.push_back(std::string("extension ") + e);
+    // Optional: SIEVE_NO_MESH_SHADER=1 leaves it off (the cluster plugin then draws indirectly only).
+    ext.meshShader = hasExtension(available, VK_EXT_MESH_SHADER_EXTENSION_NAME) && !std::getenv("SIEVE_NO_MESH_SHADER");
+    if (ext.meshShader) extensions.push_back(VK_EXT_MESH_SHADER_EXTENSION_NAME);
+    return extensions;
+}
+
+// The first queue family with graphics, compute and timestamps.
+std::optional<uint32_t> findQueueFamily(VkPhysicalDevice physical) {
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physical, &count, families.data());
+    const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    for (uint32_t i = 0; i < count; ++i)
+        if ((families[i].queueFlags & need) == need && families[i].timestampValidBits > 0) return i;
+    return std::nullopt;
+}
+
+// One queue of `family`, the features chain `features` and `extensions` enabled.
+Result<VkDevice> createLogicalDevice(VkPhysicalDevice physical, uint32_t family, const void* features,
+                                     const std::vector<const char*>& extensions) {
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queue.queueFamilyIndex = family;
+    queue.queueCount = 1;
+    queue.pQueuePriorities = &priority;
+    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    info.pNext = features;
+    info.queueCreateInfoCount = 1;
+    info.pQueueCreateInfos = &queue;
+    info.enabledExtensionCount = uint32_t(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    VkDevice device = VK_NULL_HANDLE;
+    SIEVE_VK_TRY(vkCreateDevice(physical, &info, nullptr, &device));
+    return device;
+}
+
 }  // namespace
 
 struct Context::Enabled {
@@ -213,12 +304,7 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
 
     std::vector<const char*> layers;
     if (desc.validation) {
-        vkEnumerateInstanceLayerProperties(&count, nullptr);
-        std::vector<VkLayerProperties> props(count);
-        vkEnumerateInstanceLayerProperties(&count, props.data());
-        bool found = false;
-        for (const auto& l : props) found |= std::strcmp(l.layerName, "VK_LAYER_KHRONOS_validation") == 0;
-        if (!found)
+        if (!hasValidationLayer())
             return sieve::makeError(VK_ERROR_LAYER_NOT_PRESENT,
                                     "validation requested but VK_LAYER_KHRONOS_validation is not installed "
                                     "(apt-get install -y vulkan-validationlayers)");
@@ -234,14 +320,7 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
     // each device is then used at min(this, its own version).
     app.apiVersion = VK_API_VERSION_1_3;
 
-    VkDebugUtilsMessengerCreateInfoEXT messenger{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messenger.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messenger.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                            VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                            VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    messenger.pfnUserCallback = &Context::onMessage;
-    messenger.pUserData = this;
+    const VkDebugUtilsMessengerCreateInfoEXT messenger = messengerInfo(&Context::onMessage, this);
 
     VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
     VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
@@ -257,13 +336,8 @@ Result<void> Context::createInstance(const ContextDesc& desc) {
     info.ppEnabledLayerNames = layers.data();
     info.enabledExtensionCount = uint32_t(extensions.size());
     info.ppEnabledExtensionNames = extensions.data();
-    if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS) {
-        if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-            return sieve::makeError(r,
-                                    "cannot create a Vulkan instance: no Vulkan driver supports it "
-                                    "(VK_ERROR_INCOMPATIBLE_DRIVER); install one, e.g. mesa-vulkan-drivers");
-        return sieve::makeError(r, std::string("cannot create a Vulkan instance: ") + sieve::vkResultName(r));
-    }
+    if (VkResult r = vkCreateInstance(&info, nullptr, &instance_); r != VK_SUCCESS)
+        return sieve::makeError(r, instanceFailure(r));
     volkLoadInstanceOnly(instance_);
     if (debugUtils) SIEVE_VK_TRY(vkCreateDebugUtilsMessengerEXT(instance_, &messenger, nullptr, &messenger_));
     return {};
@@ -330,29 +404,10 @@ Result<void> Context::pickPhysicalDevice() {
 
 Result<void> Context::createDevice(const ContextDesc& desc) {
     core13_ = properties_.apiVersion >= VK_API_VERSION_1_3 && !desc.forceVulkan12;
-    uint32_t count = 0;
-    vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, nullptr);
-    std::vector<VkExtensionProperties> available(count);
-    vkEnumerateDeviceExtensionProperties(physical_, nullptr, &count, available.data());
-
     std::vector<std::string> missing;
     const uint32_t api = core13_ ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
-    std::vector<const char*> extensions = sieve::requirements(api).deviceExtensions;
-    if (desc.swapchain) extensions.push_back(VK_KHR_SWAPCHAIN_EXTENSION_NAME);
     Khr12Extensions ext;
-    if (!core13_) {
-        ext.synchronization2 = hasExtension(available, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
-        ext.dynamicRendering = hasExtension(available, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
-        ext.maintenance4 = hasExtension(available, VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
-        // Required ones go on the list unconditionally, so that a missing one is named below (the
-        // plugin's are on it already).
-        extensions.push_back(VK_KHR_MAINTENANCE_4_EXTENSION_NAME);
-    }
-    for (const char* e : extensions)
-        if (!hasExtension(available, e)) missing.push_back(std::string("extension ") + e);
-    // Optional: SIEVE_NO_MESH_SHADER=1 leaves it off (the cluster plugin then draws indirectly only).
-    ext.meshShader = hasExtension(available, VK_EXT_MESH_SHADER_EXTENSION_NAME) && !std::getenv("SIEVE_NO_MESH_SHADER");
-    if (ext.meshShader) extensions.push_back(VK_EXT_MESH_SHADER_EXTENSION_NAME);
+    std::vector<const char*> extensions = chooseExtensions(physical_, api, desc.swapchain, ext, missing);
 
     enabled_ = std::make_unique<Enabled>(core13_, ext);
     Features have(core13_, ext);
@@ -371,32 +426,14 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
         return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT, text);
     }
 
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(physical_, &count, families.data());
-    int family = -1;
-    for (uint32_t i = 0; i < count && family < 0; ++i) {
-        const VkQueueFlags need = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
-        if ((families[i].queueFlags & need) == need && families[i].timestampValidBits > 0) family = int(i);
-    }
-    if (family < 0)
+    const std::optional<uint32_t> family = findQueueFamily(physical_);
+    if (!family)
         return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT, "no queue family with graphics, compute and timestamps");
-    queueFamily_ = uint32_t(family);
-
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo queue{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-    queue.queueFamilyIndex = queueFamily_;
-    queue.queueCount = 1;
-    queue.pQueuePriorities = &priority;
-
-    VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-    info.pNext = &want.f2;
-    info.queueCreateInfoCount = 1;
-    info.pQueueCreateInfos = &queue;
+    queueFamily_ = *family;
     enabled_->extensions = std::move(extensions);
-    info.enabledExtensionCount = uint32_t(enabled_->extensions.size());
-    info.ppEnabledExtensionNames = enabled_->extensions.data();
-    SIEVE_VK_TRY(vkCreateDevice(physical_, &info, nullptr, &device_));
+    auto device = createLogicalDevice(physical_, queueFamily_, &want.f2, enabled_->extensions);
+    if (!device) return device.error();
+    device_ = device.value();
     samplerAnisotropy_ = want.f2.features.samplerAnisotropy == VK_TRUE;
     volkLoadDevice(device_);
     if (auto r = aliasKhrEntryPoints(); !r) return r;

@@ -12,6 +12,7 @@
 #include "engine/vk/timestamps.h"
 #include "interleave.h"
 #include "shared/test_push.h"
+#include "sieve/barriers.h"
 #include "sieve/prim/reduce.h"
 
 namespace bench {
@@ -101,13 +102,8 @@ void describe(engine::Context& ctx, Json& j) {
 }
 
 void fullBarrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    b.srcStageMask = b.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-    b.srcAccessMask = b.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    constexpr VkAccessFlags2 kAll = VK_ACCESS_2_MEMORY_READ_BIT | VK_ACCESS_2_MEMORY_WRITE_BIT;
+    sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, kAll, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, kAll);
 }
 
 sieve::Result<std::vector<double>> timeGpu(engine::Context& ctx, uint32_t warmup, uint32_t runs, const Recorder& body,

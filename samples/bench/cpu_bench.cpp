@@ -103,9 +103,7 @@ int cpuMain(int argc, char** argv) {
 
     bool allOk = true;
     for (uint64_t n : sizes) {
-        auto city = buildCity(n, uint32_t(o.seed));
-        if (!city) return fail(kName, city.error().message);
-        auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
+        auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent);
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         const sieve::assets::SceneData& scene = h.scene();
@@ -149,36 +147,21 @@ int cpuMain(int argc, char** argv) {
                          VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT,
                          VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT,
                          VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
-            VkRenderingAttachmentInfo colorAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            colorAtt.imageView = frame->colorView;
-            colorAtt.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-            colorAtt.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-            colorAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-            colorAtt.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
-            VkRenderingAttachmentInfo depthAtt{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            depthAtt.imageView = frame->depthView;
-            depthAtt.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-            depthAtt.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-            depthAtt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-            depthAtt.clearValue.depthStencil = {0.0f, 0};
-            VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-            info.renderArea = {{0, 0}, extent};
-            info.layerCount = 1;
-            info.colorAttachmentCount = 1;
-            info.pColorAttachments = &colorAtt;
-            info.pDepthAttachment = &depthAtt;
+            const VkRenderingAttachmentInfo colorAtt = sieve::renderingAttachment(
+                frame->colorView, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                VK_ATTACHMENT_STORE_OP_STORE, {.color = {{0.53f, 0.68f, 0.85f, 1.0f}}});
+            const VkRenderingAttachmentInfo depthAtt = sieve::renderingAttachment(
+                frame->depthView, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                VK_ATTACHMENT_STORE_OP_STORE, {.depthStencil = {0.0f, 0}});
             timer->begin(cmd, "frame");
-            vkCmdBeginRendering(cmd, &info);
+            sieve::beginRendering(cmd, extent, &colorAtt, &depthAtt);
 
             // Recording: what the CPU path costs per frame on top of culling.
             t0 = Clock::now();
             pipeline->bind(
                 cmd, {sieve::Binding::storage(gpu.instances.range()), sieve::Binding::storage(drawRecord->range())},
                 &push, sizeof push);
-            const VkViewport viewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
-            const VkRect2D scissor{{0, 0}, extent};
-            vkCmdSetViewport(cmd, 0, 1, &viewport);
-            vkCmdSetScissor(cmd, 0, 1, &scissor);
+            sieve::setFullViewport(cmd, extent);
             const VkDeviceSize zero = 0;
             const VkBuffer vb = gpu.vertices.handle();
             vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &zero);

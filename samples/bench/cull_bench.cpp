@@ -48,9 +48,7 @@ int cullMain(int argc, char** argv) {
 
     bool allOk = true;
     for (uint64_t n : sizes) {
-        auto city = buildCity(n, uint32_t(o.seed));
-        if (!city) return fail(kName, city.error().message);
-        auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
+        auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent);
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         CullLines lines;

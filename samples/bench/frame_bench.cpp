@@ -39,12 +39,10 @@ int frameMain(int argc, char** argv) {
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
     engine::Context& ctx = *ctxR.value();
-    auto city = buildCity(n, uint32_t(o.seed));
-    if (!city) return fail(kName, city.error().message);
-    const uint64_t allDraws = city->stats().instancedDraws;
-    auto harnessR = SceneHarness::create(ctx, std::move(city).value(), extent);
+    auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent);
     if (!harnessR) return fail(kName, harnessR.error().message);
     SceneHarness& h = *harnessR.value();
+    const uint64_t allDraws = h.scene().stats().instancedDraws;
 
     double onUs = 0;
     uint32_t onDraws = 0;

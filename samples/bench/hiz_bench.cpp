@@ -13,6 +13,7 @@
 #include "bench_util.h"
 #include "command_count.h"
 #include "compute_copy.h"
+#include "engine/vk/pyramid_readback.h"
 #include "interleave.h"
 #include "shared/test_push.h"
 #include "sieve/hiz.h"
@@ -105,44 +106,14 @@ sieve::Result<Images> makeImages(engine::Context& ctx, VkExtent2D extent, const 
 // Reads every mip back as (min, max) pairs and compares with the reference. Returns a mismatch
 // description, or empty.
 std::string verifyPyramid(engine::Context& ctx, const engine::Image& pyramid, const sieve::HiZPyramidCpu& ref) {
-    const VkExtent2D base = pyramid.extent();
-    const uint32_t mips = pyramid.mipLevels();
-    if (ref.mipCount() != mips) return "mip count differs from the reference";
-    std::vector<VkDeviceSize> offsets;
-    VkDeviceSize bytes = 0;
-    for (uint32_t m = 0; m < mips; ++m) {
-        offsets.push_back(bytes);
-        const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
-        bytes += VkDeviceSize(e.width) * e.height * 8;
-    }
-    auto buf = deviceBuffer(ctx, bytes, "bench pyramid readback");
-    if (!buf) return buf.error().message;
-    auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        imageBarrier(cmd, pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COPY_BIT,
-                     VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-        for (uint32_t m = 0; m < mips; ++m) {
-            const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
-            VkBufferImageCopy region{};
-            region.bufferOffset = offsets[m];
-            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m, 0, 1};
-            region.imageExtent = {e.width, e.height, 1};
-            vkCmdCopyImageToBuffer(cmd, pyramid.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->handle(), 1,
-                                   &region);
-        }
-        imageBarrier(
-            cmd, pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-            VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-            VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_IMAGE_LAYOUT_GENERAL);
-    });
-    if (!r) return r.error().message;
-    for (uint32_t m = 0; m < mips; ++m) {
-        const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
-        auto v = engine::readVector<float>(ctx, buf.value(), size_t(e.width) * e.height * 2, offsets[m]);
-        if (!v) return v.error().message;
+    if (ref.mipCount() != pyramid.mipLevels()) return "mip count differs from the reference";
+    auto mips = engine::readPyramid(ctx, pyramid);
+    if (!mips) return mips.error().message;
+    for (uint32_t m = 0; m < mips->size(); ++m) {
+        const std::vector<float>& v = (*mips)[m];
         const sieve::HiZLevel& level = ref.levels[m];
-        for (size_t i = 0; i < size_t(e.width) * e.height; ++i)
-            if ((*v)[2 * i] != level.min[i] || (*v)[2 * i + 1] != level.max[i])
+        for (size_t i = 0; i < v.size() / 2; ++i)
+            if (v[2 * i] != level.min[i] || v[2 * i + 1] != level.max[i])
                 return "mip " + std::to_string(m) + " texel " + std::to_string(i) + " differs";
     }
     return {};
@@ -374,7 +345,7 @@ int hizMain(int argc, char** argv) {
             .integer("pyramid_height", base.height)
             .integer("mips", im.pyramids[kSingle].mipLevels());
         const std::vector<Stat> st = times->stats();
-        for (size_t k = 0; k < keys.size(); ++k) addStatP(line, keys[k], st[k]);
+        for (size_t k = 0; k < keys.size(); ++k) addStat(line, keys[k], st[k]);
         line.integer("chain_single_dispatches", singleShape[0])
             .integer("chain_per_mip_dispatches", perMipShape[0])
             .integer("chain_per_mip_barriers", perMipShape[1])

@@ -94,11 +94,4 @@ sieve::Result<InterleavedTimes> timeInterleaved(engine::Context& ctx, const std:
     return t;
 }
 
-void addStatP(Json& j, const std::string& prefix, const Stat& s) {
-    j.num(prefix + "_us", s.median)
-        .num(prefix + "_p10_us", s.p10)
-        .num(prefix + "_p90_us", s.p90)
-        .num(prefix + "_min_us", s.min);
-}
-
 }  // namespace bench

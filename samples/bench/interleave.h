@@ -48,7 +48,4 @@ struct InterleavedTimes {
 sieve::Result<InterleavedTimes> timeInterleaved(engine::Context& ctx, const std::vector<Subject>& subjects,
                                                 const InterleavedOptions& options);
 
-// Stat as JSON: prefix_us (median), prefix_p10_us, prefix_p90_us, prefix_min_us.
-void addStatP(Json& j, const std::string& prefix, const Stat& s);
-
 }  // namespace bench

@@ -51,6 +51,13 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
     return std::move(city).value();
 }
 
+sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::createCity(engine::Context& ctx, uint64_t instances,
+                                                                      uint32_t seed, VkExtent2D extent) {
+    auto city = buildCity(instances, seed);
+    if (!city) return city.error();
+    return create(ctx, std::move(city).value(), extent);
+}
+
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
                                                                   VkExtent2D extent, uint32_t maxViews,
                                                                   const engine::ClusterSetup* clusters,

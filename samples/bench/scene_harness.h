@@ -41,6 +41,9 @@ public:
                                                                VkExtent2D extent, uint32_t maxViews = 1,
                                                                const engine::ClusterSetup* clusters = nullptr,
                                                                const sieve::assets::CameraPose* pose = nullptr);
+    // The procedural city of `instances` instances (buildCity) with the defaults above.
+    static sieve::Result<std::unique_ptr<SceneHarness>> createCity(engine::Context& ctx, uint64_t instances,
+                                                                   uint32_t seed, VkExtent2D extent);
     // Renders warmup + frames frames; times the last `frames`.
     sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
     // Renders for at least `ms` of wall time (the GPU is the bottleneck: an idle GPU clocks down), then

@@ -5,6 +5,7 @@
 
 #include "engine/scene/scene_geometry.h"
 #include "engine/vk/context.h"
+#include "sieve/graphics_pipeline.h"
 
 namespace host2 {
 
@@ -136,26 +137,29 @@ void CityRenderer::addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHan
     const auto slot = [&](const char* name) { return plugin_->slot(name); };
     const sieve::SlotId draws = slot(late ? CullingPlugin::kDrawsLate : CullingPlugin::kDrawsEarly);
     const sieve::SlotId counts = slot(late ? CullingPlugin::kCountsLate : CullingPlugin::kCountsEarly);
-    const sieve::SlotId instances = slot(CullingPlugin::kInstances);
-    const sieve::SlotId primitives = slot(CullingPlugin::kPrimitives);
     const sieve::SlotId depth = slot(CullingPlugin::kDepth);
     fg.addPass<Data>(
         late ? "draw.late" : "draw.early",
         [&](Builder& b, Data& d) {
-            d.draws = b.read(slots.buffers[draws], Usage::IndirectArgs);
-            b.read(d.draws, Usage::StorageReadVertex);  // the vertex shader reads the record's extra fields
-            d.counts = b.read(slots.buffers[counts], Usage::IndirectArgs);
-            d.instances = b.read(slots.buffers[instances], Usage::StorageReadVertex);
-            d.vertices = b.read(host.vertices, Usage::VertexInput);
-            d.indices = b.read(host.indices, Usage::VertexInput);
-            d.uvs = b.read(host.uvs, Usage::VertexInput);
-            d.materials = b.read(host.materials, Usage::StorageReadVertex);
-            d.primitives = b.read(slots.buffers[primitives], Usage::StorageReadVertex);
-            d.color = host.color = b.write(host.color, Usage::ColorAttachment);
+            readDrawInputs(b, d, slots, host, draws, counts);
             // The new depth version goes back to the plugin's slot table: hiz.build reads this one.
             d.depth = slots.images[depth] = b.write(slots.images[depth], Usage::DepthAttachment);
         },
         [this, late](const Data& d, Context& c) { recordDraw(late, c, d); });
+}
+
+void CityRenderer::readDrawInputs(Builder& b, DrawData& d, SieveSlots& slots, HostHandles& host, sieve::SlotId draws,
+                                  sieve::SlotId counts) const {
+    d.draws = b.read(slots.buffers[draws], Usage::IndirectArgs);
+    b.read(d.draws, Usage::StorageReadVertex);  // the vertex shader reads the record's extra fields
+    d.counts = b.read(slots.buffers[counts], Usage::IndirectArgs);
+    d.instances = b.read(slots.buffers[plugin_->slot(CullingPlugin::kInstances)], Usage::StorageReadVertex);
+    d.vertices = b.read(host.vertices, Usage::VertexInput);
+    d.indices = b.read(host.indices, Usage::VertexInput);
+    d.uvs = b.read(host.uvs, Usage::VertexInput);
+    d.materials = b.read(host.materials, Usage::StorageReadVertex);
+    d.primitives = b.read(slots.buffers[plugin_->slot(CullingPlugin::kPrimitives)], Usage::StorageReadVertex);
+    d.color = host.color = b.write(host.color, Usage::ColorAttachment);
 }
 
 // The scene's buffers of a draw pass, whole (the draw list and its counts are the caller's).
@@ -188,20 +192,10 @@ void CityRenderer::addOverheadDraw(FrameGraph& fg, SieveSlots& slots, HostHandle
     using Data = DrawData;
     const sieve::SlotId draws = plugin_->slot(CullingPlugin::kDrawsEarly);  // view 1 is culled early
     const sieve::SlotId counts = plugin_->slot(CullingPlugin::kCountsEarly);
-    const sieve::SlotId instances = plugin_->slot(CullingPlugin::kInstances);
     fg.addPass<Data>(
         "draw.overhead",
         [&](Builder& b, Data& d) {
-            d.draws = b.read(slots.buffers[draws], Usage::IndirectArgs);
-            b.read(d.draws, Usage::StorageReadVertex);
-            d.counts = b.read(slots.buffers[counts], Usage::IndirectArgs);
-            d.instances = b.read(slots.buffers[instances], Usage::StorageReadVertex);
-            d.vertices = b.read(host.vertices, Usage::VertexInput);
-            d.indices = b.read(host.indices, Usage::VertexInput);
-            d.uvs = b.read(host.uvs, Usage::VertexInput);
-            d.materials = b.read(host.materials, Usage::StorageReadVertex);
-            d.primitives = b.read(slots.buffers[plugin_->slot(CullingPlugin::kPrimitives)], Usage::StorageReadVertex);
-            d.color = host.color = b.write(host.color, Usage::ColorAttachment);
+            readDrawInputs(b, d, slots, host, draws, counts);
             // Its own depth: the plugin's (the camera's) stays what the false-culling check reads.
             const ImageHandle depth = fg.createImage(
                 "overhead.depth", {engine::kDepthFormat, extent_, 1, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT});
@@ -210,23 +204,14 @@ void CityRenderer::addOverheadDraw(FrameGraph& fg, SieveSlots& slots, HostHandle
         [this](const Data& d, Context& c) {
             const VkExtent2D e = extent_;
             const VkViewport vp = overhead_->viewport(e);
-            VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            color.imageView = c.binding(d.color).view;
-            color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-            color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-            color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-            VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            depth.imageView = c.binding(d.depth).view;
-            depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-            depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;  // reverse Z: 0 is the far depth
-            depth.storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-            VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-            info.renderArea = {{0, 0}, e};
-            info.layerCount = 1;
-            info.colorAttachmentCount = 1;
-            info.pColorAttachments = &color;
-            info.pDepthAttachment = &depth;
-            vkCmdBeginRendering(c.cmd(), &info);
+            const VkRenderingAttachmentInfo color =
+                sieve::renderingAttachment(c.binding(d.color).view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                                           VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
+            // Cleared to 0: reverse Z's far depth.
+            const VkRenderingAttachmentInfo depth =
+                sieve::renderingAttachment(c.binding(d.depth).view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                           VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE);
+            sieve::beginRendering(c.cmd(), e, &color, &depth);
             // The inset's background, then the view's stream drawn into it (the viewport maps it there).
             const VkClearAttachment clear{VK_IMAGE_ASPECT_COLOR_BIT, 0, {{{0.12f, 0.12f, 0.14f, 1.0f}}}};
             const VkClearRect rect{{{int32_t(vp.x), int32_t(vp.y)}, {uint32_t(vp.width), uint32_t(vp.height)}}, 0, 1};

@@ -52,6 +52,10 @@ private:
     };
     void addDraw(FrameGraph& fg, SieveSlots& slots, bool late, HostHandles& host);
     struct DrawData;
+    // The reads of a draw pass but its depth: the draw list `draws` and its `counts`, the instances and
+    // the scene's buffers; and its colour write.
+    void readDrawInputs(Builder& b, DrawData& d, SieveSlots& slots, HostHandles& host, sieve::SlotId draws,
+                        sieve::SlotId counts) const;
     static sieve::GeometryInputs sceneInputs(Context& c, const DrawData& d);
     void recordDraw(bool late, Context& c, const DrawData& d) const;
     // The overhead view's inset (overhead_view.h), after draw.late.

@@ -368,24 +368,17 @@ void FrameGraph::recordClears(VkCommandBuffer cmd) {
                                VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, true, true};
             Transition t;
             transition(p.state, clear, t);
-            VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-            b.dstStageMask = t.dstStage;
-            b.dstAccessMask = t.dstAccess;
-            b.newLayout = t.newLayout;
-            b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-            b.image = p.binding.image;
-            b.subresourceRange = {p.aspect, 0, p.mipLevels, 0, 1};
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.imageMemoryBarrierCount = 1;
-            dep.pImageMemoryBarriers = &b;
-            vkCmdPipelineBarrier2(cmd, &dep);
+            // Discards the contents (from UNDEFINED, waiting for nothing).
+            const VkImageSubresourceRange range{p.aspect, 0, p.mipLevels, 0, 1};
+            sieve::imageBarrier(cmd, p.binding.image, p.aspect, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                                VK_IMAGE_LAYOUT_UNDEFINED, t.dstStage, t.dstAccess, t.newLayout, 0, p.mipLevels);
             if (p.aspect & VK_IMAGE_ASPECT_DEPTH_BIT) {
                 const VkClearDepthStencilValue zero{0.0f, 0};
-                vkCmdClearDepthStencilImage(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1,
-                                            &b.subresourceRange);
+                vkCmdClearDepthStencilImage(cmd, p.binding.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1,
+                                            &range);
             } else {
                 const VkClearColorValue zero{};
-                vkCmdClearColorImage(cmd, b.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &b.subresourceRange);
+                vkCmdClearColorImage(cmd, p.binding.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &zero, 1, &range);
             }
         }
         // vkCmdFillBuffer runs in the copy stage (synchronization validation tracks it there), the image
@@ -420,30 +413,11 @@ sieve::Result<void> FrameGraph::execute(VkCommandBuffer cmd, const sieve::FrameI
             PhysicalResource& phys = *resources_[r].phys;
             Transition t;
             if (!transition(phys.state, a, t)) continue;
-            if (a.image) {
-                VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-                b.srcStageMask = t.srcStage;
-                b.srcAccessMask = t.srcAccess;
-                b.dstStageMask = t.dstStage;
-                b.dstAccessMask = t.dstAccess;
-                b.oldLayout = t.oldLayout;
-                b.newLayout = t.newLayout;
-                b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-                b.image = phys.binding.image;
-                b.subresourceRange = {phys.aspect, 0, phys.mipLevels, 0, 1};
-                images.push_back(b);
-            } else {
-                VkBufferMemoryBarrier2 b{VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
-                b.srcStageMask = t.srcStage;
-                b.srcAccessMask = t.srcAccess;
-                b.dstStageMask = t.dstStage;
-                b.dstAccessMask = t.dstAccess;
-                b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-                b.buffer = phys.binding.buffer;
-                b.offset = phys.binding.offset;
-                b.size = phys.binding.size ? phys.binding.size : VK_WHOLE_SIZE;
-                buffers.push_back(b);
-            }
+            const sieve::SlotBinding& b = phys.binding;
+            if (a.image)
+                images.push_back(sieve::imageMemoryBarrier(b.image, {phys.aspect, 0, phys.mipLevels, 0, 1}, t));
+            else
+                buffers.push_back(sieve::bufferMemoryBarrier(b.buffer, b.offset, b.size, t));
         }
         sieve::ScopedLabel label(cmd, passes_[p].name.c_str());
         if (timer) timer->begin(cmd, passes_[p].name, frame.frameSlot);

@@ -22,6 +22,7 @@
 
 #include "engine/vk/resources.h"
 #include "engine/vk/timestamps.h"
+#include "sieve/barriers.h"
 #include "sieve/plugin.h"
 #include "sieve/result.h"
 
@@ -97,14 +98,7 @@ struct TrackedState {
 };
 
 // One barrier to record before a pass (whole resource).
-struct Transition {
-    VkPipelineStageFlags2 srcStage = VK_PIPELINE_STAGE_2_NONE;
-    VkAccessFlags2 srcAccess = VK_ACCESS_2_NONE;
-    VkPipelineStageFlags2 dstStage = VK_PIPELINE_STAGE_2_NONE;
-    VkAccessFlags2 dstAccess = VK_ACCESS_2_NONE;
-    VkImageLayout oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VkImageLayout newLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-};
+using Transition = sieve::Dependency;
 // Advances `state` by the access `a` of one pass; returns true and fills `out` if a barrier is needed.
 bool transition(TrackedState& state, const Access& a, Transition& out);
 

@@ -5,12 +5,7 @@
 # with fewer triangles than instance culling alone, --cluster-path mesh either runs (a device with
 # VK_EXT_mesh_shader: the same picture) or is refused with a clear message and exit 1 (lavapipe), and bad
 # values are refused with exit 2. $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 common=(--headless --frames 8 --width 257 --height 145 --overlay off --scene dense --instances 36 --lod off
         --validation)

@@ -5,12 +5,7 @@
 # odd resolutions; each shadow view culls at least half of the instances; the false-culling check finds
 # nothing; and the shadows are really there (the picture differs from --shadows off).
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 cameras=("40,1.7,40,90,0" "-35,1.7,118,20,3" "120,14,150,35,-12")
 sizes=("333x187" "641x361")

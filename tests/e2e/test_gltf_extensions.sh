@@ -9,12 +9,8 @@
 #   shift the shading of whole faces by a level or two);
 # - a file whose extensionsRequired names an extension the loader lacks: exit 1, message naming it.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
 data="$src/tests/data/gltf"
 common=(--headless --frames 3 --width 320 --height 200 --overlay off --lod off --camera "0,7,13,0,-28" --validation)
 

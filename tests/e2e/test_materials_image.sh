@@ -15,13 +15,8 @@
 #   hidden behind the opaque checker quad (the box behind the masked card's hole stays drawn).
 # Anisotropic filtering is off (SIEVE_MAX_ANISOTROPY=1): lavapipe's blurs magnified textures, which the
 # bilinear reference does not model. $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 # 6 frames: the stats (read back a few frames late) are of a frame whose early list already has the
 # occlusion culling of the frame before.
 export SIEVE_MAX_ANISOTROPY=1

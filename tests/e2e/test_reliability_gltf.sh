@@ -4,12 +4,8 @@
 # plain non-zero status (no signal, no sanitizer abort), and never hangs. The valid seed files load and
 # render under validation.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
 python3 "$src/tests/fuzz/gltf_cases.py" bad "$out/bad"
 python3 "$src/tests/fuzz/gltf_cases.py" seeds "$out/good"
 run=(--headless --frames 2 --width 64 --height 48 --overlay off)

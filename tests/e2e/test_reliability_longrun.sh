@@ -5,14 +5,10 @@
 # set's growth is the least-squares slope over the steady phase's 45 samples times its length, not the
 # difference of two single samples (which oscillate by several MiB and failed a CI run on noise).
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+source "$(dirname "$0")/lib.sh"
 frames=${SIEVE_LONGRUN_FRAMES:-6000}
 every=$((frames / 60))
 [ "$every" -ge 1 ] || every=1
-source "$(dirname "$0")/scratch.sh"
 
 start=$(date +%s)
 timeout 1200 "$viewer" --headless --frames "$frames" --instances 200 --width 64 --height 64 --overlay off \

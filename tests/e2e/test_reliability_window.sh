@@ -4,12 +4,8 @@
 # twice. No crash, no validation message, a swapchain (and culling graph) for every size, and the run
 # ends at the last size.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+source "$(dirname "$0")/lib.sh"
 command -v xvfb-run >/dev/null || { echo "xvfb-run missing: apt-get install -y xvfb"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
 
 sizes=1x1,2x2,1x300,300x1,min,17x9,640x480,1x1,333x777,1024x768,min,5x3,1000x2,63x65,128x128,1x1,999x333,31x31,800x600,min,257x129,320x240
 resizes=$(tr ',' '\n' <<<"$sizes" | grep -vc min)

@@ -5,15 +5,11 @@
 # Validation is checked on the 1.2 path without RenderDoc (SIEVE_FORCE_VULKAN12): under RenderDoc's layer
 # the application's debug messenger receives no validation messages at all, so a check there proves nothing.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
 if [ ! -e /usr/lib/librenderdoc.so ] && ! ldconfig -p | grep -q librenderdoc.so; then
     echo "librenderdoc.so is not installed (apt-get install -y librenderdoc python3-renderdoc)"; exit 1
 fi
-source "$(dirname "$0")/scratch.sh"
 
 SIEVE_FORCE_VULKAN12=1 "$viewer" --headless --frames 3 --width 320 --height 180 --validation 2>&1 |
     tee "$out/log12.txt"

@@ -4,11 +4,7 @@
 # capture" captures the next frame (when librenderdoc is installed), "reload shaders" recompiles and
 # rebuilds; validation stays clean and every frame renders.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$(cd "$1" && pwd)
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
+source "$(dirname "$0")/lib.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 actions=screenshot@1,reload@3

@@ -8,12 +8,7 @@
 #    in yellow (255, 255, 0) and the bounds of frustum-culled instances in red (255, 0, 0).
 # Every run under validation with synchronization validation.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$(cd "$1" && pwd)
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 run() {  # name, options...
     local name=$1

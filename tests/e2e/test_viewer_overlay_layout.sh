@@ -4,13 +4,8 @@
 # screenshot must show header text there), the bottom bar with the last action's result and the frozen
 # banner is on screen; headless screenshots keep the overlay within a quarter of the image.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$(cd "$1" && pwd)
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+source "$(dirname "$0")/lib.sh"
 command -v xvfb-run >/dev/null || { echo "xvfb-run missing: apt-get install -y xvfb"; exit 1; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
 
 for size in 640x400 1280x720; do
     w=${size%x*} h=${size#*x}

@@ -4,12 +4,8 @@
 # gives the compiler's error and leaves the magenta pipeline in place; rendering continues to the last
 # frame. Every other shader is recompiled from the source tree too, so their #includes must resolve.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 frag="$src/shaders/geometry/material.frag"

@@ -3,12 +3,8 @@
 # while it is generated; a tiny viewport and a few frames, lavapipe draws slowly), and the test glTF
 # replicated on a 4x4 grid under validation. Both read their culling counts back.
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
+source "$(dirname "$0")/lib.sh"
 src=$2
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$viewer" --headless --instances 1000000 --frames 5 --width 160 --height 90 --overlay off \

@@ -7,12 +7,8 @@
 # Xvfb has no window manager: the iconify request is made, but only a desktop minimizes the window (a
 # 0x0 framebuffer, where the viewer skips frames).
 # $1: build directory, $2: source directory.
-set -euo pipefail
-build=$1
-viewer=$(find "$build" -name sieve-viewer -type f -perm -u+x | head -n1)
-[ -x "$viewer" ] || { echo "sieve-viewer not found under $build"; exit 1; }
+source "$(dirname "$0")/lib.sh"
 command -v xvfb-run >/dev/null || { echo "xvfb-run missing: apt-get install -y xvfb"; exit 1; }
-source "$(dirname "$0")/scratch.sh"
 
 SIEVE_SYNC_VALIDATION=1 xvfb-run -a -s "-screen 0 1280x1024x24" "$viewer" --frames 12 --width 640 --height 480 \
     --validation --hiz-view min --hiz-mip 1 --screenshot "$out/window.png" --stats "$out/stats.json" \

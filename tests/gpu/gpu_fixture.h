@@ -7,6 +7,7 @@
 
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
+#include "sieve/barriers.h"
 
 namespace testing_gpu {
 
@@ -17,17 +18,8 @@ engine::Context& context();
 inline VkImageMemoryBarrier2 colorLayoutBarrier(VkImage image, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                                                 VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess,
                                                 VkImageLayout from, VkImageLayout to) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    return b;
+    return sieve::imageMemoryBarrier(image, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+                                     {srcStage, srcAccess, dstStage, dstAccess, from, to});
 }  // created on first use; the test aborts if no device is available
 
 class GpuTest : public ::testing::Test {

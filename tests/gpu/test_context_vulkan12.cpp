@@ -14,6 +14,7 @@
 
 #include "gpu/gpu_fixture.h"
 #include "shared/test_push.h"
+#include "sieve/graphics_pipeline.h"
 #include "sieve/pipeline.h"
 
 namespace {
@@ -85,18 +86,10 @@ TEST_F(GpuTest, Vulkan13FunctionalityComputeClearAndTimestamps) {
             VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
             VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
         barrier(cmd, nullptr, &toAttachment);
-        VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-        color.imageView = image->view();
-        color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-        color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-        color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        color.clearValue.color = {{1.0f, 0.0f, 0.2f, 1.0f}};
-        VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-        ri.renderArea = {{0, 0}, extent};
-        ri.layerCount = 1;
-        ri.colorAttachmentCount = 1;
-        ri.pColorAttachments = &color;
-        vkCmdBeginRendering(cmd, &ri);
+        const VkRenderingAttachmentInfo color = sieve::renderingAttachment(
+            image->view(), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+            VK_ATTACHMENT_STORE_OP_STORE, {.color = {{1.0f, 0.0f, 0.2f, 1.0f}}});
+        sieve::beginRendering(cmd, extent, &color);
         vkCmdEndRendering(cmd);
 
         VkImageMemoryBarrier2 toCopy = testing_gpu::colorLayoutBarrier(

@@ -6,7 +6,9 @@
 #include "engine/graph/executor.h"
 #include "gpu/gpu_fixture.h"
 #include "shared/test_push.h"
+#include "sieve/graphics_pipeline.h"
 #include "sieve/pipeline.h"
+#include "unit/test_graph_util.h"
 
 using namespace engine::graph;
 using sieve::Lifetime;
@@ -19,12 +21,7 @@ constexpr uint32_t kCount = 1000;
 constexpr VkDeviceSize kBytes = kCount * sizeof(uint32_t);
 
 sieve::SlotDesc bufferSlot(const char* name, Lifetime life, VkBufferUsageFlags usage) {
-    sieve::SlotDesc d;
-    d.name = name;
-    d.lifetime = life;
-    d.size = kBytes;
-    d.bufferUsage = usage;
-    return d;
+    return graph_test::buffer(name, life, kBytes, usage);
 }
 
 sieve::SlotBinding bindBuffer(const engine::Buffer& b) {
@@ -224,15 +221,10 @@ TEST_F(GraphGpuTest, ImageLayoutsWithinAndAcrossFrames) {
     const VkExtent2D extent{8, 4};
     const VkDeviceSize texels = extent.width * extent.height;
     auto imageSlot = [&](const char* name, Lifetime life) {
-        sieve::SlotDesc d;
-        d.name = name;
-        d.kind = sieve::SlotKind::Image;
-        d.lifetime = life;
-        d.format = VK_FORMAT_R32_UINT;
-        d.extent = extent;
         // engine::Image always creates views, which need a view-compatible usage such as SAMPLED.
-        d.imageUsage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-        return d;
+        return graph_test::image(
+            name, life, VK_FORMAT_R32_UINT, 1, extent,
+            VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
     };
     auto transfer = [](SlotId s, bool write) {
         sieve::ResourceUse u;
@@ -335,25 +327,13 @@ TEST_F(GraphGpuTest, GraphicsPassAttachmentsAndFinalLayout) {
 
     g.addPass({"geometry", {use::depthAttachmentWrite(depth), use::colorAttachmentWrite(colorSlot)}, false, true},
               [&](VkCommandBuffer cmd, const sieve::Bindings& s, const sieve::FrameInfo&) {
-                  VkRenderingAttachmentInfo c{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-                  c.imageView = s[colorSlot].view;
-                  c.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-                  c.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-                  c.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-                  c.clearValue.color.float32[0] = 0.5f;
-                  VkRenderingAttachmentInfo d{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-                  d.imageView = s[depth].view;
-                  d.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-                  d.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-                  d.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-                  d.clearValue.depthStencil.depth = 0.25f;
-                  VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-                  info.renderArea = {{0, 0}, extent};
-                  info.layerCount = 1;
-                  info.colorAttachmentCount = 1;
-                  info.pColorAttachments = &c;
-                  info.pDepthAttachment = &d;
-                  vkCmdBeginRendering(cmd, &info);
+                  const VkRenderingAttachmentInfo c = sieve::renderingAttachment(
+                      s[colorSlot].view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                      VK_ATTACHMENT_STORE_OP_STORE, {.color = {{0.5f, 0.0f, 0.0f, 0.0f}}});
+                  const VkRenderingAttachmentInfo d = sieve::renderingAttachment(
+                      s[depth].view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                      VK_ATTACHMENT_STORE_OP_STORE, {.depthStencil = {0.25f, 0}});
+                  sieve::beginRendering(cmd, extent, &c, &d);
                   vkCmdEndRendering(cmd);
               });
     sieve::ResourceUse depthRead{depth,

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "engine/vk/pyramid_readback.h"
 #include "shared/test_push.h"
 #include "sieve/depth_format.h"
 #include "sieve/graphics_pipeline.h"
@@ -83,20 +84,11 @@ void drawDepthSamples(engine::Context& ctx, DepthPyramidImages& images, const st
         imageBarrier(cmd, images.depth.handle(), aspects, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
                      VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT,
                      VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
-        VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-        depth.imageView = images.depth.view();
-        depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-        depth.loadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE;
-        depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-        VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
-        rendering.renderArea = {{0, 0}, e};
-        rendering.layerCount = 1;
-        rendering.pDepthAttachment = &depth;
-        vkCmdBeginRendering(cmd, &rendering);
-        const VkViewport viewport{0.0f, 0.0f, float(e.width), float(e.height), 0.0f, 1.0f};
-        const VkRect2D scissor{{0, 0}, e};
-        vkCmdSetViewport(cmd, 0, 1, &viewport);
-        vkCmdSetScissor(cmd, 0, 1, &scissor);
+        const VkRenderingAttachmentInfo depth =
+            sieve::renderingAttachment(images.depth.view(), VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                       VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_STORE);
+        sieve::beginRendering(cmd, e, nullptr, &depth);
+        sieve::setFullViewport(cmd, e);
         for (uint32_t s = 0; s < images.samples; ++s) {
             const sieve::gpu::DepthWritePush push{e.width, images.samples, s, 0};
             pipeline->bind(cmd, {sieve::Binding::storage(buffer->range())}, &push, sizeof(push));
@@ -173,48 +165,9 @@ void uploadDepth(engine::Context& ctx, DepthPyramidImages& images, const std::ve
 }
 
 std::vector<std::vector<float>> readPyramid(engine::Context& ctx, const DepthPyramidImages& images) {
-    const VkExtent2D base = images.pyramid.extent();
-    const uint32_t mips = images.pyramid.mipLevels();
-    std::vector<VkDeviceSize> offsets;
-    VkDeviceSize bytes = 0;
-    for (uint32_t m = 0; m < mips; ++m) {
-        offsets.push_back(bytes);
-        const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
-        bytes += VkDeviceSize(e.width) * e.height * 8;
-    }
-    auto buf = engine::Buffer::create(ctx, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                      engine::MemoryUsage::DeviceLocal, "pyramid readback");
-    EXPECT_TRUE(buf) << buf.error().message;
-    if (!buf) return {};
-    auto r = ctx.submitNow([&](VkCommandBuffer cmd) {
-        imageBarrier(cmd, images.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COPY_BIT,
-                     VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
-        for (uint32_t m = 0; m < mips; ++m) {
-            const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
-            VkBufferImageCopy region{};
-            region.bufferOffset = offsets[m];
-            region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, m, 0, 1};
-            region.imageExtent = {e.width, e.height, 1};
-            vkCmdCopyImageToBuffer(cmd, images.pyramid.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buf->handle(), 1,
-                                   &region);
-        }
-        imageBarrier(cmd, images.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-                     VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                         VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
-                     VK_IMAGE_LAYOUT_GENERAL);
-    });
-    EXPECT_TRUE(r) << r.error().message;
-    std::vector<std::vector<float>> out;
-    for (uint32_t m = 0; m < mips; ++m) {
-        const VkExtent2D e = sieve::HiZBuilder::mipExtent(base, m);
-        auto v = engine::readVector<float>(ctx, buf.value(), size_t(e.width) * e.height * 2, offsets[m]);
-        EXPECT_TRUE(v) << v.error().message;
-        out.push_back(v ? std::move(v).value() : std::vector<float>{});
-    }
-    return out;
+    auto mips = engine::readPyramid(ctx, images.pyramid);
+    EXPECT_TRUE(mips) << mips.error().message;
+    return mips ? std::move(mips).value() : std::vector<std::vector<float>>{};
 }
 
 }  // namespace testing_gpu

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gpu/gpu_fixture.h"
+#include "sieve/prim/compact.h"
 #include "sieve/prim/reference.h"
 #include "sieve/prim/scan.h"
 
@@ -55,6 +56,16 @@ inline std::vector<uint32_t> makeData(Data d, size_t n, uint64_t seed = 1) {
 // A buffer of n words followed by kGuardWords guard words.
 inline std::vector<uint32_t> guarded(size_t n) {
     return std::vector<uint32_t>(n + kGuardWords, kGuard);
+}
+
+// Records `compact` over `b` in one submission of the shared context (which must succeed); returns what
+// record() returned.
+inline sieve::Result<void> recordCompact(const sieve::prim::Compact& compact, const sieve::prim::CompactBuffers& b,
+                                         uint64_t n, uint32_t capacity) {
+    sieve::Result<void> rec;
+    auto r = testing_gpu::context().submitNow([&](VkCommandBuffer cmd) { rec = compact.record(cmd, b, n, capacity); });
+    EXPECT_TRUE(r) << r.error().message;
+    return rec;
 }
 
 class PrimTest : public testing_gpu::GpuTest {

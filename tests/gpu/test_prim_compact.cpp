@@ -61,14 +61,10 @@ protected:
         engine::Buffer out = makeBuffer(guarded(size_t(capacity) * words));
         engine::Buffer counts = makeBuffer(std::vector<uint32_t>(8, kGuard));
         engine::Buffer scratch = makeEmpty(std::max<VkDeviceSize>(compact->scratchBytes(n), 4));
-        sieve::Result<void> rec;
-        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            rec = compact->record(
-                cmd, {f.range(), p.range(), out.range(), counts.range(4, 4), counts.range(12, 4), scratch.range()}, n,
-                capacity);
-        });
+        const auto rec = recordCompact(
+            *compact, {f.range(), p.range(), out.range(), counts.range(4, 4), counts.range(12, 4), scratch.range()}, n,
+            capacity);
         EXPECT_TRUE(rec) << rec.error().message;
-        EXPECT_TRUE(r) << r.error().message;
         got.records = read<uint32_t>(out, size_t(capacity) * words + kGuardWords);
         const auto c = read<uint32_t>(counts, 8);
         got.count = c[1];
@@ -202,13 +198,9 @@ TEST_F(PrimCompact, GatherRefusesInputsBeyondOneBinding) {
     const uint32_t n = 20000;
     engine::Buffer buf = makeEmpty(std::max<VkDeviceSize>(compact->scratchBytes(n), n * 4));
     sieve::prim::overrideMaxBindingBytes(4096 * 4);
-    sieve::Result<void> rec;
-    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-        rec =
-            compact->record(cmd, {buf.range(), buf.range(), buf.range(), buf.range(), buf.range(), buf.range()}, n, 16);
-    });
+    const auto rec =
+        recordCompact(*compact, {buf.range(), buf.range(), buf.range(), buf.range(), buf.range(), buf.range()}, n, 16);
     sieve::prim::overrideMaxBindingBytes(0);
-    ASSERT_TRUE(r);
     ASSERT_FALSE(rec);
     EXPECT_NE(rec.error().message.find("gather"), std::string::npos) << rec.error().message;
 }

@@ -99,14 +99,10 @@ TEST_F(PrimPersistent, OnePassCompactionRepeats) {
         engine::Buffer f = makeBuffer(flags);
         engine::Buffer out = makeBuffer(guarded(capacity));
         engine::Buffer counts = makeBuffer(std::vector<uint32_t>(4, kGuard));
-        sieve::Result<void> rec;
-        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            rec = compact->record(
-                cmd, {f.range(), f.range(), out.range(), counts.range(0, 4), counts.range(4, 4), scratch.range()}, n,
-                capacity);
-        });
+        const auto rec = recordCompact(
+            *compact, {f.range(), f.range(), out.range(), counts.range(0, 4), counts.range(4, 4), scratch.range()}, n,
+            capacity);
         ASSERT_TRUE(rec) << rec.error().message;
-        ASSERT_TRUE(r) << r.error().message;
         const auto c = read<uint32_t>(counts, 4);
         ASSERT_EQ(c[0], expect.count) << "use " << k;
         ASSERT_EQ(c[1], expect.overflow) << "use " << k;

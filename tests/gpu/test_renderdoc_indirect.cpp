@@ -158,28 +158,17 @@ TEST_F(IndirectCountDraw, OnlyTheCountedDrawsAppear) {
         {
             sieve::ScopedLabel label(cmd, "draw.indirect");
             if (stats) vkCmdBeginQuery(cmd, stats, 0, 0);
-            VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            color.imageView = target->view();
-            color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-            color.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-            color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-            color.clearValue.color = {{0.0f, 0.0f, 0.0f, 1.0f}};
-            VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-            ri.renderArea = {{0, 0}, kExtent};
-            ri.layerCount = 1;
-            ri.colorAttachmentCount = 1;
-            ri.pColorAttachments = &color;
-            vkCmdBeginRendering(cmd, &ri);
+            const VkRenderingAttachmentInfo color = sieve::renderingAttachment(
+                target->view(), VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                VK_ATTACHMENT_STORE_OP_STORE, {.color = {{0.0f, 0.0f, 0.0f, 1.0f}}});
+            sieve::beginRendering(cmd, kExtent, &color);
             sieve::gpu::ImGuiPush push{};
             push.scale.x = 2.0f / kExtent.width, push.scale.y = 2.0f / kExtent.height;
             push.translate.x = -1.0f, push.translate.y = -1.0f;
             pipeline->bind(cmd,
                            {sieve::Binding::sampled(white->view(), sampler, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)},
                            &push, sizeof(push));
-            const VkViewport viewport{0, 0, float(kExtent.width), float(kExtent.height), 0, 1};
-            const VkRect2D scissor{{0, 0}, kExtent};
-            vkCmdSetViewport(cmd, 0, 1, &viewport);
-            vkCmdSetScissor(cmd, 0, 1, &scissor);
+            sieve::setFullViewport(cmd, kExtent);
             const VkDeviceSize zero = 0;
             const VkBuffer vb = vertexBuffer.handle();
             vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &zero);

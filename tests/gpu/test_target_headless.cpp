@@ -11,6 +11,7 @@
 #include "engine/target/headless_target.h"
 #include "gpu/gpu_fixture.h"
 #include "scratch_dir.h"
+#include "sieve/graphics_pipeline.h"
 
 namespace {
 
@@ -50,17 +51,10 @@ void recordClear(const engine::Frame& f, std::array<uint8_t, 4> c) {
     VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     vkCmdClearColorImage(f.cmd, f.colorImage, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
 
-    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depth.imageView = f.depthView;
-    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
-    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    depth.clearValue.depthStencil = {0.0f, 0};
-    VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    ri.renderArea = {{0, 0}, f.extent};
-    ri.layerCount = 1;
-    ri.pDepthAttachment = &depth;
-    vkCmdBeginRendering(f.cmd, &ri);
+    const VkRenderingAttachmentInfo depth =
+        sieve::renderingAttachment(f.depthView, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                   VK_ATTACHMENT_STORE_OP_STORE, {.depthStencil = {0.0f, 0}});
+    sieve::beginRendering(f.cmd, f.extent, nullptr, &depth);
     vkCmdEndRendering(f.cmd);
 }
 

@@ -18,15 +18,12 @@
 #include "gltf_test_data.h"
 
 using namespace sieve::assets;
+using sieve::test::loadGltfData;
 namespace gpu = sieve::gpu;
 
 namespace {
 
 const std::filesystem::path& kData = sieve::test::kGltfData;
-
-SceneData loadData(const char* file) {
-    return sieve::test::loadGltfData(file);
-}
 
 std::vector<uint8_t> readBytes(const char* file) {
     std::ifstream in(kData / file, std::ios::binary);
@@ -115,7 +112,7 @@ constexpr float kQuantTol = 0.01f;
 }  // namespace
 
 TEST(GltfExtensions, MirroredNodeGetsAReversedTwinMesh) {
-    SceneData s = loadData("mirrored.gltf");
+    SceneData s = loadGltfData("mirrored.gltf");
     ASSERT_EQ(s.instances.size(), 2u);
     ASSERT_EQ(s.meshes.size(), 2u);  // the wedge and its mirrored twin
     EXPECT_EQ(s.meshNames[1], "wedge (mirrored)");
@@ -153,9 +150,9 @@ TEST(GltfExtensions, MirroredNodeGetsAReversedTwinMesh) {
 }
 
 TEST(GltfExtensions, InstancedTwinHasTheSameInstances) {
-    SceneData original = loadData("multi_mesh.gltf");
-    SceneData packed = loadData("multi_mesh_packed.glb");        // quantized, one node per instance
-    SceneData instanced = loadData("multi_mesh_instanced.glb");  // quantized, EXT_mesh_gpu_instancing
+    SceneData original = loadGltfData("multi_mesh.gltf");
+    SceneData packed = loadGltfData("multi_mesh_packed.glb");        // quantized, one node per instance
+    SceneData instanced = loadGltfData("multi_mesh_instanced.glb");  // quantized, EXT_mesh_gpu_instancing
     ASSERT_EQ(original.instances.size(), 21u);
     EXPECT_EQ(packed.instances.size(), original.instances.size());
     ASSERT_EQ(instanced.instances.size(), packed.instances.size());
@@ -173,10 +170,10 @@ TEST(GltfExtensions, InstancedTwinHasTheSameInstances) {
 }
 
 TEST(GltfExtensions, QuantizedMeshoptAndDracoTwinsMatchTheFloatOriginal) {
-    SceneData original = loadData("multi_mesh.gltf");
+    SceneData original = loadGltfData("multi_mesh.gltf");
     for (const char* file :
          {"multi_mesh_packed.glb", "multi_mesh_instanced.glb", "multi_mesh_meshopt.glb", "multi_mesh_draco.glb"}) {
-        SceneData twin = loadData(file);
+        SceneData twin = loadGltfData(file);
         EXPECT_EQ(twin.validate(), "") << file;
         EXPECT_EQ(twin.instances.size(), original.instances.size()) << file;
         expectSameTriangles(twin, original, kQuantTol, file);
@@ -190,7 +187,7 @@ TEST(GltfExtensions, QuantizedMeshoptAndDracoTwinsMatchTheFloatOriginal) {
     // translations and scales (EXPONENTIAL) go through lossy filters. gltfpack quantizes every mesh on
     // the ground's 12 m grid, so a box's vertices sit metres from the pivot its rotation turns about, and
     // a 12-bit quaternion (~1e-3 rad) moves them by up to 8 mm: the 1 cm tolerance again.
-    SceneData inst = loadData("multi_mesh_instanced.glb"), mo = loadData("multi_mesh_meshopt.glb");
+    SceneData inst = loadGltfData("multi_mesh_instanced.glb"), mo = loadGltfData("multi_mesh_meshopt.glb");
     ASSERT_EQ(mo.vertices.size(), inst.vertices.size());
     for (size_t v = 0; v < mo.vertices.size(); ++v) {
         EXPECT_EQ(mo.vertices[v].px, inst.vertices[v].px);

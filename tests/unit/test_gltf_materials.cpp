@@ -15,15 +15,10 @@
 #include "gltf_test_data.h"
 
 using namespace sieve::assets;
+using sieve::test::loadGltfData;
 namespace gpu = sieve::gpu;
 
 namespace {
-
-const std::filesystem::path& kData = sieve::test::kGltfData;
-
-SceneData loadData(const char* file) {
-    return sieve::test::loadGltfData(file);
-}
 
 // The primitive of the instance placed by the node named `mesh` (meshNames are the glTF mesh names).
 const gpu::MeshPrimitive& primitiveOf(const SceneData& s, const std::string& mesh) {
@@ -36,7 +31,7 @@ const gpu::MeshPrimitive& primitiveOf(const SceneData& s, const std::string& mes
 }  // namespace
 
 TEST(GltfMaterials, TableBinsUvsAndTexturesOfTheTestScene) {
-    const SceneData s = loadData("materials.gltf");
+    const SceneData s = loadGltfData("materials.gltf");
     ASSERT_FALSE(s.meshes.empty());
     EXPECT_EQ(s.validate(), "");
     EXPECT_TRUE(s.warnings.empty()) << s.warnings[0];
@@ -190,7 +185,7 @@ TEST(GltfMaterials, MeshBuilderKeepsUvSeamsAndChecksCounts) {
 }
 
 TEST(GltfMaterials, ValidateRefusesBrokenMaterialTables) {
-    SceneData s = loadData("materials.gltf");
+    SceneData s = loadGltfData("materials.gltf");
     ASSERT_EQ(s.validate(), "");
     SceneData t = s;
     t.primitives[0].material = uint32_t(t.materials.size());

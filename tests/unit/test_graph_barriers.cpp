@@ -143,37 +143,66 @@ TEST(GraphBarriers, SampleFrameImagesAndLayouts) {
     ASSERT_TRUE(g) << g.error().message;
     for (const char* name : {"upload", "flag", "scan", "readback"})
         EXPECT_TRUE(pass(*g, name).before.images.empty()) << name;
-    EXPECT_EQ(pass(*g, "draw").before.images,
-              (Images{
-                  // discarded each frame; waits for last frame's Hi-Z read of it
-                  {f.depth, kCompute, kNone, kDepthTests, kDepthRW, VK_IMAGE_LAYOUT_UNDEFINED,
-                   VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, kDepth, 0, 1},
-                  // chained to the acquire semaphore's stage
-                  {f.backbuffer, kColorOut, kNone, kColorOut, kColorRW, VK_IMAGE_LAYOUT_UNDEFINED,
-                   VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, kColor, 0, 1},
-              }));
+    EXPECT_EQ(pass(*g, "draw").before.images, (Images{
+                                                  // discarded each frame; waits for last frame's Hi-Z read of it
+                                                  {f.depth,
+                                                   {kCompute, kNone, kDepthTests, kDepthRW, VK_IMAGE_LAYOUT_UNDEFINED,
+                                                    VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL},
+                                                   kDepth,
+                                                   0,
+                                                   1},
+                                                  // chained to the acquire semaphore's stage
+                                                  {f.backbuffer,
+                                                   {kColorOut, kNone, kColorOut, kColorRW, VK_IMAGE_LAYOUT_UNDEFINED,
+                                                    VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL},
+                                                   kColor,
+                                                   0,
+                                                   1},
+                                              }));
     EXPECT_EQ(pass(*g, "hiz0").before.images,
               (Images{
-                  {f.depth, kDepthTests, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, kCompute, kSampled,
-                   VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, kDepth, 0, 1},
-                  {f.hiz, kCompute, kNone, kCompute, kStorageWrite, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                   kColor, 0, 1},
+                  {f.depth,
+                   {kDepthTests, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, kCompute, kSampled,
+                    VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                   kDepth,
+                   0,
+                   1},
+                  {f.hiz,
+                   {kCompute, kNone, kCompute, kStorageWrite, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL},
+                   kColor,
+                   0,
+                   1},
               }));
     // Mip 0 is read while mips 1 and 2 are written: one barrier per mip range.
     EXPECT_EQ(pass(*g, "hiz1").before.images,
               (Images{
-                  {f.hiz, kCompute, kStorageWrite, kCompute, kSampled, VK_IMAGE_LAYOUT_GENERAL,
-                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, kColor, 0, 1},
-                  {f.hiz, kCompute, kNone, kCompute, kStorageWrite, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
-                   kColor, 1, 2},
+                  {f.hiz,
+                   {kCompute, kStorageWrite, kCompute, kSampled, VK_IMAGE_LAYOUT_GENERAL,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                   kColor,
+                   0,
+                   1},
+                  {f.hiz,
+                   {kCompute, kNone, kCompute, kStorageWrite, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL},
+                   kColor,
+                   1,
+                   2},
               }));
     // Mip 0 is already readable by compute sampling (read after read, same layout): only mips 1..2 move.
     EXPECT_EQ(pass(*g, "late").before.images,
-              (Images{{f.hiz, kCompute, kStorageWrite, kCompute, kSampled, VK_IMAGE_LAYOUT_GENERAL,
-                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, kColor, 1, 2}}));
+              (Images{{f.hiz,
+                       {kCompute, kStorageWrite, kCompute, kSampled, VK_IMAGE_LAYOUT_GENERAL,
+                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                       kColor,
+                       1,
+                       2}}));
     EXPECT_EQ(g->final.images,
-              (Images{{f.backbuffer, kColorOut, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, kNone,
-                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, kColor, 0, 1}}));
+              (Images{{f.backbuffer,
+                       {kColorOut, VK_ACCESS_2_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_2_NONE, kNone,
+                        VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR},
+                       kColor,
+                       0,
+                       1}}));
     graph_test::expectLayoutsConsistent(*g, 3);
 }
 
@@ -222,11 +251,19 @@ TEST(GraphBarriers, PersistentImageCarriesItsStateAcrossFrames) {
     EXPECT_EQ(g->slots[history].entryLayouts,
               (std::vector<VkImageLayout>{VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL}));
     EXPECT_EQ(pass(*g, "useHistory").before.images,
-              (Images{{history, kCompute, kStorageWrite, kCompute, kSampled, VK_IMAGE_LAYOUT_GENERAL,
-                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, kColor, 0, 1}}));
+              (Images{{history,
+                       {kCompute, kStorageWrite, kCompute, kSampled, VK_IMAGE_LAYOUT_GENERAL,
+                        VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                       kColor,
+                       0,
+                       1}}));
     EXPECT_EQ(pass(*g, "writeMip0").before.images,
-              (Images{{history, kCompute, kNone, kCompute, kStorageWrite, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                       VK_IMAGE_LAYOUT_GENERAL, kColor, 0, 1}}));
+              (Images{{history,
+                       {kCompute, kNone, kCompute, kStorageWrite, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                        VK_IMAGE_LAYOUT_GENERAL},
+                       kColor,
+                       0,
+                       1}}));
     EXPECT_TRUE(g->final.empty());
     graph_test::expectLayoutsConsistent(*g, 3);
 }

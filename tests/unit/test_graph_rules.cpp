@@ -131,8 +131,8 @@ TEST(GraphConflicts, ImportedImageReadWithDiscardedContents) {
     auto g = compile(b);
     ASSERT_TRUE(g) << g.error().message;
     ASSERT_EQ(g->passes[0].before.images.size(), 1u);
-    EXPECT_EQ(g->passes[0].before.images[0].oldLayout, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
-    EXPECT_EQ(g->passes[0].before.images[0].srcAccess, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    EXPECT_EQ(g->passes[0].before.images[0].dep.oldLayout, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
+    EXPECT_EQ(g->passes[0].before.images[0].dep.srcAccess, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
 }
 
 TEST(GraphConflicts, DuplicateSlotNames) {
@@ -257,8 +257,8 @@ TEST(GraphPlugin, PluginSlotsAliasHostSlotsAndRecordSeesPluginIds) {
     EXPECT_EQ(hiz.desc.name, "pluginHiz");
     ASSERT_EQ(hiz.before.images.size(), 1u);
     EXPECT_EQ(hiz.before.images[0].slot, hostDepth);
-    EXPECT_EQ(hiz.before.images[0].oldLayout, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
-    EXPECT_EQ(hiz.before.images[0].newLayout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    EXPECT_EQ(hiz.before.images[0].dep.oldLayout, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL);
+    EXPECT_EQ(hiz.before.images[0].dep.newLayout, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
 
     // Graph bindings are indexed by graph slot; the plugin sees its own slot ids.
     std::vector<sieve::SlotBinding> bound(g->slots.size());

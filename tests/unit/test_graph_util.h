@@ -17,8 +17,9 @@ inline void PrintTo(const BufferBarrier& b, std::ostream* os) {
 }
 inline void PrintTo(const ImageBarrier& b, std::ostream* os) {
     *os << "{slot " << b.slot << " mips [" << b.baseMip << "," << b.baseMip + b.mipCount << ") aspect " << b.aspect
-        << ", " << stageNames(b.srcStage) << "/" << accessNames(b.srcAccess) << " -> " << stageNames(b.dstStage) << "/"
-        << accessNames(b.dstAccess) << ", " << layoutName(b.oldLayout) << " -> " << layoutName(b.newLayout) << "}";
+        << ", " << stageNames(b.dep.srcStage) << "/" << accessNames(b.dep.srcAccess) << " -> "
+        << stageNames(b.dep.dstStage) << "/" << accessNames(b.dep.dstAccess) << ", " << layoutName(b.dep.oldLayout)
+        << " -> " << layoutName(b.dep.newLayout) << "}";
 }
 
 }  // namespace engine::graph
@@ -39,10 +40,10 @@ inline void expectLayoutsConsistent(const engine::graph::CompiledGraph& g, int f
     auto apply = [&](const Barriers& b, const std::string& where) {
         for (const ImageBarrier& x : b.images)
             for (uint32_t m = x.baseMip; m < x.baseMip + x.mipCount; ++m) {
-                if (x.oldLayout != VK_IMAGE_LAYOUT_UNDEFINED) {
-                    EXPECT_EQ(x.oldLayout, layout[x.slot][m]) << where << ": slot " << x.slot << " mip " << m;
+                if (x.dep.oldLayout != VK_IMAGE_LAYOUT_UNDEFINED) {
+                    EXPECT_EQ(x.dep.oldLayout, layout[x.slot][m]) << where << ": slot " << x.slot << " mip " << m;
                 }
-                layout[x.slot][m] = x.newLayout;
+                layout[x.slot][m] = x.dep.newLayout;
             }
     };
     for (int f = 0; f < frames; ++f) {
@@ -71,25 +72,31 @@ inline engine::graph::RecordFn noRecord() {
     return [](VkCommandBuffer, const sieve::Bindings&, const sieve::FrameInfo&) {};
 }
 
-inline sieve::SlotDesc buffer(const char* name, sieve::Lifetime life, VkDeviceSize size = 256) {
+// A slot's identity; buffer() and image() add the rest.
+inline sieve::SlotDesc slot(const char* name, sieve::SlotKind kind, sieve::Lifetime life) {
     sieve::SlotDesc d;
     d.name = name;
-    d.kind = sieve::SlotKind::Buffer;
+    d.kind = kind;
     d.lifetime = life;
-    d.size = size;
-    d.bufferUsage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     return d;
 }
 
-inline sieve::SlotDesc image(const char* name, sieve::Lifetime life, VkFormat format, uint32_t mips = 1) {
-    sieve::SlotDesc d;
-    d.name = name;
-    d.kind = sieve::SlotKind::Image;
-    d.lifetime = life;
+inline sieve::SlotDesc buffer(const char* name, sieve::Lifetime life, VkDeviceSize size = 256,
+                              VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
+    sieve::SlotDesc d = slot(name, sieve::SlotKind::Buffer, life);
+    d.size = size;
+    d.bufferUsage = usage;
+    return d;
+}
+
+inline sieve::SlotDesc image(const char* name, sieve::Lifetime life, VkFormat format, uint32_t mips = 1,
+                             VkExtent2D extent = {64, 32},
+                             VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT) {
+    sieve::SlotDesc d = slot(name, sieve::SlotKind::Image, life);
     d.format = format;
-    d.extent = {64, 32};
+    d.extent = extent;
     d.mipLevels = mips;
-    d.imageUsage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT;
+    d.imageUsage = usage;
     return d;
 }
 

@@ -4,6 +4,24 @@
 
 namespace sieve {
 
+// One dependency between two accesses of a resource, with the layout transition of an image (both layouts
+// UNDEFINED for a buffer): the fields a host that derives its own barriers fills for every barrier.
+struct Dependency {
+    VkPipelineStageFlags2 srcStage = VK_PIPELINE_STAGE_2_NONE;
+    VkAccessFlags2 srcAccess = VK_ACCESS_2_NONE;
+    VkPipelineStageFlags2 dstStage = VK_PIPELINE_STAGE_2_NONE;
+    VkAccessFlags2 dstAccess = VK_ACCESS_2_NONE;
+    VkImageLayout oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    VkImageLayout newLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    bool operator==(const Dependency&) const = default;
+};
+
+// The barrier structs of `d` (no queue family transfer), for batching several into one vkCmdPipelineBarrier2.
+VkImageMemoryBarrier2 imageMemoryBarrier(VkImage image, const VkImageSubresourceRange& range, const Dependency& d);
+// `size` 0: the rest of the buffer (VK_WHOLE_SIZE).
+VkBufferMemoryBarrier2 bufferMemoryBarrier(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+                                           const Dependency& d);
+
 // A global memory dependency: writes at srcStage/srcAccess made visible to dstStage/dstAccess.
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                    VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess);

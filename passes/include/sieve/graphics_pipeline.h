@@ -42,6 +42,17 @@ struct GraphicsPipelineDesc {
     bool meshShading = false;
 };
 
+// One attachment of a dynamic rendering scope; `clear` is read with VK_ATTACHMENT_LOAD_OP_CLEAR only.
+VkRenderingAttachmentInfo renderingAttachment(VkImageView view, VkImageLayout layout, VkAttachmentLoadOp load,
+                                              VkAttachmentStoreOp store, VkClearValue clear = {});
+
+// Begins dynamic rendering of layer 0 over the whole of `extent`; a null attachment is left out.
+void beginRendering(VkCommandBuffer cmd, VkExtent2D extent, const VkRenderingAttachmentInfo* color,
+                    const VkRenderingAttachmentInfo* depth = nullptr);
+
+// The dynamic viewport (depths 0..1) and scissor of the whole of `extent`.
+void setFullViewport(VkCommandBuffer cmd, VkExtent2D extent);
+
 class GraphicsPipeline {
 public:
     GraphicsPipeline() = default;

@@ -4,13 +4,25 @@
 
 namespace sieve {
 
+namespace {
+
+// The fields every sync2 barrier struct has: the stages and accesses of `d`.
+template <class Barrier>
+Barrier stagesOf(VkStructureType type, const Dependency& d) {
+    Barrier b{type};
+    b.srcStageMask = d.srcStage;
+    b.srcAccessMask = d.srcAccess;
+    b.dstStageMask = d.dstStage;
+    b.dstAccessMask = d.dstAccess;
+    return b;
+}
+
+}  // namespace
+
 void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess,
                    VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
-    VkMemoryBarrier2 b{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
+    const auto b =
+        stagesOf<VkMemoryBarrier2>(VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, {srcStage, srcAccess, dstStage, dstAccess});
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.memoryBarrierCount = 1;
     dep.pMemoryBarriers = &b;
@@ -30,19 +42,31 @@ void transferToComputeBarrier(VkCommandBuffer cmd) {
                   VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
+VkImageMemoryBarrier2 imageMemoryBarrier(VkImage image, const VkImageSubresourceRange& range, const Dependency& d) {
+    auto b = stagesOf<VkImageMemoryBarrier2>(VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2, d);
+    b.oldLayout = d.oldLayout;
+    b.newLayout = d.newLayout;
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.image = image;
+    b.subresourceRange = range;
+    return b;
+}
+
+VkBufferMemoryBarrier2 bufferMemoryBarrier(VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+                                           const Dependency& d) {
+    auto b = stagesOf<VkBufferMemoryBarrier2>(VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2, d);
+    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    b.buffer = buffer;
+    b.offset = offset;
+    b.size = size ? size : VK_WHOLE_SIZE;
+    return b;
+}
+
 void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkPipelineStageFlags2 srcStage,
                   VkAccessFlags2 srcAccess, VkImageLayout oldLayout, VkPipelineStageFlags2 dstStage,
                   VkAccessFlags2 dstAccess, VkImageLayout newLayout, uint32_t baseMip, uint32_t mipCount) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
-    b.oldLayout = oldLayout;
-    b.newLayout = newLayout;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {aspect, baseMip, mipCount, 0, 1};
+    const VkImageMemoryBarrier2 b = imageMemoryBarrier(
+        image, {aspect, baseMip, mipCount, 0, 1}, {srcStage, srcAccess, dstStage, dstAccess, oldLayout, newLayout});
     VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
     dep.imageMemoryBarrierCount = 1;
     dep.pImageMemoryBarriers = &b;

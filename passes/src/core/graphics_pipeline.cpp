@@ -48,20 +48,12 @@ Result<void> pushRange(const Stage& vs, const Stage& fs, const GraphicsPipelineD
         if (s->info.pushConstantBytes) stages |= s->info.stage;
     return {};
 }
-}  // namespace
-
-Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc) {
-    GraphicsPipeline p;
-    const VkShaderStageFlagBits first = desc.meshShading ? VK_SHADER_STAGE_MESH_BIT_EXT : VK_SHADER_STAGE_VERTEX_BIT;
-    auto vsStage = loadStage(desc.vertexShader, first);
-    if (!vsStage) return vsStage.error();
-    auto fsStage = loadStage(desc.fragmentShader, VK_SHADER_STAGE_FRAGMENT_BIT);
-    if (!fsStage) return fsStage.error();
-    if (auto r = pushRange(*vsStage, *fsStage, desc, p.pushStages_); !r) return r.error();
-    const spirv::ShaderInfo* infos[] = {&vsStage->info, &fsStage->info};
+// Set 0 reflected from both stages into the pushed layout; sets 1.. are the caller's (extraSetLayouts).
+Result<PipelineHandles> createLayouts(const DeviceInfo& dev, const Stage& vs, const Stage& fs,
+                                      const GraphicsPipelineDesc& desc, VkShaderStageFlags pushStages) {
+    const spirv::ShaderInfo* infos[] = {&vs.info, &fs.info};
     auto merged = spirv::mergeBindings(infos);
     if (!merged) return makeError(merged.error().code, std::string(desc.vertexShader) + ": " + merged.error().message);
-    // Sets 1.. are the caller's (extraSetLayouts): only set 0 is reflected into the pushed layout.
     std::vector<spirv::DescriptorBinding> pushed;
     for (const spirv::DescriptorBinding& b : *merged) {
         if (b.set == 0)
@@ -73,8 +65,100 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     }
     auto bindings = spirv::setLayoutBindings(pushed, desc.vertexShader);
     if (!bindings) return bindings.error();
-    auto handles =
-        PipelineHandles::createLayouts(dev, *bindings, p.pushStages_, desc.pushConstantBytes, desc.extraSetLayouts);
+    return PipelineHandles::createLayouts(dev, *bindings, pushStages, desc.pushConstantBytes, desc.extraSetLayouts);
+}
+
+VkPipelineColorBlendAttachmentState blendAttachment(bool alphaBlend) {
+    constexpr VkColorComponentFlags kRGBA =
+        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    if (!alphaBlend) return {.colorWriteMask = kRGBA};
+    return {.blendEnable = VK_TRUE,
+            .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+            .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+            .colorBlendOp = VK_BLEND_OP_ADD,
+            .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+            .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+            .alphaBlendOp = VK_BLEND_OP_ADD,
+            .colorWriteMask = kRGBA};
+}
+
+// The fixed-function state of a description, in one place so that the create info can point into it.
+struct FixedState {
+    explicit FixedState(const GraphicsPipelineDesc& desc)
+        : vertexInput{.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+                      .vertexBindingDescriptionCount = uint32_t(desc.vertexBindings.size()),
+                      .pVertexBindingDescriptions = desc.vertexBindings.data(),
+                      .vertexAttributeDescriptionCount = uint32_t(desc.vertexAttributes.size()),
+                      .pVertexAttributeDescriptions = desc.vertexAttributes.data()},
+          assembly{.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO, .topology = desc.topology},
+          raster{.sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+                 .polygonMode = VK_POLYGON_MODE_FILL,
+                 .cullMode = desc.cullMode,
+                 .frontFace = desc.frontFace,
+                 .lineWidth = 1.0f},
+          multisample{.sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+                      .rasterizationSamples = desc.samples},
+          depth{.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+                .depthTestEnable = desc.depthTest,
+                .depthWriteEnable = desc.depthWrite,
+                .depthCompareOp = desc.depthCompare},
+          attachment(blendAttachment(desc.alphaBlend)),
+          blend{.sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+                .attachmentCount = desc.colorFormat != VK_FORMAT_UNDEFINED ? 1u : 0u,
+                .pAttachments = &attachment},
+          rendering{.sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+                    .colorAttachmentCount = desc.colorFormat != VK_FORMAT_UNDEFINED ? 1u : 0u,
+                    .pColorAttachmentFormats = &desc.colorFormat,
+                    .depthAttachmentFormat = desc.depthFormat},
+          meshShading(desc.meshShading) {}
+    FixedState(const FixedState&) = delete;
+    FixedState& operator=(const FixedState&) = delete;
+
+    // The create info of the two stages and this state (no vertex input or assembly for mesh shading).
+    VkGraphicsPipelineCreateInfo info(const VkPipelineShaderStageCreateInfo* stages, VkPipelineLayout layout) const {
+        return {.sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+                .pNext = &rendering,
+                .stageCount = 2,
+                .pStages = stages,
+                .pVertexInputState = meshShading ? nullptr : &vertexInput,
+                .pInputAssemblyState = meshShading ? nullptr : &assembly,
+                .pViewportState = &viewport,
+                .pRasterizationState = &raster,
+                .pMultisampleState = &multisample,
+                .pDepthStencilState = &depth,
+                .pColorBlendState = &blend,
+                .pDynamicState = &dynamic,
+                .layout = layout};
+    }
+
+    VkPipelineVertexInputStateCreateInfo vertexInput;
+    VkPipelineInputAssemblyStateCreateInfo assembly;
+    VkPipelineViewportStateCreateInfo viewport{
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1};
+    VkPipelineRasterizationStateCreateInfo raster;
+    VkPipelineMultisampleStateCreateInfo multisample;
+    VkPipelineDepthStencilStateCreateInfo depth;
+    VkPipelineColorBlendAttachmentState attachment;
+    VkPipelineColorBlendStateCreateInfo blend;
+    VkDynamicState dynamicStates[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dynamic{.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+                                             .dynamicStateCount = 2,
+                                             .pDynamicStates = dynamicStates};
+    VkPipelineRenderingCreateInfo rendering;
+    bool meshShading;
+};
+
+}  // namespace
+
+Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc) {
+    GraphicsPipeline p;
+    const VkShaderStageFlagBits first = desc.meshShading ? VK_SHADER_STAGE_MESH_BIT_EXT : VK_SHADER_STAGE_VERTEX_BIT;
+    auto vsStage = loadStage(desc.vertexShader, first);
+    if (!vsStage) return vsStage.error();
+    auto fsStage = loadStage(desc.fragmentShader, VK_SHADER_STAGE_FRAGMENT_BIT);
+    if (!fsStage) return fsStage.error();
+    if (auto r = pushRange(*vsStage, *fsStage, desc, p.pushStages_); !r) return r.error();
+    auto handles = createLayouts(dev, *vsStage, *fsStage, desc, p.pushStages_);
     if (!handles) return handles.error();
     p.h_ = std::move(handles).value();
 
@@ -91,69 +175,12 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     const VkSpecializationInfo spec{uint32_t(entries.size()), entries.data(), desc.specialization.size_bytes(),
                                     desc.specialization.data()};
     const VkSpecializationInfo* specInfo = entries.empty() ? nullptr : &spec;
-    VkPipelineShaderStageCreateInfo shaderStages[2] = {
+    const VkPipelineShaderStageCreateInfo shaderStages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, first, *vs, "main", specInfo},
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, *fs, "main",
          specInfo}};
-
-    VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    vertexInput.vertexBindingDescriptionCount = uint32_t(desc.vertexBindings.size());
-    vertexInput.pVertexBindingDescriptions = desc.vertexBindings.data();
-    vertexInput.vertexAttributeDescriptionCount = uint32_t(desc.vertexAttributes.size());
-    vertexInput.pVertexAttributeDescriptions = desc.vertexAttributes.data();
-    VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    assembly.topology = desc.topology;
-    VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    viewport.viewportCount = 1;
-    viewport.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    raster.polygonMode = VK_POLYGON_MODE_FILL;
-    raster.cullMode = desc.cullMode;
-    raster.frontFace = desc.frontFace;
-    raster.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    multisample.rasterizationSamples = desc.samples;
-    VkPipelineDepthStencilStateCreateInfo depth{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    depth.depthTestEnable = desc.depthTest;
-    depth.depthWriteEnable = desc.depthWrite;
-    depth.depthCompareOp = desc.depthCompare;
-    VkPipelineColorBlendAttachmentState blendAttachment{};
-    blendAttachment.colorWriteMask =
-        VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
-    if (desc.alphaBlend) {
-        blendAttachment.blendEnable = VK_TRUE;
-        blendAttachment.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
-        blendAttachment.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-        blendAttachment.colorBlendOp = VK_BLEND_OP_ADD;
-        blendAttachment.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-        blendAttachment.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
-        blendAttachment.alphaBlendOp = VK_BLEND_OP_ADD;
-    }
-    VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    blend.attachmentCount = desc.colorFormat != VK_FORMAT_UNDEFINED ? 1 : 0;
-    blend.pAttachments = &blendAttachment;
-    VkDynamicState dynamicStates[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dynamic.dynamicStateCount = 2;
-    dynamic.pDynamicStates = dynamicStates;
-    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = desc.colorFormat != VK_FORMAT_UNDEFINED ? 1 : 0;
-    rendering.pColorAttachmentFormats = &desc.colorFormat;
-    rendering.depthAttachmentFormat = desc.depthFormat;
-
-    VkGraphicsPipelineCreateInfo info{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO};
-    info.pNext = &rendering;
-    info.stageCount = 2;
-    info.pStages = shaderStages;
-    info.pVertexInputState = desc.meshShading ? nullptr : &vertexInput;
-    info.pInputAssemblyState = desc.meshShading ? nullptr : &assembly;
-    info.pViewportState = &viewport;
-    info.pRasterizationState = &raster;
-    info.pMultisampleState = &multisample;
-    info.pDepthStencilState = &depth;
-    info.pColorBlendState = &blend;
-    info.pDynamicState = &dynamic;
-    info.layout = p.h_.layout;
+    const FixedState state(desc);
+    const VkGraphicsPipelineCreateInfo info = state.info(shaderStages, p.h_.layout);
     VkResult r = vkCreateGraphicsPipelines(dev.device, dev.pipelineCache, 1, &info, dev.allocator, &p.h_.pipeline);
     vkDestroyShaderModule(dev.device, *vs, dev.allocator);
     vkDestroyShaderModule(dev.device, *fs, dev.allocator);

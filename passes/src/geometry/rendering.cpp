@@ -23,25 +23,13 @@ GraphicsPipelineDesc defaultPassDesc(VkFormat colorFormat, VkFormat depthFormat,
 
 void beginRendering(VkCommandBuffer cmd, const GeometryAttachments& attachments, VkExtent2D extent, bool reverseZ) {
     const VkAttachmentLoadOp load = attachments.clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD;
-    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    color.imageView = attachments.color;
-    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color.loadOp = load;
-    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    color.clearValue.color = {{0.53f, 0.68f, 0.85f, 1.0f}};
-    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depth.imageView = attachments.depth;
-    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depth.loadOp = load;
-    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    depth.clearValue.depthStencil = {reverseZ ? 0.0f : 1.0f, 0};  // the far depth
-    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    info.renderArea = {{0, 0}, extent};
-    info.layerCount = 1;
-    info.colorAttachmentCount = 1;
-    info.pColorAttachments = &color;
-    info.pDepthAttachment = &depth;
-    vkCmdBeginRendering(cmd, &info);
+    const VkRenderingAttachmentInfo color =
+        renderingAttachment(attachments.color, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, load,
+                            VK_ATTACHMENT_STORE_OP_STORE, {.color = {{0.53f, 0.68f, 0.85f, 1.0f}}});
+    const VkRenderingAttachmentInfo depth =
+        renderingAttachment(attachments.depth, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, load,
+                            VK_ATTACHMENT_STORE_OP_STORE, {.depthStencil = {reverseZ ? 0.0f : 1.0f, 0}});  // far
+    sieve::beginRendering(cmd, extent, &color, &depth);
 }
 
 gpu::GeometryPush makePush(const float viewProj[16], const float lightDir[3]) {
@@ -85,10 +73,9 @@ gpu::MaterialPush makeMaterialPush(const float viewProj[16], const float lightDi
 }
 
 void setViewport(VkCommandBuffer cmd, const VkViewport* viewport, VkExtent2D extent) {
-    const VkViewport v =
-        viewport ? *viewport : VkViewport{0.0f, 0.0f, float(extent.width), float(extent.height), 0.0f, 1.0f};
-    VkRect2D scissor{{0, 0}, extent};
-    vkCmdSetViewport(cmd, 0, 1, &v);
+    if (!viewport) return setFullViewport(cmd, extent);
+    const VkRect2D scissor{{0, 0}, extent};
+    vkCmdSetViewport(cmd, 0, 1, viewport);
     vkCmdSetScissor(cmd, 0, 1, &scissor);
 }
 

@@ -6,6 +6,7 @@
 #include "core/spirv_reflect.h"
 #include "core/vk.h"
 #include "hiz/hiz_shared.h"
+#include "sieve/barriers.h"
 #include "sieve/hiz.h"
 #include "sieve/spirv.h"
 
@@ -15,21 +16,9 @@ namespace {
 
 // Mip `mip` written by compute storage stores -> read by the next dispatch's storage loads.
 void mipWrittenToRead(VkCommandBuffer cmd, VkImage image, uint32_t mip) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    b.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-    b.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    b.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
-    b.oldLayout = VK_IMAGE_LAYOUT_GENERAL;
-    b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-    b.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, mip, 1, 0, 1};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = 1;
-    dep.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    imageBarrier(cmd, image, VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                 VK_ACCESS_2_SHADER_STORAGE_READ_BIT, VK_IMAGE_LAYOUT_GENERAL, mip, 1);
 }
 
 }  // namespace

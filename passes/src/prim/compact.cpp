@@ -47,7 +47,72 @@ struct Compact::Impl {
             return tierFor(m) == ScanTier::SinglePass ? singlePass->scratchBytes(m) : multilevel->scratchBytes(m);
         });
     }
+
+    // create()'s last piece: the scatter, gather or append pipeline (and append's finish).
+    Result<void> createSecond(const CompactOptions& o);
+    // record()'s pieces (n > 0).
+    Result<void> checkArrays(const CompactOptions& o, const CompactBuffers& b, uint64_t n, uint32_t capacity,
+                             uint64_t recordBytes, VkDeviceSize scratchBytes) const;
+    void recordAppend(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b, const Binding& records,
+                      const Word& count, const Word& overflow, uint64_t n, uint32_t capacity, uint64_t rb) const;
+    void recordScatter(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b,
+                       const BufferRange& offsets, const Binding& records, const Word& total, const Word& count,
+                       const Word& overflow, uint64_t n, uint32_t capacity, uint64_t rb) const;
 };
+
+Result<void> Compact::Impl::checkArrays(const CompactOptions& o, const CompactBuffers& b, uint64_t n, uint32_t capacity,
+                                        uint64_t rb, VkDeviceSize scratchBytes) const {
+    if (auto r = checkArray(dev, b.flags, n * 4, "compact flags"); !r) return r;
+    if (o.payload)
+        if (auto r = checkArray(dev, b.payload, n * rb, "compact payload"); !r) return r;
+    if (auto r = checkArray(dev, b.records, uint64_t(capacity) * rb, "compact records"); !r) return r;
+    if (auto r = checkArray(dev, b.scratch, scratchBytes, "compact scratch"); !r) return r;
+    if (uint64_t(capacity) * rb > maxBindingBytes(dev))
+        return makeError(VK_ERROR_UNKNOWN, "compact: capacity * record size exceeds maxStorageBufferRange");
+    if (o.method == CompactMethod::Gather && n * rb > maxBindingBytes(dev))
+        return makeError(VK_ERROR_UNKNOWN, "compact: the gather method needs all n items in one binding");
+    return {};
+}
+
+void Compact::Impl::recordAppend(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b,
+                                 const Binding& records, const Word& count, const Word& overflow, uint64_t n,
+                                 uint32_t capacity, uint64_t rb) const {
+    const uint64_t chunk = chunkElements(dev, rb, tiles.tile());
+    const Word counter = wordAt(dev, b.scratch);
+    clear->record(cmd, counter.binding, counter.index, 1, 0);
+    for (uint64_t first = 0; first < n; first += chunk) {
+        const uint64_t items = std::min(chunk, n - first);
+        computeBarrier(cmd);
+        const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
+        const Binding payload = o.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
+        second.dispatchLinear(cmd, {flags, records, payload, counter.binding},
+                              AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
+                              uint32_t(ceilDiv(items, tiles.tile())));
+    }
+    computeBarrier(cmd);
+    finish.dispatch(cmd, {counter.binding, count.binding, overflow.binding},
+                    FinishPush{counter.index, count.index, overflow.index, capacity}, 1);
+}
+
+void Compact::Impl::recordScatter(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b,
+                                  const BufferRange& offsets, const Binding& records, const Word& total,
+                                  const Word& count, const Word& overflow, uint64_t n, uint32_t capacity,
+                                  uint64_t rb) const {
+    ScopedLabel scatter(cmd, "compact.scatter");
+    const uint64_t chunk = chunkElements(dev, rb, tiles.tile());
+    for (uint64_t first = 0; first < n; first += chunk) {
+        const uint64_t items = std::min(chunk, n - first);
+        computeBarrier(cmd);
+        const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
+        const Binding payload = o.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
+        second.dispatchLinear(cmd,
+                              {flags, Binding::storage(sub(offsets, first * 4, items * 4)), records, payload,
+                               total.binding, count.binding, overflow.binding},
+                              ScatterPush{uint32_t(items), uint32_t(first), capacity, total.index, count.index,
+                                          overflow.index, first == 0 ? 1u : 0u},
+                              uint32_t(ceilDiv(items, tiles.tile())));
+    }
+}
 
 Compact::Compact() = default;
 Compact::Compact(Compact&&) noexcept = default;
@@ -73,7 +138,6 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
     if (!tiles) return tiles.error();
     impl.tiles = *tiles;
     const uint32_t mode = uint32_t(o.record);
-    const uint32_t payload = o.payload ? 1 : 0;
 
     auto clear = Clear::create(dev);
     if (!clear) return clear.error();
@@ -99,26 +163,33 @@ Result<Compact> Compact::create(const DeviceInfo& dev, const CompactOptions& opt
             impl.multilevel = std::make_unique<Multilevel>(std::move(m).value());
         }
     }
-    Result<ComputePipeline> second = makeError(VK_ERROR_UNKNOWN, "compact: unknown method");
+    if (auto r = impl.createSecond(o); !r) return r.error();
+    return c;
+}
+
+Result<void> Compact::Impl::createSecond(const CompactOptions& o) {
+    const uint32_t mode = uint32_t(o.record);
+    const uint32_t payload = o.payload ? 1 : 0;
+    Result<ComputePipeline> p = makeError(VK_ERROR_UNKNOWN, "compact: unknown method");
     switch (o.method) {
         case CompactMethod::ScanScatter:
-            second = makePipeline(dev, "prim/compact_scatter.comp", sizeof(ScatterPush), *tiles, {mode, payload});
+            p = makePipeline(dev, "prim/compact_scatter.comp", sizeof(ScatterPush), tiles, {mode, payload});
             break;
         case CompactMethod::Gather:
-            second = makePipeline(dev, "prim/compact_gather.comp", sizeof(GatherPush), *tiles, {mode, payload});
+            p = makePipeline(dev, "prim/compact_gather.comp", sizeof(GatherPush), tiles, {mode, payload});
             break;
         case CompactMethod::AtomicAppend: {
-            second = makePipeline(dev, "prim/compact_append.comp", sizeof(AppendPush), *tiles, {mode, payload});
+            p = makePipeline(dev, "prim/compact_append.comp", sizeof(AppendPush), tiles, {mode, payload});
             auto f = ComputePipeline::create(dev, {"prim/compact_finish.comp", sizeof(FinishPush)});
             if (!f) return f.error();
-            impl.finish = std::move(f).value();
+            finish = std::move(f).value();
             break;
         }
         default: break;
     }
-    if (!second) return second.error();
-    impl.second = std::move(second).value();
-    return c;
+    if (!p) return p.error();
+    second = std::move(p).value();
+    return {};
 }
 
 ScanTier Compact::scanTier() const {
@@ -156,40 +227,16 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
         impl.clear->record(cmd, overflow.binding, overflow.index, 1, 0);
         return {};
     }
-    if (auto r = checkArray(dev, b.flags, n * 4, "compact flags"); !r) return r;
-    if (options_.payload)
-        if (auto r = checkArray(dev, b.payload, n * rb, "compact payload"); !r) return r;
-    if (auto r = checkArray(dev, b.records, uint64_t(capacity) * rb, "compact records"); !r) return r;
-    if (auto r = checkArray(dev, b.scratch, scratchBytes(n), "compact scratch"); !r) return r;
-    if (uint64_t(capacity) * rb > maxBindingBytes(dev))
-        return makeError(VK_ERROR_UNKNOWN, "compact: capacity * record size exceeds maxStorageBufferRange");
-    if (method == CompactMethod::Gather && n * rb > maxBindingBytes(dev))
-        return makeError(VK_ERROR_UNKNOWN, "compact: the gather method needs all n items in one binding");
+    if (auto r = impl.checkArrays(options_, b, n, capacity, rb, scratchBytes(n)); !r) return r;
 
     const BufferRange records = sub(b.records, 0, capacity ? uint64_t(capacity) * rb : b.records.size);
     const Binding recordsBinding = Binding::storage(records);
-    const uint64_t chunk = chunkElements(dev, rb, impl.tiles.tile());
-    const uint32_t tile = impl.tiles.tile();
-
     if (method == CompactMethod::OnePass) {
         impl.singlePass->record(cmd, b.flags, {records, count, overflow, b.payload, capacity}, b.scratch, n);
         return {};
     }
     if (method == CompactMethod::AtomicAppend) {
-        const Word counter = wordAt(dev, b.scratch);
-        impl.clear->record(cmd, counter.binding, counter.index, 1, 0);
-        for (uint64_t first = 0; first < n; first += chunk) {
-            const uint64_t items = std::min(chunk, n - first);
-            computeBarrier(cmd);
-            const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
-            const Binding payload = options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
-            impl.second.dispatchLinear(cmd, {flags, recordsBinding, payload, counter.binding},
-                                       AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
-                                       uint32_t(ceilDiv(items, tile)));
-        }
-        computeBarrier(cmd);
-        impl.finish.dispatch(cmd, {counter.binding, count.binding, overflow.binding},
-                             FinishPush{counter.index, count.index, overflow.index, capacity}, 1);
+        impl.recordAppend(cmd, options_, b, recordsBinding, count, overflow, n, capacity, rb);
         return {};
     }
 
@@ -206,19 +253,7 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
             impl.multilevel->record(cmd, b.flags, offsets, total, scanScratch, n);
     }
     if (method == CompactMethod::ScanScatter) {
-        ScopedLabel scatter(cmd, "compact.scatter");
-        for (uint64_t first = 0; first < n; first += chunk) {
-            const uint64_t items = std::min(chunk, n - first);
-            computeBarrier(cmd);
-            const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
-            const Binding payload = options_.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
-            impl.second.dispatchLinear(cmd,
-                                       {flags, Binding::storage(sub(offsets, first * 4, items * 4)), recordsBinding,
-                                        payload, total.binding, count.binding, overflow.binding},
-                                       ScatterPush{uint32_t(items), uint32_t(first), capacity, total.index, count.index,
-                                                   overflow.index, first == 0 ? 1u : 0u},
-                                       uint32_t(ceilDiv(items, tile)));
-        }
+        impl.recordScatter(cmd, options_, b, offsets, recordsBinding, total, count, overflow, n, capacity, rb);
         return {};
     }
     ScopedLabel gather(cmd, "compact.gather");

@@ -22,27 +22,26 @@ float max(std::span<const float> values) {
     return m;
 }
 
-// The seed's loop: offset[i] = running; running += flag[i].
-std::vector<uint32_t> exclusiveScanWithTotal(std::span<const uint32_t> values) {
+namespace {
+// The seed's loop: offset[i] = running; running += term(values[i]); the total after the last.
+std::vector<uint32_t> scanWithTotal(std::span<const uint32_t> values, auto&& term) {
     std::vector<uint32_t> out(values.size() + 1);
     uint32_t running = 0;
     for (size_t i = 0; i < values.size(); ++i) {
         out[i] = running;
-        running += values[i];
+        running += term(values[i]);
     }
     out[values.size()] = running;
     return out;
 }
+}  // namespace
+
+std::vector<uint32_t> exclusiveScanWithTotal(std::span<const uint32_t> values) {
+    return scanWithTotal(values, [](uint32_t v) { return v; });
+}
 
 std::vector<uint32_t> flagScanWithTotal(std::span<const uint32_t> flags) {
-    std::vector<uint32_t> out(flags.size() + 1);
-    uint32_t running = 0;
-    for (size_t i = 0; i < flags.size(); ++i) {
-        out[i] = running;
-        running += flags[i] != 0 ? 1 : 0;
-    }
-    out[flags.size()] = running;
-    return out;
+    return scanWithTotal(flags, [](uint32_t f) { return f != 0 ? 1u : 0u; });
 }
 
 namespace {
