@@ -39,6 +39,13 @@ install_packages() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
+# Mesa's lavapipe (LLVM 15) corrupts its own heap on AVX-512 hosts while compiling some shaders
+# (docs/subgroup-matrix.md); its switch GALLIUM_OVERRIDE_CPU_CAPS=avx avoids the fault. The engine sets it
+# for its own hosts; exported here too for every program the tests start (host2, the consumer host).
+if [[ -z "${GALLIUM_OVERRIDE_CPU_CAPS:-}" ]] && grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+  export GALLIUM_OVERRIDE_CPU_CAPS=avx
+fi
+
 build_all() {
   [[ "${SIEVE_SKIP_BUILD:-0}" == 1 ]] && return 0
   cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -259,6 +259,18 @@ Result<VkDevice> createLogicalDevice(VkPhysicalDevice physical, uint32_t family,
     return device;
 }
 
+// Mesa's lavapipe compiles shaders with LLVM 15, which on AVX-512 hosts corrupts its own heap while compiling
+// some shader variants ("corrupted size vs. prev_size" at the first frame; docs/subgroup-matrix.md has the
+// evidence: the fault is inside LLVM's instruction selection, valgrind and AVX-only code generation are
+// clean). GALLIUM_OVERRIDE_CPU_CAPS=avx, lavapipe's own switch, keeps its JIT to AVX; it is read by Mesa's
+// software drivers only, when the driver loads (so before the instance is created), and a value the user set
+// is kept.
+void avoidLavapipeAvx512Fault() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+    if (__builtin_cpu_supports("avx512f")) setenv("GALLIUM_OVERRIDE_CPU_CAPS", "avx", 0);
+#endif
+}
+
 }  // namespace
 
 struct Context::Enabled {
@@ -274,6 +286,7 @@ Result<std::unique_ptr<Context>> Context::create(const ContextDesc& descIn) {
     if (envFlag("SIEVE_FORCE_VULKAN12")) desc.forceVulkan12 = true;
     if (envFlag("SIEVE_MIN_DEVICE")) desc.minimumDevice = true;
     std::unique_ptr<Context> ctx(new Context());
+    avoidLavapipeAvx512Fault();
     if (VkResult r = volkInitialize(); r != VK_SUCCESS)
         return sieve::makeError(r,
                                 "no Vulkan loader found (install libvulkan1 and a driver, e.g. mesa-vulkan-drivers)");
