@@ -3,6 +3,7 @@
 // visibility and the counters, on random cluster tables, transforms (uniform, non-uniform, mirrored),
 // draw lists and depth, for every camera kind and toggle set, and at edge sizes of the candidate space.
 #include <glm/gtc/matrix_transform.hpp>
+#include <optional>
 #include <random>
 
 #include "assets/scene.h"
@@ -168,8 +169,11 @@ protected:
         auto walls = testing_cull::randomWallsInView(run.cam, w, h, 12, rng);
         const std::vector<float> depth = testing_cull::makeWallDepth(w, h, run.cam, walls);
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), run.extent, depth);
-        auto hiz = sieve::HiZBuilder::create(ctx().info());
-        ASSERT_TRUE(hiz);
+        if (!hiz_) {  // one builder for the whole test: its pipelines are the same for every run
+            auto created = sieve::HiZBuilder::create(ctx().info());
+            ASSERT_TRUE(created) << created.error().message;
+            hiz_.emplace(std::move(created).value());
+        }
 
         // Every slot: the test's tables for the imported ones, fresh buffers for the plugin's own.
         std::vector<engine::Buffer> owned;
@@ -235,7 +239,7 @@ protected:
             ASSERT_TRUE(plugin.prepare(info)) << plugin.lastError();
             auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
                 if (buildPyramid) {
-                    ASSERT_TRUE(hiz.value().recordPerMip(cmd, images.source(), images.target()));
+                    ASSERT_TRUE(hiz_->recordPerMip(cmd, images.source(), images.target()));
                     testing_gpu::imageBarrier(
                         cmd, images.pyramid.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                         VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_IMAGE_LAYOUT_GENERAL,
@@ -330,6 +334,7 @@ protected:
         sieve::overrideMaxGroupsX(0);  // never leak the lowered limit into other tests
     }
 
+    std::optional<sieve::HiZBuilder> hiz_;
     sieve::ClusterFrameRef lastRef;
     sieve::gpu::ClusterWork lastWork{};  // the late phase's
     Lists lastLists;
