@@ -33,6 +33,15 @@ struct CellKeyHash {
 // to +0), so that nearly coincident seam vertices become bit-identical. Cells are twice the tolerance: a
 // match lies in the cells that p -+ tolerance fall in on each axis (at most 8, usually 1). Kept positions
 // of a cell form a list (head per cell, next per vertex), so that no cell allocates.
+// The cell of coordinate v, clamped so that any float (huge or not finite: a hostile file) converts without
+// overflow; positions that far out share the outermost cells, where the distance test still decides.
+int64_t cellOf(float v, float cell) {
+    const double c = std::floor(double(v) / double(cell));
+    constexpr double kLimit = 4.0e18;  // < 2^62, so that neighbouring cells stay in range too
+    if (!(c > -kLimit)) return c != c ? 0 : int64_t(-kLimit);
+    return c < kLimit ? int64_t(c) : int64_t(kLimit);
+}
+
 void weldPositions(std::vector<glm::vec3>& positions, float tolerance) {
     for (glm::vec3& p : positions) p += glm::vec3(0.0f);
     if (!(tolerance > 0.0f)) return;
@@ -44,8 +53,8 @@ void weldPositions(std::vector<glm::vec3>& positions, float tolerance) {
         const glm::vec3 p = positions[v];
         glm::i64vec3 lo, hi;
         for (int k = 0; k < 3; ++k) {
-            lo[k] = int64_t(std::floor((p[k] - tolerance) / cell));
-            hi[k] = int64_t(std::floor((p[k] + tolerance) / cell));
+            lo[k] = cellOf(p[k] - tolerance, cell);
+            hi[k] = cellOf(p[k] + tolerance, cell);
         }
         uint32_t match = UINT32_MAX;
         for (int64_t z = lo.z; z <= hi.z; ++z)
@@ -60,9 +69,8 @@ void weldPositions(std::vector<glm::vec3>& positions, float tolerance) {
             positions[v] = positions[match];
             continue;
         }
-        auto [it, fresh] = head.try_emplace(
-            CellKey{int64_t(std::floor(p.x / cell)), int64_t(std::floor(p.y / cell)), int64_t(std::floor(p.z / cell))},
-            uint32_t(v));
+        auto [it, fresh] =
+            head.try_emplace(CellKey{cellOf(p.x, cell), cellOf(p.y, cell), cellOf(p.z, cell)}, uint32_t(v));
         if (!fresh) next[v] = it->second, it->second = uint32_t(v);
     }
 }

@@ -105,6 +105,10 @@ def seeds(out):
         # A triangle of subnormal size: the LOD error grid's smallest cell underflows to 0 (found by the
         # fuzzer: a float -> int conversion of inf in assets/surface_distance.cpp).
         "subnormal_triangle": model(pos=[(0, 0, 0), (1e-45, 0, 0), (0, 1e-45, 0)], idx=[0, 1, 2]),
+        # A unit quad 1e20 up: the seam weld's cells (a fraction of the mesh's largest side) along y
+        # overflowed int64 (found by the fuzzer: a float -> int conversion out of range in
+        # assets/mesh_builder.cpp).
+        "far_quad": model(pos=[(0, 1e20, 0), (1, 1e20, 0), (1, 1e20, 1), (0, 1e20, 1)]),
     }
     # Cameras placed by nodes (perspective, orthographic, one twice, one straight down, one with numbers
     # that make no projection): the loader's camera reading for the fuzzer to mutate.

@@ -274,7 +274,9 @@ TEST_F(CullingPluginUses, FailedFramesLeaveEmptyCountsNotWhatTheMemoryHeld) {
     for (bool prepared : {true, false}) {
         SCOPED_TRACE(prepared ? "a binding missing" : "record() without prepare()");
         const sieve::FrameInfo frame{prepared ? 0u : 1u, prepared ? 0u : 1u, plugin_->config().framesInFlight};
-        if (prepared) ASSERT_TRUE(plugin_->prepare(frame));
+        if (prepared) {
+            ASSERT_TRUE(plugin_->prepare(frame));
+        }
         std::vector<sieve::SlotBinding> broken = bindings_;
         for (uint32_t s = 0; s < slots.size(); ++s)
             if (slots[s].name == sieve::CullingPlugin::kInstances) broken[s].buffer = VK_NULL_HANDLE;

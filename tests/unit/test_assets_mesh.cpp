@@ -143,6 +143,20 @@ TEST(MeshBuilder, RejectsBadInput) {
     EXPECT_GT(unpackNormal(scene.vertices[0].normal).z, 0.99f);
 }
 
+// A unit quad far out on one axis: the seam weld's cells are a fraction of the largest side (1 here), so
+// y / cell is about 5e24, past int64 (UBSan in the sanitizer job reported the conversion; the fuzzer
+// found it). The quad loads whole and keeps its normal.
+TEST(MeshBuilder, FarFromTheOriginOnOneAxisWeldsWithoutOverflow) {
+    const std::vector<glm::vec3> pos = {{0, 1e20f, 0}, {1, 1e20f, 0}, {1, 1e20f, 1}, {0, 1e20f, 1}};
+    const std::vector<uint32_t> idx = {0, 2, 1, 0, 3, 2};
+    MeshBuilder builder;
+    ASSERT_TRUE(builder.addPrimitive({pos, {}, idx, 0}));
+    SceneData scene;
+    ASSERT_TRUE(builder.finish(scene, "far quad"));
+    EXPECT_EQ(scene.meshTriangles(0), 2u);
+    EXPECT_GT(unpackNormal(scene.vertices[0].normal).y, 0.99f);
+}
+
 TEST(SceneValidate, ReportsTheFirstBrokenRange) {
     Geometry g;
     appendBox(g, glm::vec3(0), glm::vec3(1));
