@@ -5,7 +5,11 @@
 #         headless viewer run (procedural city, validation on) and a hostile glTF file.
 #   fuzz  build tests/fuzz (libFuzzer + ASan + UBSan, clang-14) into build-fuzz, replay the seed and
 #         hostile files, then fuzz loadGltfFromMemory for SIEVE_FUZZ_SECONDS (default 60).
-# Usage: scripts/ci_sanitizers.sh [asan] [fuzz]   (no argument: both)
+#   build only the builds of both (and clang's installation): .ci/run starts it at the lowest priority
+#         while the main tests run, so that the builds use the cores the tests leave idle; asan and fuzz
+#         then find their builds done.
+#   install  only clang's installation (apt), for a caller that runs `build` in the background.
+# Usage: scripts/ci_sanitizers.sh [asan] [fuzz] [build] [install]   (no argument: asan fuzz)
 # Environment: SIEVE_JOBS (default 2), SIEVE_SKIP_APT=1, SIEVE_FUZZ_SECONDS, SIEVE_ASAN_BUILD_DIR,
 # SIEVE_FUZZ_BUILD_DIR.
 #
@@ -45,10 +49,31 @@ export XDG_RUNTIME_DIR="${XDG_RUNTIME_DIR:-$work}"
 printf 'int dlclose(void* handle) { (void)handle; return 0; }\n' >"$work/noclose.c"
 cc -shared -fPIC -o "$work/libnoclose.so" "$work/noclose.c"
 
-job_asan() {
-    cmake -S "$here" -B "$asan_build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" \
-        -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DSIEVE_SANITIZE=ON
+# Line tables only (-g1): the sanitizers' reports keep their files and lines, the build skips the full
+# debug information.
+build_asan() {
+    cmake -S "$here" -B "$asan_build" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" \
+        -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -DSIEVE_SANITIZE=ON
     cmake --build "$asan_build" -j "$jobs" --target sieve_unit_tests sieve-viewer
+}
+
+build_fuzz() {
+    CC=clang-14 CXX=clang++-14 cmake -S "$here/tests/fuzz" -B "$fuzz_build"
+    cmake --build "$fuzz_build" -j "$jobs"
+}
+
+job_install() {
+    install_clang
+}
+
+job_build() {
+    install_clang
+    build_asan
+    build_fuzz
+}
+
+job_asan() {
+    build_asan
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     "$asan_build/tests/sieve_unit_tests" --gtest_brief=1
@@ -75,8 +100,7 @@ job_asan() {
 
 job_fuzz() {
     install_clang
-    CC=clang-14 CXX=clang++-14 cmake -S "$here/tests/fuzz" -B "$fuzz_build"
-    cmake --build "$fuzz_build" -j "$jobs"
+    build_fuzz
     mkdir -p "$work/seeds" "$work/bad" "$work/corpus" "$work/cwd" "$work/artifacts"
     python3 "$here/tests/fuzz/gltf_cases.py" seeds "$work/seeds"
     python3 "$here/tests/fuzz/gltf_cases.py" bad "$work/bad"
