@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <glm/gtc/type_ptr.hpp>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "assets/bins.h"
 #include "engine/scene/scene_geometry.h"
@@ -75,11 +77,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     auto gpu = GpuScene::upload(ctx, scene, !clusters);
     if (!gpu) return gpu.error();
     r->scene_ = std::move(gpu).value();
-    sieve::CullingConfig config;
-    config.maxInstances = std::max(r->scene_.instanceCount, 1u);
-    config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
-    config.framesInFlight = framesInFlight;
-    config.viewport = extent;
+    sieve::CullingConfig config = r->scene_.cullingConfig(framesInFlight, extent);
     config.depthFormat = options.depthFormat;
     config.drawCapacity = options.drawCapacity;
     config.maxViews = std::max(options.maxViews, 1 + shadowCascades);
@@ -322,6 +320,20 @@ sieve::Result<void> SceneRenderer::enablePickReadback() {
                          : addOptional(pickReadback_, ui::PickReadbackPass::create(ctx_, framesInFlight_));
 }
 
+namespace {
+
+// What `make` returns (a Result) where the renderer has `pass`, nothing where it has not, or the error.
+template <typename Pass, typename Make>
+auto ifPresent(const Pass& pass, Make make) -> sieve::Result<std::optional<std::decay_t<decltype(*make())>>> {
+    using T = std::decay_t<decltype(*make())>;
+    if (!pass) return std::optional<T>();
+    auto made = make();
+    if (!made) return made.error();
+    return std::optional<T>(std::move(made).value());
+}
+
+}  // namespace
+
 sieve::Result<void> SceneRenderer::reloadPipelines() {
     retired_.clear();  // the caller waited for the GPU
     // Every new object first; the old ones are replaced only once all of them exist.
@@ -334,47 +346,25 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
         if (auto r = clusters_->recreatePlugin(ctx_, *next); !r) return r;
     auto geometry = createSceneGeometry(ctx_, colorFormat_, scene_, materialMode_, depthFormat_);
     if (!geometry) return geometry.error();
-    std::optional<sieve::GraphicsPipeline> shadowPipeline;
-    if (shadow_) {
-        auto p = ShadowPass::createPipeline(ctx_);
-        if (!p) return p.error();
-        shadowPipeline.emplace(std::move(p).value());
-    }
-    std::optional<sieve::ComputePipeline> hizPipeline;
-    if (hizView_) {
-        auto p = hizView_->createPipeline();
-        if (!p) return p.error();
-        hizPipeline.emplace(std::move(p).value());
-    }
-    std::optional<ui::CullDebugPass::Pipelines> debugPipelines;
-    if (cullDebug_) {
-        auto p = cullDebug_->createPipelines();
-        if (!p) return p.error();
-        debugPipelines.emplace(std::move(p).value());
-    }
-    std::optional<sieve::ComputePipeline> pickPipeline;
-    if (pickReadback_) {
-        auto p = pickReadback_->createPipeline();
-        if (!p) return p.error();
-        pickPipeline.emplace(std::move(p).value());
-    }
+    auto shadowPipeline = ifPresent(shadow_, [&] { return ShadowPass::createPipeline(ctx_); });
+    if (!shadowPipeline) return shadowPipeline.error();
+    auto hizPipeline = ifPresent(hizView_, [&] { return hizView_->createPipeline(); });
+    if (!hizPipeline) return hizPipeline.error();
+    auto debugPipelines = ifPresent(cullDebug_, [&] { return cullDebug_->createPipelines(); });
+    if (!debugPipelines) return debugPipelines.error();
+    auto pickPipeline = ifPresent(pickReadback_, [&] { return pickReadback_->createPipeline(); });
+    if (!pickPipeline) return pickPipeline.error();
     std::swap(plugin_, next);
     if (auto r = build(extent_); !r) {
-        std::optional<ui::CullDebugPass::Pipelines> debugPipelines;
-        if (cullDebug_) {
-            auto p = cullDebug_->createPipelines();
-            if (!p) return p.error();
-            debugPipelines.emplace(std::move(p).value());
-        }
         std::swap(plugin_, next);
         (void)build(extent_);  // the previous graph again (it was built before with the same inputs)
         return r;
     }
     geometry_.emplace(std::move(geometry).value());
-    if (hizPipeline) hizView_->replacePipeline(std::move(*hizPipeline));
-    if (debugPipelines) cullDebug_->replacePipelines(std::move(*debugPipelines));
-    if (pickPipeline) pickReadback_->replacePipeline(std::move(*pickPipeline));
-    if (shadowPipeline) shadow_->replacePipeline(std::move(*shadowPipeline));
+    if (*hizPipeline) hizView_->replacePipeline(std::move(**hizPipeline));
+    if (*debugPipelines) cullDebug_->replacePipelines(std::move(**debugPipelines));
+    if (*pickPipeline) pickReadback_->replacePipeline(std::move(**pickPipeline));
+    if (*shadowPipeline) shadow_->replacePipeline(std::move(**shadowPipeline));
     return {};
 }
 

@@ -5,6 +5,7 @@
 
 #include "engine/vk/context.h"
 #include "shared/ui_push.h"
+#include "sieve/barriers.h"
 
 namespace engine::ui {
 
@@ -78,29 +79,17 @@ sieve::Result<void> ImGuiRenderer::uploadFont() {
     if (!staging) return staging.error();
     std::memcpy(staging->mapped(), pixels, bytes);
     auto r = ctx_->submitNow([&](VkCommandBuffer cmd) {
-        VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-        b.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        b.image = font_.handle();
-        b.subresourceRange = font_.fullRange();
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.imageMemoryBarrierCount = 1;
-        dep.pImageMemoryBarriers = &b;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        sieve::imageBarrier(cmd, font_.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                            VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy copy{};
         copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         copy.imageExtent = {uint32_t(width), uint32_t(height), 1};
         vkCmdCopyBufferToImage(cmd, staging->handle(), font_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
-        b.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        b.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        b.dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-        b.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        sieve::imageBarrier(cmd, font_.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                            VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                            VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     });
     if (!r) return r;
     io.Fonts->SetTexID(fontTexture());
@@ -143,20 +132,10 @@ sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData*
     // Host-coherent memory written before vkQueueSubmit is visible to the device without a barrier.
 
     sieve::ScopedLabel label(cmd, "imgui");
-    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    color.imageView = colorView;
-    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    rendering.renderArea = {{0, 0}, extent};
-    rendering.layerCount = 1;
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachments = &color;
-    vkCmdBeginRendering(cmd, &rendering);
-
-    VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    const VkRenderingAttachmentInfo color = sieve::renderingAttachment(
+        colorView, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
+    sieve::beginRendering(cmd, extent, &color);
+    sieve::setFullViewport(cmd, extent);  // each draw sets its own clip scissor
     const ImVec2 pos = data->DisplayPos;
     const ImVec2 fbScale = data->FramebufferScale;
     sieve::gpu::ImGuiPush push{};

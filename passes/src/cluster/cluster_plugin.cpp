@@ -206,9 +206,7 @@ Result<void> ClusterPlugin::resize(VkExtent2D viewport) {
 }
 
 Result<void> ClusterPlugin::setInstanceCount(uint32_t n) {
-    if (n > impl_->config.maxInstances)
-        return error(std::to_string(n) + " instances exceed maxInstances " +
-                     std::to_string(impl_->config.maxInstances));
+    if (auto r = checkInstanceCount("ClusterPlugin", n, impl_->config.maxInstances); !r) return r;
     impl_->instanceCount = n;
     return {};
 }

@@ -17,12 +17,9 @@ struct Adder {
     std::vector<SlotDesc>& slots;
     SlotId buffer(const char* name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
                   Memory memory = Memory::Device) {
-        SlotDesc d;
-        d.name = name;
-        d.lifetime = life;
-        d.size = std::max<VkDeviceSize>(size, 16);
-        d.bufferUsage = usage;
-        d.memory = memory;
+        return add(bufferSlot(name, life, std::max<VkDeviceSize>(size, 16), usage, memory));
+    }
+    SlotId add(SlotDesc d) {
         slots.push_back(std::move(d));
         return SlotId(slots.size() - 1);
     }
@@ -48,18 +45,7 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
     id.countsEarly = add.buffer(CP::kCountsEarly, Lifetime::Imported, sizeof(gpu::DrawCounts), kStorage);
     id.drawsLate = add.buffer(CP::kDrawsLate, Lifetime::Imported, C * sizeof(gpu::DrawCommand), kStorage);
     id.countsLate = add.buffer(CP::kCountsLate, Lifetime::Imported, sizeof(gpu::DrawCounts), kStorage);
-    {
-        SlotDesc d;
-        d.name = CP::kPyramid;
-        d.kind = SlotKind::Image;
-        d.lifetime = Lifetime::Imported;
-        d.format = kHiZFormat;
-        d.extent = s.pyramid;
-        d.mipLevels = s.pyramidMips;
-        d.imageUsage = kHiZUsage;
-        slots.push_back(std::move(d));
-        id.pyramid = SlotId(slots.size() - 1);
-    }
+    id.pyramid = add.add(imageSlot(CP::kPyramid, Lifetime::Imported, kHiZFormat, s.pyramid, s.pyramidMips, kHiZUsage));
     // Own.
     id.params = add.buffer("clusters.params", Lifetime::Persistent, s.paramsStride * s.framesInFlight,
                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);

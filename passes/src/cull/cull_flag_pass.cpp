@@ -7,15 +7,12 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     if (!dev.subgroupBallot)
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "CullFlagPass: needs subgroup ballot in compute shaders");
     CullFlagPass p;
-    auto sampler = NearestSampler::create(dev, "cull pyramid nearest");
-    if (!sampler) return sampler.error();
-    p.sampler_ = std::move(sampler).value();
-    auto early = ComputePipeline::create(dev, {"cull/flag_early.comp", sizeof(gpu::CullFlagPush)});
-    if (!early) return early.error();
-    p.early_ = std::move(early).value();
-    auto late = ComputePipeline::create(dev, {"cull/flag_late.comp", sizeof(gpu::CullFlagPush)});
-    if (!late) return late.error();
-    p.late_ = std::move(late).value();
+    if (auto ok = take(NearestSampler::create(dev, "cull pyramid nearest"), p.sampler_); !ok) return ok.error();
+    if (auto ok = take(ComputePipeline::create(dev, {"cull/flag_early.comp", sizeof(gpu::CullFlagPush)}), p.early_);
+        !ok)
+        return ok.error();
+    if (auto ok = take(ComputePipeline::create(dev, {"cull/flag_late.comp", sizeof(gpu::CullFlagPush)}), p.late_); !ok)
+        return ok.error();
     return p;
 }
 
