@@ -111,31 +111,8 @@ sieve::Result<void> ImGuiRenderer::ensureCapacity(uint32_t slot, size_t vertexBy
     return grow(s.indices, indexBytes, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "imgui indices");
 }
 
-sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData* data, VkImageView colorView,
-                                          VkExtent2D extent, uint32_t frameSlot) {
-    if (frameSlot >= slots_.size())
-        return sieve::makeError(VK_ERROR_UNKNOWN, "ImGuiRenderer::record: frame slot out of range");
-    if (!data || data->TotalVtxCount == 0 || extent.width == 0 || extent.height == 0) return {};
-    const size_t vertexBytes = size_t(data->TotalVtxCount) * sizeof(ImDrawVert);
-    const size_t indexBytes = size_t(data->TotalIdxCount) * sizeof(ImDrawIdx);
-    if (auto r = ensureCapacity(frameSlot, vertexBytes, indexBytes); !r) return r;
-    SlotBuffers& s = slots_[frameSlot];
-    auto* vdst = static_cast<ImDrawVert*>(s.vertices.mapped());
-    auto* idst = static_cast<ImDrawIdx*>(s.indices.mapped());
-    for (int n = 0; n < data->CmdListsCount; ++n) {
-        const ImDrawList* list = data->CmdLists[n];
-        std::memcpy(vdst, list->VtxBuffer.Data, size_t(list->VtxBuffer.Size) * sizeof(ImDrawVert));
-        std::memcpy(idst, list->IdxBuffer.Data, size_t(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
-        vdst += list->VtxBuffer.Size;
-        idst += list->IdxBuffer.Size;
-    }
-    // Host-coherent memory written before vkQueueSubmit is visible to the device without a barrier.
-
-    sieve::ScopedLabel label(cmd, "imgui");
-    const VkRenderingAttachmentInfo color = sieve::renderingAttachment(
-        colorView, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
-    sieve::beginRendering(cmd, extent, &color);
-    sieve::setFullViewport(cmd, extent);  // each draw sets its own clip scissor
+void ImGuiRenderer::drawLists(VkCommandBuffer cmd, const ImDrawData* data, const SlotBuffers& s,
+                              VkExtent2D extent) const {
     const ImVec2 pos = data->DisplayPos;
     const ImVec2 fbScale = data->FramebufferScale;
     sieve::gpu::ImGuiPush push{};
@@ -184,6 +161,34 @@ sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData*
         vertexBase += uint32_t(list->VtxBuffer.Size);
         indexBase += uint32_t(list->IdxBuffer.Size);
     }
+}
+
+sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData* data, VkImageView colorView,
+                                          VkExtent2D extent, uint32_t frameSlot) {
+    if (frameSlot >= slots_.size())
+        return sieve::makeError(VK_ERROR_UNKNOWN, "ImGuiRenderer::record: frame slot out of range");
+    if (!data || data->TotalVtxCount == 0 || extent.width == 0 || extent.height == 0) return {};
+    const size_t vertexBytes = size_t(data->TotalVtxCount) * sizeof(ImDrawVert);
+    const size_t indexBytes = size_t(data->TotalIdxCount) * sizeof(ImDrawIdx);
+    if (auto r = ensureCapacity(frameSlot, vertexBytes, indexBytes); !r) return r;
+    SlotBuffers& s = slots_[frameSlot];
+    auto* vdst = static_cast<ImDrawVert*>(s.vertices.mapped());
+    auto* idst = static_cast<ImDrawIdx*>(s.indices.mapped());
+    for (int n = 0; n < data->CmdListsCount; ++n) {
+        const ImDrawList* list = data->CmdLists[n];
+        std::memcpy(vdst, list->VtxBuffer.Data, size_t(list->VtxBuffer.Size) * sizeof(ImDrawVert));
+        std::memcpy(idst, list->IdxBuffer.Data, size_t(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+        vdst += list->VtxBuffer.Size;
+        idst += list->IdxBuffer.Size;
+    }
+    // Host-coherent memory written before vkQueueSubmit is visible to the device without a barrier.
+
+    sieve::ScopedLabel label(cmd, "imgui");
+    const VkRenderingAttachmentInfo color = sieve::renderingAttachment(
+        colorView, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
+    sieve::beginRendering(cmd, extent, &color);
+    sieve::setFullViewport(cmd, extent);  // each draw sets its own clip scissor
+    drawLists(cmd, data, s, extent);
     vkCmdEndRendering(cmd);
     return {};
 }
