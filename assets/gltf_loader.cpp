@@ -239,32 +239,77 @@ Expected<bool> placeNode(const tinygltf::Model& model, const tinygltf::Node& nod
     return true;
 }
 
+// The root nodes of the default scene (scene 0 where it names none that exists), or every parentless node of
+// a file without scenes; a root that does not exist or has a parent is an error.
+Expected<std::vector<int>> sceneRoots(const tinygltf::Model& model, const std::vector<int64_t>& parents,
+                                      gltf::Notes& notes) {
+    std::vector<int> roots;
+    if (model.scenes.empty()) {
+        for (size_t i = 0; i < model.nodes.size(); ++i)
+            if (parents[i] < 0) roots.push_back(int(i));
+        return roots;
+    }
+    size_t s = 0;
+    if (model.defaultScene >= 0 && size_t(model.defaultScene) < model.scenes.size())
+        s = size_t(model.defaultScene);
+    else if (model.defaultScene >= 0)
+        notes.add("the default scene does not exist, using scene 0");
+    roots = model.scenes[s].nodes;
+    std::vector<uint8_t> seen(model.nodes.size(), 0);
+    for (int r : roots) {
+        if (r < 0 || size_t(r) >= model.nodes.size())
+            return Unexpected{"scene " + std::to_string(s) + " refers to node " + std::to_string(r) +
+                              ", which does not exist"};
+        if (parents[size_t(r)] >= 0 || seen[size_t(r)])
+            return Unexpected{"scene " + std::to_string(s) + ": node " + std::to_string(r) + " is not a unique root"};
+        seen[size_t(r)] = 1;
+    }
+    return roots;
+}
+
+// What the walk of the node hierarchy carries from node to node.
+struct NodeWalk {
+    const tinygltf::Model& model;
+    const std::vector<std::optional<uint32_t>>& meshIds;
+    SceneData& scene;
+    gltf::Notes& notes;
+    MirroredMeshes mirrored;
+    std::vector<uint8_t> cameraSeen;  // by camera: placed by a node already
+
+    // Node `index` at `world`: its mesh's instances and its camera.
+    Expected<bool> visit(const tinygltf::Node& node, int index, const glm::mat4& world) {
+        if (node.mesh >= 0) {
+            if (size_t(node.mesh) >= model.meshes.size())
+                return Unexpected{"node " + std::to_string(index) + " refers to mesh " + std::to_string(node.mesh) +
+                                  ", which does not exist"};
+            if (const auto& id = meshIds[size_t(node.mesh)]; id)
+                if (auto placed = placeNode(model, node, world, *id, scene, mirrored); !placed)
+                    return Unexpected{"node " + std::to_string(index) + ": " + placed.error()};
+        }
+        if (node.camera >= 0) {
+            if (size_t(node.camera) >= model.cameras.size())
+                return Unexpected{"node " + std::to_string(index) + " refers to camera " + std::to_string(node.camera) +
+                                  ", which does not exist"};
+            // A camera placed by several nodes is seen from the first.
+            if (!cameraSeen[size_t(node.camera)]) {
+                cameraSeen[size_t(node.camera)] = 1;
+                auto camera = gltf::readCamera(model, size_t(node.camera), size_t(index), world);
+                if (camera)
+                    scene.cameras.push_back(std::move(camera).value());
+                else
+                    notes.add(camera.error() + ": the camera is skipped");
+            }
+        }
+        return true;
+    }
+};
+
 Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<std::optional<uint32_t>>& meshIds,
                                 SceneData& scene, gltf::Notes& notes) {
     auto parents = parentsOf(model);
     if (!parents) return Unexpected{parents.error()};
-    std::vector<int> roots;
-    if (!model.scenes.empty()) {
-        size_t s = 0;
-        if (model.defaultScene >= 0 && size_t(model.defaultScene) < model.scenes.size())
-            s = size_t(model.defaultScene);
-        else if (model.defaultScene >= 0)
-            notes.add("the default scene does not exist, using scene 0");
-        roots = model.scenes[s].nodes;
-        std::vector<uint8_t> seen(model.nodes.size(), 0);
-        for (int r : roots) {
-            if (r < 0 || size_t(r) >= model.nodes.size())
-                return Unexpected{"scene " + std::to_string(s) + " refers to node " + std::to_string(r) +
-                                  ", which does not exist"};
-            if ((*parents)[size_t(r)] >= 0 || seen[size_t(r)])
-                return Unexpected{"scene " + std::to_string(s) + ": node " + std::to_string(r) +
-                                  " is not a unique root"};
-            seen[size_t(r)] = 1;
-        }
-    } else {
-        for (size_t i = 0; i < model.nodes.size(); ++i)
-            if ((*parents)[i] < 0) roots.push_back(int(i));
-    }
+    auto roots = sceneRoots(model, *parents, notes);
+    if (!roots) return Unexpected{roots.error()};
     // Iterative depth-first walk: a deep hierarchy cannot overflow the stack.
     struct Item {
         int node;
@@ -272,9 +317,8 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
         uint32_t depth;
     };
     std::vector<Item> stack;
-    MirroredMeshes mirrored;
-    std::vector<uint8_t> cameraSeen(model.cameras.size(), 0);
-    for (auto it = roots.rbegin(); it != roots.rend(); ++it) stack.push_back({*it, glm::mat4(1.0f), 1});
+    NodeWalk walk{model, meshIds, scene, notes, {}, std::vector<uint8_t>(model.cameras.size(), 0)};
+    for (auto it = roots->rbegin(); it != roots->rend(); ++it) stack.push_back({*it, glm::mat4(1.0f), 1});
     while (!stack.empty()) {
         Item item = stack.back();
         stack.pop_back();
@@ -285,32 +329,11 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
         if (!local) return Unexpected{local.error()};
         glm::mat4 world = item.parentWorld * *local;
         if (!finiteMatrix(world)) return Unexpected{"node " + std::to_string(item.node) + ": transform is not finite"};
-        if (node.mesh >= 0) {
-            if (size_t(node.mesh) >= model.meshes.size())
-                return Unexpected{"node " + std::to_string(item.node) + " refers to mesh " + std::to_string(node.mesh) +
-                                  ", which does not exist"};
-            if (const auto& id = meshIds[size_t(node.mesh)]; id)
-                if (auto placed = placeNode(model, node, world, *id, scene, mirrored); !placed)
-                    return Unexpected{"node " + std::to_string(item.node) + ": " + placed.error()};
-        }
-        if (node.camera >= 0) {
-            if (size_t(node.camera) >= model.cameras.size())
-                return Unexpected{"node " + std::to_string(item.node) + " refers to camera " +
-                                  std::to_string(node.camera) + ", which does not exist"};
-            // A camera placed by several nodes is seen from the first.
-            if (!cameraSeen[size_t(node.camera)]) {
-                cameraSeen[size_t(node.camera)] = 1;
-                auto camera = gltf::readCamera(model, size_t(node.camera), size_t(item.node), world);
-                if (camera)
-                    scene.cameras.push_back(std::move(camera).value());
-                else
-                    notes.add(camera.error() + ": the camera is skipped");
-            }
-        }
+        if (auto visited = walk.visit(node, item.node, world); !visited) return Unexpected{visited.error()};
         for (auto c = node.children.rbegin(); c != node.children.rend(); ++c)
             stack.push_back({*c, world, item.depth + 1});
     }
-    for (uint8_t seen : cameraSeen)
+    for (uint8_t seen : walk.cameraSeen)
         if (!seen) notes.add("cameras that no node of the scene places are ignored");
     return true;
 }

@@ -80,6 +80,53 @@ size_t boundaryEdges(std::span<const uint32_t> id, std::span<const uint32_t> ind
     return boundary;
 }
 
+// LOD 0 simplified to successive targets: closed (no more boundary edges than LOD 0) and cache-ordered.
+struct Simplifier {
+    std::span<const glm::vec3> positions;
+    const std::vector<uint32_t>& lod0;
+    const std::vector<uint32_t>& ids;  // every LOD's boundary is counted over these
+    size_t boundary0;
+    float stallRatio;
+    float maxError;
+    float targetError;  // raised where a target stalls, kept for the next LOD
+
+    // The next LOD after one of `prevCount` indices; empty where the chain ends. It depends on the previous
+    // LOD's size only, not on its measured error.
+    std::vector<uint32_t> next(size_t prevCount) {
+        std::vector<uint32_t> next(lod0.size());
+        while (true) {
+            size_t target = (prevCount / 2) / 3 * 3;
+            if (target < 3) return {};
+            // From LOD 0 each time, so that the target error is measured against the original surface.
+            size_t count =
+                meshopt_simplify(next.data(), lod0.data(), lod0.size(), &positions[0].x, positions.size(),
+                                 sizeof(glm::vec3), target, targetError, meshopt_SimplifyLockBorder, nullptr);
+            if (count == 0) return {};
+            if (double(count) > double(prevCount) * stallRatio) {
+                // Not enough reduction at this error: try the next, larger target error.
+                if (targetError >= maxError) return {};
+                targetError = std::min(std::max(targetError * 2.0f, 1e-4f), maxError);
+                continue;
+            }
+            next.resize(count);
+            if (boundaryEdges(ids, next) > boundary0) return {};  // the LOD would open the mesh
+            meshopt_optimizeVertexCache(next.data(), next.data(), count, positions.size());
+            return next;
+        }
+    }
+};
+
+// Appends `lod` to the index buffer as the primitive's next LOD, its error at least the previous one's.
+void appendLod(std::vector<uint32_t>& indices, gpu::MeshPrimitive& prim, const std::vector<uint32_t>& lod,
+               float error) {
+    gpu::MeshLod out{};
+    out.firstIndex = static_cast<uint32_t>(indices.size());
+    out.indexCount = static_cast<uint32_t>(lod.size());
+    out.error = std::max(prim.lods[prim.lodCount - 1].error, error);
+    indices.insert(indices.end(), lod.begin(), lod.end());
+    prim.lods[prim.lodCount++] = out;
+}
+
 }  // namespace
 
 size_t countBoundaryEdges(std::span<const glm::vec3> positions, std::span<const uint32_t> indices) {
@@ -105,36 +152,17 @@ void buildLodChain(std::vector<uint32_t>& indices, std::span<const glm::vec3> po
     const SurfaceGrid grid0(surface0, mn, mx);
     const float spacing = settings.sampleRelativeSpacing * scale;
     const float maxError = std::max(settings.maxRelativeError, 0.0f);
-    float targetError = std::clamp(settings.firstRelativeError, 0.0f, maxError);
-
-    // The next LOD after one of `prevCount` indices (simplified, closed, cache-ordered); empty where the
-    // chain ends. It depends on the previous LOD's size only, not on its measured error.
-    auto nextCandidate = [&](size_t prevCount) -> std::vector<uint32_t> {
-        std::vector<uint32_t> next(lod0.size());
-        while (true) {
-            size_t target = (prevCount / 2) / 3 * 3;
-            if (target < 3) return {};
-            // From LOD 0 each time, so that the target error is measured against the original surface.
-            size_t count =
-                meshopt_simplify(next.data(), lod0.data(), lod0.size(), pos, positions.size(), sizeof(glm::vec3),
-                                 target, targetError, meshopt_SimplifyLockBorder, nullptr);
-            if (count == 0) return {};
-            if (double(count) > double(prevCount) * settings.stallRatio) {
-                // Not enough reduction at this error: try the next, larger target error.
-                if (targetError >= maxError) return {};
-                targetError = std::min(std::max(targetError * 2.0f, 1e-4f), maxError);
-                continue;
-            }
-            next.resize(count);
-            if (boundaryEdges(ids, next) > boundary0) return {};  // the LOD would open the mesh
-            meshopt_optimizeVertexCache(next.data(), next.data(), count, positions.size());
-            return next;
-        }
-    };
+    Simplifier simplifier{positions,
+                          lod0,
+                          ids,
+                          boundary0,
+                          settings.stallRatio,
+                          maxError,
+                          std::clamp(settings.firstRelativeError, 0.0f, maxError)};
     // Large meshes measure a candidate's two directions on two threads while this one simplifies the
     // next candidate (the chain is the same as one built in sequence); small ones stay on this thread.
     const bool parallel = lod0.size() / 3 >= kParallelTriangles;
-    std::vector<uint32_t> candidate = nextCandidate(lod0.size());
+    std::vector<uint32_t> candidate = simplifier.next(lod0.size());
     while (!candidate.empty()) {
         const TriangleSurface surface{positions, candidate};
         std::optional<SurfaceGrid> grid;
@@ -145,17 +173,12 @@ void buildLodChain(std::vector<uint32_t>& indices, std::span<const glm::vec3> po
         auto toLod0 = launch(
             parallel, [&] { return surfaceDistanceBound(surface, grid0, spacing, settings.measureRelativeSlack); });
         std::vector<uint32_t> following;
-        if (prim.lodCount + 1 < maxLods) following = nextCandidate(candidate.size());
+        if (prim.lodCount + 1 < maxLods) following = simplifier.next(candidate.size());
         const float error = std::max(toCandidate.get(), toLod0.get());
         // meshoptimizer's error is a mean over quadrics and misses whole parts that collapse away (a
         // lamp post's pole): a LOD measured far beyond the largest target is not a simplification.
         if (error > kErrorLimitFactor * maxError * scale) break;
-        gpu::MeshLod out{};
-        out.firstIndex = static_cast<uint32_t>(indices.size());
-        out.indexCount = static_cast<uint32_t>(candidate.size());
-        out.error = std::max(prim.lods[prim.lodCount - 1].error, error);
-        indices.insert(indices.end(), candidate.begin(), candidate.end());
-        prim.lods[prim.lodCount++] = out;
+        appendLod(indices, prim, candidate, error);
         if (settings.onLevel) settings.onLevel(prim.lodCount, maxLods);
         candidate = std::move(following);
     }

@@ -40,21 +40,17 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
                                     std::to_string(instanceCount) + " instances");
     auto r = std::unique_ptr<ClusterRenderer>(new ClusterRenderer());
     constexpr VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    auto c = uploadTable(ctx, data.clusters, storage, "clusters.table");
-    if (!c) return c.error();
-    r->clusters_ = std::move(c).value();
-    auto g = uploadTable(ctx, data.ranges, storage, "clusters.ranges");
-    if (!g) return g.error();
-    r->ranges_ = std::move(g).value();
-    auto s = uploadTable(ctx, data.instanceSlots, storage, "clusters.instances");
-    if (!s) return s.error();
-    r->instanceSlots_ = std::move(s).value();
-    auto v = uploadTable(ctx, data.vertices, storage, "clusters.vertices");
-    if (!v) return v.error();
-    r->vertices_ = std::move(v).value();
-    auto t = uploadTable(ctx, data.triangles, storage, "clusters.triangles");
-    if (!t) return t.error();
-    r->triangles_ = std::move(t).value();
+    if (auto ok = sieve::take(uploadTable(ctx, data.clusters, storage, "clusters.table"), r->clusters_); !ok)
+        return ok.error();
+    if (auto ok = sieve::take(uploadTable(ctx, data.ranges, storage, "clusters.ranges"), r->ranges_); !ok)
+        return ok.error();
+    if (auto ok = sieve::take(uploadTable(ctx, data.instanceSlots, storage, "clusters.instances"), r->instanceSlots_);
+        !ok)
+        return ok.error();
+    if (auto ok = sieve::take(uploadTable(ctx, data.vertices, storage, "clusters.vertices"), r->vertices_); !ok)
+        return ok.error();
+    if (auto ok = sieve::take(uploadTable(ctx, data.triangles, storage, "clusters.triangles"), r->triangles_); !ok)
+        return ok.error();
     r->path_ = setup.path;
     sieve::ClusterConfig config = configFor(cull, data, instanceCount, coneBins);
     if (setup.path == ClusterPath::Mesh) {
@@ -67,9 +63,9 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
             std::max<uint32_t>(ctx.info().maxMeshGroupsTotal, 1u),
             uint32_t(std::min<uint64_t>(uint64_t(cull.drawCapacity()) * 2 * config.maxClustersPerDraw, 1u << 24)));
     }
-    auto plugin = sieve::createClusterPlugin(ctx.info(), config, {sieve::tuning(cull).scan});
-    if (!plugin) return plugin.error();
-    r->plugin_ = std::move(plugin).value();
+    if (auto ok = sieve::take(sieve::createClusterPlugin(ctx.info(), config, {sieve::tuning(cull).scan}), r->plugin_);
+        !ok)
+        return ok.error();
     if (auto n = r->plugin_->setInstanceCount(instanceCount); !n) return n.error();
     return r;
 }
@@ -117,17 +113,11 @@ sieve::Result<void> ClusterRenderer::addSlots(graph::GraphBuilder& g, const siev
     for (const char* name : {CP::kInstances, CP::kPrimitives, CP::kDrawsEarly, CP::kCountsEarly, CP::kDrawsLate,
                              CP::kCountsLate, CP::kPyramid})
         aliases.push_back({name, cullMap[cull.slot(name)]});
-    auto map = g.addPluginSlots(*plugin_, aliases);
-    if (!map) return map.error();
-    map_ = std::move(map).value();
+    if (auto ok = sieve::take(g.addPluginSlots(*plugin_, aliases), map_); !ok) return ok.error();
     // The mesh path's own tables (read by the draw passes only).
     for (auto [id, name, buf] : {std::tuple{&meshletVertices_, "clusters.vertices", &vertices_},
                                  std::tuple{&meshletTriangles_, "clusters.triangles", &triangles_}}) {
-        sieve::SlotDesc d;
-        d.name = name;
-        d.lifetime = sieve::Lifetime::Imported;
-        d.size = buf->size();
-        *id = g.addSlot(d);
+        *id = g.addSlot(sieve::bufferSlot(name, sieve::Lifetime::Imported, buf->size(), 0));
     }
     return {};
 }

@@ -66,4 +66,13 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     return g;
 }
 
+sieve::CullingConfig GpuScene::cullingConfig(uint32_t framesInFlight, VkExtent2D viewport) const {
+    sieve::CullingConfig config;
+    config.maxInstances = std::max(instanceCount, 1u);
+    config.maxDrawsPerInstance = std::max(maxDrawsPerInstance, 1u);
+    config.framesInFlight = framesInFlight;
+    config.viewport = viewport;
+    return config;
+}
+
 }  // namespace engine

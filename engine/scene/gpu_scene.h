@@ -7,6 +7,7 @@
 #include "assets/scene.h"
 #include "engine/scene/gpu_materials.h"
 #include "engine/vk/resources.h"
+#include "sieve/culling.h"
 
 namespace engine {
 
@@ -41,6 +42,9 @@ struct GpuScene {
     // and the culling buffers sized for it fit in the device memory left (scene_budget.h), and uploads it.
     static sieve::Result<GpuScene> upload(Context& ctx, const sieve::assets::SceneData& scene,
                                           bool compactBins = false);
+    // The culling plugin's configuration with room for this scene's instances and their draws, the rest
+    // at its defaults.
+    sieve::CullingConfig cullingConfig(uint32_t framesInFlight, VkExtent2D viewport) const;
 };
 
 }  // namespace engine

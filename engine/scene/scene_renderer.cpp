@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <glm/gtc/type_ptr.hpp>
+#include <optional>
 #include <string>
+#include <type_traits>
 
 #include "assets/bins.h"
 #include "engine/scene/scene_geometry.h"
@@ -60,6 +62,19 @@ std::vector<uint32_t> streamCapacities(const sieve::DeviceInfo& dev, const sieve
     return caps;
 }
 
+// The scan tier SIEVE_SCAN_TIER names (a: multilevel, b: subgroup, anything else: single pass), for the
+// tests that run every tier; the default tuning without it.
+sieve::CullingTuning scanTierFromEnvironment() {
+    sieve::CullingTuning tuning;
+    if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
+        const std::string t = tier;
+        tuning.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
+                           : t == "b" ? sieve::prim::ScanTier::Subgroup
+                                      : sieve::prim::ScanTier::SinglePass;
+    }
+    return tuning;
+}
+
 }  // namespace
 
 sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx, const sieve::assets::SceneData& scene,
@@ -75,11 +90,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     auto gpu = GpuScene::upload(ctx, scene, !clusters);
     if (!gpu) return gpu.error();
     r->scene_ = std::move(gpu).value();
-    sieve::CullingConfig config;
-    config.maxInstances = std::max(r->scene_.instanceCount, 1u);
-    config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
-    config.framesInFlight = framesInFlight;
-    config.viewport = extent;
+    sieve::CullingConfig config = r->scene_.cullingConfig(framesInFlight, extent);
     config.depthFormat = options.depthFormat;
     config.drawCapacity = options.drawCapacity;
     config.maxViews = std::max(options.maxViews, 1 + shadowCascades);
@@ -94,14 +105,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     }
     config.streamCapacities =
         streamCapacities(ctx.info(), config, binDraws(scene, r->scene_.streamBins, config.binCount));
-    sieve::CullingTuning tuning;
-    if (const char* tier = std::getenv("SIEVE_SCAN_TIER")) {
-        const std::string t = tier;
-        tuning.scan.tier = t == "a"   ? sieve::prim::ScanTier::Multilevel
-                           : t == "b" ? sieve::prim::ScanTier::Subgroup
-                                      : sieve::prim::ScanTier::SinglePass;
-    }
-    auto plugin = sieve::createCullingPlugin(ctx.info(), config, tuning);
+    auto plugin = sieve::createCullingPlugin(ctx.info(), config, scanTierFromEnvironment());
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();
@@ -116,24 +120,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_, r->materialMode_, options.depthFormat);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
-    {
-        // Pipeline statistics are optional; without them the triangle count stays unavailable.
-        VkPhysicalDeviceFeatures features;
-        vkGetPhysicalDeviceFeatures(ctx.physical(), &features);
-        if (features.pipelineStatisticsQuery) {
-            for (uint32_t i = 0; i < framesInFlight; ++i) {
-                VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-                info.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
-                info.queryCount = 2;
-                info.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT;
-                VkQueryPool pool = VK_NULL_HANDLE;
-                SIEVE_VK_TRY(vkCreateQueryPool(ctx.device(), &info, nullptr, &pool));
-                vkResetQueryPool(ctx.device(), pool, 0, 2);
-                r->statsPools_.push_back(pool);
-            }
-            r->statsWritten_.assign(framesInFlight, false);
-        }
-    }
+    if (auto p = r->createStatsPools(); !p) return p.error();
     std::vector<sieve::StreamRange> cameraStreams;
     for (uint32_t bin = 0; bin < r->plugin_->config().binCount; ++bin)
         cameraStreams.push_back(r->plugin_->stream(0, bin));
@@ -144,6 +131,25 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     return r;
 }
 
+// Pipeline statistics are optional; without them the triangle count stays unavailable.
+sieve::Result<void> SceneRenderer::createStatsPools() {
+    VkPhysicalDeviceFeatures features;
+    vkGetPhysicalDeviceFeatures(ctx_.physical(), &features);
+    if (!features.pipelineStatisticsQuery) return {};
+    for (uint32_t i = 0; i < framesInFlight_; ++i) {
+        VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        info.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
+        info.queryCount = 2;
+        info.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT;
+        VkQueryPool pool = VK_NULL_HANDLE;
+        SIEVE_VK_TRY(vkCreateQueryPool(ctx_.device(), &info, nullptr, &pool));
+        vkResetQueryPool(ctx_.device(), pool, 0, 2);
+        statsPools_.push_back(pool);
+    }
+    statsWritten_.assign(framesInFlight_, false);
+    return {};
+}
+
 SceneRenderer::~SceneRenderer() {
     for (VkQueryPool pool : statsPools_) vkDestroyQueryPool(ctx_.device(), pool, nullptr);
 }
@@ -152,22 +158,25 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     extent_ = extent;
     if (auto r = plugin_->resize(extent); !r) return r;
     GraphBuilder g;
-    auto image = [](const char* name, VkFormat format, VkExtent2D e, VkImageUsageFlags usage) {
-        SlotDesc d;
-        d.name = name;
-        d.kind = sieve::SlotKind::Image;
-        d.lifetime = sieve::Lifetime::Imported;
-        d.format = format;
-        d.extent = e;
-        d.imageUsage = usage;
-        return d;
+    addSceneSlots(g, extent);
+    std::vector<graph::SlotAlias> aliases = {{sieve::CullingPlugin::kDepth, depth_}};
+    sieve::Result<void> clusterSlots;
+    auto map = g.addPlugin(*plugin_, aliases, [&](uint32_t pass, const std::vector<graph::SlotId>& m) {
+        addAfterPluginPass(g, pass, m, clusterSlots);
+    });
+    if (!map) return map.error();
+    if (!clusterSlots) return clusterSlots;
+    if (auto r = addViewPasses(g, map.value(), extent); !r) return r;
+    return createExecutor(g);
+}
+
+// The target's colour and depth and the scene's tables, imported.
+void SceneRenderer::addSceneSlots(GraphBuilder& g, VkExtent2D extent) {
+    const auto image = [](const char* name, VkFormat format, VkExtent2D e, VkImageUsageFlags usage) {
+        return sieve::imageSlot(name, sieve::Lifetime::Imported, format, e, 1, usage);
     };
-    auto buffer = [](const char* name, const Buffer& b) {
-        SlotDesc d;
-        d.name = name;
-        d.lifetime = sieve::Lifetime::Imported;
-        d.size = b.size();
-        return d;
+    const auto buffer = [](const char* name, const Buffer& b) {
+        return sieve::bufferSlot(name, sieve::Lifetime::Imported, b.size(), 0);
     };
     // The target hands colour and depth over UNDEFINED each frame; colour is left for the overlay.
     // The first colour write waits at COLOR_ATTACHMENT_OUTPUT: the stage a window's acquire semaphore
@@ -183,96 +192,111 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     indices_ = g.addSlot(buffer("scene.indices", scene_.indices));
     uvs_ = g.addSlot(buffer("scene.uvs", scene_.materials.uvs));
     materials_ = g.addSlot(buffer("scene.materials", scene_.materials.materials));
-    std::vector<graph::SlotAlias> aliases = {{sieve::CullingPlugin::kDepth, depth_}};
-    sieve::Result<void> clusterSlots;
-    auto map = g.addPlugin(*plugin_, aliases, [&](uint32_t pass, const std::vector<graph::SlotId>& m) {
-        using Role = sieve::CullingPlugin::PassRole;
-        const bool earlyStreams = pass == plugin_->pass(Role::EarlyStreams);
-        const bool late = pass == plugin_->pass(Role::LateStreams);
-        if (clusters_ && earlyStreams) clusterSlots = clusters_->addSlots(g, *plugin_, m);
-        if (clusters_ && clusterSlots && pass == plugin_->pass(Role::Stats))
-            clusters_->addPass(g, sieve::ClusterPlugin::kStats);
-        if (!earlyStreams && !late) return;
-        const auto slot = [&](const char* name) { return m[plugin_->slot(name)]; };
-        auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
-        auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);
-        // The cascades' streams are in the early lists (their views are culled by the early pass alone).
-        if (shadow_ && !late)
-            shadowBuffer_ = shadow_->addTo(
-                g, {draws, counts, slot(sieve::CullingPlugin::kInstances), vertices_, indices_}, *plugin_, 1);
-        if (clusters_ && clusterSlots) {
-            using CP = sieve::ClusterPlugin;
-            clusters_->addPass(g, late ? CP::kLate : CP::kEarly);
-            if (clusters_->path() == ClusterPath::Mesh) {
-                ClusterMeshSlots s{color_,
-                                   depth_,
-                                   vertices_,
-                                   slot(sieve::CullingPlugin::kInstances),
-                                   uvs_,
-                                   materials_,
-                                   slot(sieve::CullingPlugin::kPrimitives)};
-                if (shadow_) s.shadow = shadowBuffer_;
-                g.addPass(clusters_->meshDrawDesc(late, s),
-                          [this, late, s](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
-                              recordMeshDraw(late, s, cmd, b, f);
-                          });
-                return;
-            }
-            draws = clusters_->slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly);
-            counts = clusters_->slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly);
-        }
-        (late ? drawsLate_ : drawsEarly_) = draws;
-        (late ? countsLate_ : countsEarly_) = counts;
-        sieve::PassDesc d;
-        d.name = late ? "draw.late" : "draw.early";
-        d.graphics = true;
-        using namespace sieve::use;
-        d.uses = {colorAttachmentWrite(color_),
-                  depthAttachmentWrite(depth_),
-                  indirectRead(draws),
-                  indirectRead(counts),
-                  storageRead(draws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
-                  storageRead(slot(sieve::CullingPlugin::kInstances), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
-                  storageRead(slot(sieve::CullingPlugin::kPrimitives), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
-                  storageRead(materials_, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
-                  vertexRead(vertices_),
-                  vertexRead(uvs_),
-                  vertexRead(indices_)};
-        if (late) {  // the blend bins of the early list are drawn after the late opaque ones
-            const auto earlyDraws = slot(sieve::CullingPlugin::kDrawsEarly);
-            d.uses.push_back(indirectRead(earlyDraws));
-            d.uses.push_back(indirectRead(slot(sieve::CullingPlugin::kCountsEarly)));
-            d.uses.push_back(storageRead(earlyDraws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT));
-        }
-        if (shadow_) d.uses.push_back(storageRead(shadowBuffer_, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT));
-        g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
-            recordDraw(late, cmd, b, f);
-        });
-        // The triangle check reads the instance draw lists; with clusters the draws come from the cluster
-        // lists, whose triangles the cluster plugin counts itself.
-        if (late && !clusters_)
-            g.addPass(drawReadback_->describe(slot(sieve::CullingPlugin::kDrawsEarly),
-                                              slot(sieve::CullingPlugin::kCountsEarly), draws, counts),
-                      [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
-                          drawReadback_->record(cmd, b, f);
+}
+
+void SceneRenderer::addAfterPluginPass(GraphBuilder& g, uint32_t pass, const std::vector<graph::SlotId>& m,
+                                       sieve::Result<void>& clusterSlots) {
+    using Role = sieve::CullingPlugin::PassRole;
+    const bool earlyStreams = pass == plugin_->pass(Role::EarlyStreams);
+    const bool late = pass == plugin_->pass(Role::LateStreams);
+    if (clusters_ && earlyStreams) clusterSlots = clusters_->addSlots(g, *plugin_, m);
+    if (clusters_ && clusterSlots && pass == plugin_->pass(Role::Stats))
+        clusters_->addPass(g, sieve::ClusterPlugin::kStats);
+    if (!earlyStreams && !late) return;
+    const auto slot = [&](const char* name) { return pluginSlot(m, name); };
+    auto draws = slot(late ? sieve::CullingPlugin::kDrawsLate : sieve::CullingPlugin::kDrawsEarly);
+    auto counts = slot(late ? sieve::CullingPlugin::kCountsLate : sieve::CullingPlugin::kCountsEarly);
+    // The cascades' streams are in the early lists (their views are culled by the early pass alone).
+    if (shadow_ && !late)
+        shadowBuffer_ = shadow_->addTo(g, {draws, counts, slot(sieve::CullingPlugin::kInstances), vertices_, indices_},
+                                       *plugin_, 1);
+    if (clusters_ && clusterSlots) {
+        using CP = sieve::ClusterPlugin;
+        clusters_->addPass(g, late ? CP::kLate : CP::kEarly);
+        if (clusters_->path() == ClusterPath::Mesh) {
+            ClusterMeshSlots s{color_,
+                               depth_,
+                               vertices_,
+                               slot(sieve::CullingPlugin::kInstances),
+                               uvs_,
+                               materials_,
+                               slot(sieve::CullingPlugin::kPrimitives)};
+            if (shadow_) s.shadow = shadowBuffer_;
+            g.addPass(clusters_->meshDrawDesc(late, s),
+                      [this, late, s](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+                          recordMeshDraw(late, s, cmd, b, f);
                       });
+            return;
+        }
+        draws = clusters_->slot(late ? CP::kClusterDrawsLate : CP::kClusterDrawsEarly);
+        counts = clusters_->slot(late ? CP::kClusterCountsLate : CP::kClusterCountsEarly);
+    }
+    addDrawPass(g, late, m, draws, counts);
+}
+
+// The camera's indirect draws of one phase's lists (instance or cluster), and after the late one the
+// triangle check's readback.
+void SceneRenderer::addDrawPass(GraphBuilder& g, bool late, const std::vector<graph::SlotId>& m, graph::SlotId draws,
+                                graph::SlotId counts) {
+    const auto slot = [&](const char* name) { return pluginSlot(m, name); };
+    (late ? drawsLate_ : drawsEarly_) = draws;
+    (late ? countsLate_ : countsEarly_) = counts;
+    sieve::PassDesc d;
+    d.name = late ? "draw.late" : "draw.early";
+    d.graphics = true;
+    using namespace sieve::use;
+    d.uses = {colorAttachmentWrite(color_),
+              depthAttachmentWrite(depth_),
+              indirectRead(draws),
+              indirectRead(counts),
+              storageRead(draws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+              storageRead(slot(sieve::CullingPlugin::kInstances), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+              storageRead(slot(sieve::CullingPlugin::kPrimitives), VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+              storageRead(materials_, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+              vertexRead(vertices_),
+              vertexRead(uvs_),
+              vertexRead(indices_)};
+    if (late) {  // the blend bins of the early list are drawn after the late opaque ones
+        const auto earlyDraws = slot(sieve::CullingPlugin::kDrawsEarly);
+        d.uses.push_back(indirectRead(earlyDraws));
+        d.uses.push_back(indirectRead(slot(sieve::CullingPlugin::kCountsEarly)));
+        d.uses.push_back(storageRead(earlyDraws, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT));
+    }
+    if (shadow_) d.uses.push_back(storageRead(shadowBuffer_, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT));
+    g.addPass(std::move(d), [this, late](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+        recordDraw(late, cmd, b, f);
     });
-    if (!map) return map.error();
-    if (!clusterSlots) return clusterSlots;
-    const auto& m = map.value();
+    // The triangle check reads the instance draw lists; with clusters the draws come from the cluster
+    // lists, whose triangles the cluster plugin counts itself.
+    if (late && !clusters_)
+        g.addPass(drawReadback_->describe(slot(sieve::CullingPlugin::kDrawsEarly),
+                                          slot(sieve::CullingPlugin::kCountsEarly), draws, counts),
+                  [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) {
+                      drawReadback_->record(cmd, b, f);
+                  });
+}
+
+// The overlay's passes that are on: the Hi-Z view, the culling debug lines, the pick readback.
+sieve::Result<void> SceneRenderer::addViewPasses(GraphBuilder& g, const std::vector<graph::SlotId>& m,
+                                                 VkExtent2D extent) {
     if (hizView_) retired_.push_back({frameIndex_, nullptr, hizView_->releaseImage()});
     if (hizView_)
-        if (auto r = hizView_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kPyramid)]); !r) return r;
-    instances_ = m[plugin_->slot(sieve::CullingPlugin::kInstances)];
+        if (auto r = hizView_->addTo(g, pluginSlot(m, sieve::CullingPlugin::kPyramid)); !r) return r;
+    instances_ = pluginSlot(m, sieve::CullingPlugin::kInstances);
     if (cullDebug_)
-        cullDebug_->addTo(g, color_, instances_, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)], extent);
+        cullDebug_->addTo(g, color_, instances_, pluginSlot(m, sieve::CullingPlugin::kInstanceState), extent);
     if (pickReadback_)
-        if (auto r = pickReadback_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)],
-                                          m[plugin_->slot(sieve::CullingPlugin::kPyramid)], scene_.instanceCount);
+        if (auto r = pickReadback_->addTo(g, pluginSlot(m, sieve::CullingPlugin::kInstanceState),
+                                          pluginSlot(m, sieve::CullingPlugin::kPyramid), scene_.instanceCount);
             !r)
             return r;
-    meshes_ = m[plugin_->slot(sieve::CullingPlugin::kMeshes)];
-    primitives_ = m[plugin_->slot(sieve::CullingPlugin::kPrimitives)];
+    meshes_ = pluginSlot(m, sieve::CullingPlugin::kMeshes);
+    primitives_ = pluginSlot(m, sieve::CullingPlugin::kPrimitives);
+    return {};
+}
+
+// The compiled graph's executor, with the scene's tables bound to their slots.
+sieve::Result<void> SceneRenderer::createExecutor(GraphBuilder& g) {
     auto compiled = graph::compile(g);
     if (!compiled) return compiled.error();
     if (executor_) retired_.push_back({frameIndex_, std::move(executor_), Image()});
@@ -322,6 +346,20 @@ sieve::Result<void> SceneRenderer::enablePickReadback() {
                          : addOptional(pickReadback_, ui::PickReadbackPass::create(ctx_, framesInFlight_));
 }
 
+namespace {
+
+// What `make` returns (a Result) where the renderer has `pass`, nothing where it has not, or the error.
+template <typename Pass, typename Make>
+auto ifPresent(const Pass& pass, Make make) -> sieve::Result<std::optional<std::decay_t<decltype(*make())>>> {
+    using T = std::decay_t<decltype(*make())>;
+    if (!pass) return std::optional<T>();
+    auto made = make();
+    if (!made) return made.error();
+    return std::optional<T>(std::move(made).value());
+}
+
+}  // namespace
+
 sieve::Result<void> SceneRenderer::reloadPipelines() {
     retired_.clear();  // the caller waited for the GPU
     // Every new object first; the old ones are replaced only once all of them exist.
@@ -334,47 +372,25 @@ sieve::Result<void> SceneRenderer::reloadPipelines() {
         if (auto r = clusters_->recreatePlugin(ctx_, *next); !r) return r;
     auto geometry = createSceneGeometry(ctx_, colorFormat_, scene_, materialMode_, depthFormat_);
     if (!geometry) return geometry.error();
-    std::optional<sieve::GraphicsPipeline> shadowPipeline;
-    if (shadow_) {
-        auto p = ShadowPass::createPipeline(ctx_);
-        if (!p) return p.error();
-        shadowPipeline.emplace(std::move(p).value());
-    }
-    std::optional<sieve::ComputePipeline> hizPipeline;
-    if (hizView_) {
-        auto p = hizView_->createPipeline();
-        if (!p) return p.error();
-        hizPipeline.emplace(std::move(p).value());
-    }
-    std::optional<ui::CullDebugPass::Pipelines> debugPipelines;
-    if (cullDebug_) {
-        auto p = cullDebug_->createPipelines();
-        if (!p) return p.error();
-        debugPipelines.emplace(std::move(p).value());
-    }
-    std::optional<sieve::ComputePipeline> pickPipeline;
-    if (pickReadback_) {
-        auto p = pickReadback_->createPipeline();
-        if (!p) return p.error();
-        pickPipeline.emplace(std::move(p).value());
-    }
+    auto shadowPipeline = ifPresent(shadow_, [&] { return ShadowPass::createPipeline(ctx_); });
+    if (!shadowPipeline) return shadowPipeline.error();
+    auto hizPipeline = ifPresent(hizView_, [&] { return hizView_->createPipeline(); });
+    if (!hizPipeline) return hizPipeline.error();
+    auto debugPipelines = ifPresent(cullDebug_, [&] { return cullDebug_->createPipelines(); });
+    if (!debugPipelines) return debugPipelines.error();
+    auto pickPipeline = ifPresent(pickReadback_, [&] { return pickReadback_->createPipeline(); });
+    if (!pickPipeline) return pickPipeline.error();
     std::swap(plugin_, next);
     if (auto r = build(extent_); !r) {
-        std::optional<ui::CullDebugPass::Pipelines> debugPipelines;
-        if (cullDebug_) {
-            auto p = cullDebug_->createPipelines();
-            if (!p) return p.error();
-            debugPipelines.emplace(std::move(p).value());
-        }
         std::swap(plugin_, next);
         (void)build(extent_);  // the previous graph again (it was built before with the same inputs)
         return r;
     }
     geometry_.emplace(std::move(geometry).value());
-    if (hizPipeline) hizView_->replacePipeline(std::move(*hizPipeline));
-    if (debugPipelines) cullDebug_->replacePipelines(std::move(*debugPipelines));
-    if (pickPipeline) pickReadback_->replacePipeline(std::move(*pickPipeline));
-    if (shadowPipeline) shadow_->replacePipeline(std::move(*shadowPipeline));
+    if (*hizPipeline) hizView_->replacePipeline(std::move(**hizPipeline));
+    if (*debugPipelines) cullDebug_->replacePipelines(std::move(**debugPipelines));
+    if (*pickPipeline) pickReadback_->replacePipeline(std::move(**pickPipeline));
+    if (*shadowPipeline) shadow_->replacePipeline(std::move(**shadowPipeline));
     return {};
 }
 

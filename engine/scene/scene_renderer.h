@@ -113,7 +113,22 @@ public:
 
 private:
     SceneRenderer(Context& ctx) : ctx_(ctx) {}
+    // The frame graph for `extent`, in steps: the host's slots, the plugin's passes with the draws between
+    // them, the overlay's passes, the executor.
     sieve::Result<void> build(VkExtent2D extent);
+    void addSceneSlots(graph::GraphBuilder& g, VkExtent2D extent);
+    // After plugin pass `pass` (m: the plugin's slots in the graph): the cluster passes, the shadow draws and
+    // the camera's draw pass of the phase whose lists it wrote.
+    void addAfterPluginPass(graph::GraphBuilder& g, uint32_t pass, const std::vector<graph::SlotId>& m,
+                            sieve::Result<void>& clusterSlots);
+    void addDrawPass(graph::GraphBuilder& g, bool late, const std::vector<graph::SlotId>& m, graph::SlotId draws,
+                     graph::SlotId counts);
+    sieve::Result<void> addViewPasses(graph::GraphBuilder& g, const std::vector<graph::SlotId>& m, VkExtent2D extent);
+    sieve::Result<void> createExecutor(graph::GraphBuilder& g);
+    graph::SlotId pluginSlot(const std::vector<graph::SlotId>& m, const char* name) const {
+        return m[plugin_->slot(name)];
+    }
+    sieve::Result<void> createStatsPools();
     template <typename T>
     sieve::Result<void> addOptional(std::unique_ptr<T>& member, sieve::Result<std::unique_ptr<T>> made);
     void recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);

@@ -125,16 +125,11 @@ graph::SlotId ShadowPass::addTo(graph::GraphBuilder& g, const Slots& s, const si
 }
 
 void ShadowPass::recordDraw(VkCommandBuffer cmd, const sieve::Bindings& b) const {
-    VkRenderingAttachmentInfo depth{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    depth.imageView = b[atlas_].view;
-    depth.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
-    depth.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;  // 0: farthest (reverse Z)
-    depth.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    info.renderArea = {{0, 0}, {mapSize_ * count_, mapSize_}};
-    info.layerCount = 1;
-    info.pDepthAttachment = &depth;
-    vkCmdBeginRendering(cmd, &info);
+    // Cleared to 0: farthest (reverse Z).
+    const VkRenderingAttachmentInfo depth =
+        sieve::renderingAttachment(b[atlas_].view, VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                                   VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE);
+    sieve::beginRendering(cmd, {mapSize_ * count_, mapSize_}, nullptr, &depth);
     const VkDeviceSize offset = 0;
     vkCmdBindVertexBuffers(cmd, 0, 1, &b[slots_.vertices].buffer, &offset);
     vkCmdBindIndexBuffer(cmd, b[slots_.indices].buffer, 0, VK_INDEX_TYPE_UINT32);

@@ -18,6 +18,47 @@ double msSince(std::chrono::steady_clock::time_point t) {
 }
 // A broken shared header fails every shader that includes it: the first few messages are enough.
 constexpr size_t kMaxReportedFailures = 3;
+
+const std::string* substituteOf(const std::map<std::string, std::string>& substitutes, const std::string& name) {
+    auto sub = substitutes.find(name);
+    return sub == substitutes.end() ? nullptr : &sub->second;
+}
+
+// Compiles names[i] for each i of `todo` on a few threads (each its own shaderc compiler); results by name index.
+std::vector<std::optional<sieve::Result<ShaderBinary>>> compileAll(
+    const ShaderCompiler& compiler, const std::vector<std::string>& names, const std::vector<size_t>& todo,
+    const std::map<std::string, std::string>& substitutes) {
+    std::vector<std::optional<sieve::Result<ShaderBinary>>> results(names.size());
+    std::atomic<size_t> nextTask{0};
+    auto worker = [&] {
+        for (size_t t; (t = nextTask.fetch_add(1)) < todo.size();) {
+            const std::string& name = names[todo[t]];
+            results[todo[t]].emplace(compiler.compile(name, substituteOf(substitutes, name)));
+        }
+    };
+    const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::min<size_t>(todo.size(), 8));
+    std::vector<std::thread> pool;
+    for (size_t i = 1; i < threads; ++i) pool.emplace_back(worker);
+    worker();
+    for (std::thread& t : pool) t.join();
+    return results;
+}
+
+// The first kMaxReportedFailures compile errors among `todo` and how many more there were ("" when none failed).
+std::string compileErrors(const std::vector<std::optional<sieve::Result<ShaderBinary>>>& results,
+                          const std::vector<size_t>& todo) {
+    std::string errors;
+    size_t failures = 0;
+    for (size_t i : todo) {
+        const sieve::Result<ShaderBinary>& r = *results[i];
+        if (r) continue;
+        if (failures++ < kMaxReportedFailures) errors += (errors.empty() ? "" : "\n") + r.error().message;
+    }
+    if (failures > kMaxReportedFailures)
+        errors += "\n(" + std::to_string(failures - kMaxReportedFailures) + " more shaders failed)";
+    return errors;
+}
+
 }  // namespace
 
 ShaderReloader::ShaderReloader(std::filesystem::path root) : compiler_(std::move(root)) {
@@ -97,44 +138,18 @@ sieve::Result<ReloadReport> ShaderReloader::reload(const std::function<sieve::Re
         if (std::find(names.begin(), names.end(), name) == names.end())
             return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, "no shader named " + name + " to substitute");
 
-    // Which shaders need compiling, then compile them on a few threads (each its own shaderc compiler).
+    // Which shaders need compiling, then compile them.
     std::vector<size_t> todo;
     for (size_t i = 0; i < names.size(); ++i) {
-        auto sub = substitutes.find(names[i]);
+        const std::string* sub = substituteOf(substitutes, names[i]);
         auto cached = cache_.find(names[i]);
-        if (cached == cache_.end() && sub == substitutes.end() && asBuilt(names[i])) continue;  // embedded stays
-        if (cached == cache_.end() ||
-            !upToDate(names[i], cached->second, sub == substitutes.end() ? nullptr : &sub->second))
-            todo.push_back(i);
+        if (cached == cache_.end() && !sub && asBuilt(names[i])) continue;  // embedded stays
+        if (cached == cache_.end() || !upToDate(names[i], cached->second, sub)) todo.push_back(i);
     }
-    std::vector<std::optional<sieve::Result<ShaderBinary>>> results(names.size());
-    std::atomic<size_t> nextTask{0};
-    auto worker = [&] {
-        for (size_t t; (t = nextTask.fetch_add(1)) < todo.size();) {
-            const std::string& name = names[todo[t]];
-            auto sub = substitutes.find(name);
-            results[todo[t]].emplace(compiler_.compile(name, sub == substitutes.end() ? nullptr : &sub->second));
-        }
-    };
-    const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::min<size_t>(todo.size(), 8));
-    std::vector<std::thread> pool;
-    for (size_t i = 1; i < threads; ++i) pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool) t.join();
-
-    std::string errors;
-    size_t failures = 0;
-    for (size_t i : todo) {
-        sieve::Result<ShaderBinary>& r = *results[i];
-        if (r) continue;
-        if (failures++ < kMaxReportedFailures) errors += (errors.empty() ? "" : "\n") + r.error().message;
-    }
+    auto results = compileAll(compiler_, names, todo, substitutes);
     report.compileMs = msSince(start);
-    if (failures) {
-        if (failures > kMaxReportedFailures)
-            errors += "\n(" + std::to_string(failures - kMaxReportedFailures) + " more shaders failed)";
+    if (std::string errors = compileErrors(results, todo); !errors.empty())
         return sieve::makeError(VK_ERROR_INITIALIZATION_FAILED, errors);
-    }
     for (size_t i : todo) cache_.insert_or_assign(names[i], std::move(*results[i]).value());
     report.compiled = todo.size();
 

@@ -12,9 +12,7 @@ namespace engine::ui {
 
 sieve::Result<std::unique_ptr<CullDebugPass>> CullDebugPass::create(Context& ctx, VkFormat colorFormat) {
     std::unique_ptr<CullDebugPass> p(new CullDebugPass(ctx, colorFormat));
-    auto pipelines = p->createPipelines();
-    if (!pipelines) return pipelines.error();
-    p->pipelines_ = std::move(pipelines).value();
+    if (auto ok = sieve::take(p->createPipelines(), p->pipelines_); !ok) return ok.error();
     return p;
 }
 
@@ -87,21 +85,11 @@ void CullDebugPass::recordPicked(VkCommandBuffer cmd, const sieve::Bindings& b) 
 void CullDebugPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
     const bool picked = frame_.picked && *frame_.picked < frame_.instanceCount;
     if (!frame_.bounds && !frame_.frustum && !picked) return;
-    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    color.imageView = b[color_].view;
-    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    VkRenderingInfo info{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    info.renderArea = {{0, 0}, extent_};
-    info.layerCount = 1;
-    info.colorAttachmentCount = 1;
-    info.pColorAttachments = &color;
-    vkCmdBeginRendering(cmd, &info);
-    const VkViewport viewport{0.0f, 0.0f, float(extent_.width), float(extent_.height), 0.0f, 1.0f};
-    const VkRect2D scissor{{0, 0}, extent_};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
-    vkCmdSetScissor(cmd, 0, 1, &scissor);
+    const VkRenderingAttachmentInfo color =
+        sieve::renderingAttachment(b[color_].view, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_LOAD,
+                                   VK_ATTACHMENT_STORE_OP_STORE);
+    sieve::beginRendering(cmd, extent_, &color);
+    sieve::setFullViewport(cmd, extent_);
     if (frame_.bounds && frame_.instanceCount) {
         sieve::gpu::CullBoundsPush push{};
         push.viewProj = sieve::gpu::mat4(frame_.viewProj);

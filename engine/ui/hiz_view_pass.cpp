@@ -15,9 +15,7 @@ constexpr VkFormat kDisplayFormat = VK_FORMAT_R8G8B8A8_UNORM;
 
 sieve::Result<std::unique_ptr<HiZViewPass>> HiZViewPass::create(Context& ctx) {
     std::unique_ptr<HiZViewPass> p(new HiZViewPass(ctx));
-    auto pipeline = p->createPipeline();
-    if (!pipeline) return pipeline.error();
-    p->pipeline_ = std::move(pipeline).value();
+    if (auto ok = sieve::take(p->createPipeline(), p->pipeline_); !ok) return ok.error();
     return p;
 }
 
@@ -45,19 +43,13 @@ sieve::Result<void> HiZViewPass::addTo(graph::GraphBuilder& g, graph::SlotId pyr
     if (!image) return image.error();
     display_ = std::move(image).value();
 
-    sieve::SlotDesc sd;
-    sd.name = "overlay.hiz.image";
-    sd.kind = sieve::SlotKind::Image;
-    sd.lifetime = sieve::Lifetime::Imported;
-    sd.format = kDisplayFormat;
-    sd.extent = e;
-    sd.imageUsage = id.usage;
     graph::ImportDesc import;
     // The previous frame's overlay sampled it: the write waits for those reads; old contents are discarded.
     import.initial = {VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_NONE, VK_IMAGE_LAYOUT_UNDEFINED};
     import.final = {VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    displaySlot_ = g.addSlot(sd, import);
+    displaySlot_ = g.addSlot(
+        sieve::imageSlot("overlay.hiz.image", sieve::Lifetime::Imported, kDisplayFormat, e, 1, id.usage), import);
 
     sieve::PassDesc pass;
     pass.name = "overlay.hiz";

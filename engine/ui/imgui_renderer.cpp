@@ -5,6 +5,7 @@
 
 #include "engine/vk/context.h"
 #include "shared/ui_push.h"
+#include "sieve/barriers.h"
 
 namespace engine::ui {
 
@@ -78,29 +79,17 @@ sieve::Result<void> ImGuiRenderer::uploadFont() {
     if (!staging) return staging.error();
     std::memcpy(staging->mapped(), pixels, bytes);
     auto r = ctx_->submitNow([&](VkCommandBuffer cmd) {
-        VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-        b.dstStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        b.image = font_.handle();
-        b.subresourceRange = font_.fullRange();
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.imageMemoryBarrierCount = 1;
-        dep.pImageMemoryBarriers = &b;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        sieve::imageBarrier(cmd, font_.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
+                            VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         VkBufferImageCopy copy{};
         copy.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         copy.imageExtent = {uint32_t(width), uint32_t(height), 1};
         vkCmdCopyBufferToImage(cmd, staging->handle(), font_.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &copy);
-        b.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        b.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        b.dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-        b.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-        b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        sieve::imageBarrier(cmd, font_.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                            VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                            VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT,
+                            VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
     });
     if (!r) return r;
     io.Fonts->SetTexID(fontTexture());
@@ -122,41 +111,8 @@ sieve::Result<void> ImGuiRenderer::ensureCapacity(uint32_t slot, size_t vertexBy
     return grow(s.indices, indexBytes, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "imgui indices");
 }
 
-sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData* data, VkImageView colorView,
-                                          VkExtent2D extent, uint32_t frameSlot) {
-    if (frameSlot >= slots_.size())
-        return sieve::makeError(VK_ERROR_UNKNOWN, "ImGuiRenderer::record: frame slot out of range");
-    if (!data || data->TotalVtxCount == 0 || extent.width == 0 || extent.height == 0) return {};
-    const size_t vertexBytes = size_t(data->TotalVtxCount) * sizeof(ImDrawVert);
-    const size_t indexBytes = size_t(data->TotalIdxCount) * sizeof(ImDrawIdx);
-    if (auto r = ensureCapacity(frameSlot, vertexBytes, indexBytes); !r) return r;
-    SlotBuffers& s = slots_[frameSlot];
-    auto* vdst = static_cast<ImDrawVert*>(s.vertices.mapped());
-    auto* idst = static_cast<ImDrawIdx*>(s.indices.mapped());
-    for (int n = 0; n < data->CmdListsCount; ++n) {
-        const ImDrawList* list = data->CmdLists[n];
-        std::memcpy(vdst, list->VtxBuffer.Data, size_t(list->VtxBuffer.Size) * sizeof(ImDrawVert));
-        std::memcpy(idst, list->IdxBuffer.Data, size_t(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
-        vdst += list->VtxBuffer.Size;
-        idst += list->IdxBuffer.Size;
-    }
-    // Host-coherent memory written before vkQueueSubmit is visible to the device without a barrier.
-
-    sieve::ScopedLabel label(cmd, "imgui");
-    VkRenderingAttachmentInfo color{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-    color.imageView = colorView;
-    color.imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
-    color.loadOp = VK_ATTACHMENT_LOAD_OP_LOAD;
-    color.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
-    VkRenderingInfo rendering{VK_STRUCTURE_TYPE_RENDERING_INFO};
-    rendering.renderArea = {{0, 0}, extent};
-    rendering.layerCount = 1;
-    rendering.colorAttachmentCount = 1;
-    rendering.pColorAttachments = &color;
-    vkCmdBeginRendering(cmd, &rendering);
-
-    VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
-    vkCmdSetViewport(cmd, 0, 1, &viewport);
+void ImGuiRenderer::drawLists(VkCommandBuffer cmd, const ImDrawData* data, const SlotBuffers& s,
+                              VkExtent2D extent) const {
     const ImVec2 pos = data->DisplayPos;
     const ImVec2 fbScale = data->FramebufferScale;
     sieve::gpu::ImGuiPush push{};
@@ -205,6 +161,34 @@ sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData*
         vertexBase += uint32_t(list->VtxBuffer.Size);
         indexBase += uint32_t(list->IdxBuffer.Size);
     }
+}
+
+sieve::Result<void> ImGuiRenderer::record(VkCommandBuffer cmd, const ImDrawData* data, VkImageView colorView,
+                                          VkExtent2D extent, uint32_t frameSlot) {
+    if (frameSlot >= slots_.size())
+        return sieve::makeError(VK_ERROR_UNKNOWN, "ImGuiRenderer::record: frame slot out of range");
+    if (!data || data->TotalVtxCount == 0 || extent.width == 0 || extent.height == 0) return {};
+    const size_t vertexBytes = size_t(data->TotalVtxCount) * sizeof(ImDrawVert);
+    const size_t indexBytes = size_t(data->TotalIdxCount) * sizeof(ImDrawIdx);
+    if (auto r = ensureCapacity(frameSlot, vertexBytes, indexBytes); !r) return r;
+    SlotBuffers& s = slots_[frameSlot];
+    auto* vdst = static_cast<ImDrawVert*>(s.vertices.mapped());
+    auto* idst = static_cast<ImDrawIdx*>(s.indices.mapped());
+    for (int n = 0; n < data->CmdListsCount; ++n) {
+        const ImDrawList* list = data->CmdLists[n];
+        std::memcpy(vdst, list->VtxBuffer.Data, size_t(list->VtxBuffer.Size) * sizeof(ImDrawVert));
+        std::memcpy(idst, list->IdxBuffer.Data, size_t(list->IdxBuffer.Size) * sizeof(ImDrawIdx));
+        vdst += list->VtxBuffer.Size;
+        idst += list->IdxBuffer.Size;
+    }
+    // Host-coherent memory written before vkQueueSubmit is visible to the device without a barrier.
+
+    sieve::ScopedLabel label(cmd, "imgui");
+    const VkRenderingAttachmentInfo color = sieve::renderingAttachment(
+        colorView, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_ATTACHMENT_LOAD_OP_LOAD, VK_ATTACHMENT_STORE_OP_STORE);
+    sieve::beginRendering(cmd, extent, &color);
+    sieve::setFullViewport(cmd, extent);  // each draw sets its own clip scissor
+    drawLists(cmd, data, s, extent);
     vkCmdEndRendering(cmd);
     return {};
 }

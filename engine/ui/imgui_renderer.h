@@ -63,6 +63,8 @@ private:
         Buffer vertices;
         Buffer indices;
     };
+    // Every command of `data`, clipped to `extent`, from the vertices and indices copied into `s`.
+    void drawLists(VkCommandBuffer cmd, const ImDrawData* data, const SlotBuffers& s, VkExtent2D extent) const;
     Context* ctx_;
     ImGuiRendererDesc desc_;
     sieve::GraphicsPipeline pipeline_;

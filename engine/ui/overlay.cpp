@@ -145,25 +145,31 @@ OverlayActions drawActionsSection(bool captureAvailable) {
     return a;
 }
 
-OverlayActions drawOverlay(OverlayModel& m) {
-    const ImGuiIO& io = ImGui::GetIO();
-    const ImVec2 display = io.DisplaySize;
-    const float scale = io.FontGlobalScale;
-    const float margin = kMargin * scale;
-    m.layout = {};
-    m.layout.scale = scale;
-    recordControlsInto(&m.layout);
-    const float statusHeight = drawStatusBar(m, display, margin);
+namespace {
 
-    // The main window's box: below the top margin, above the status bar; under policy.quarter, at most
-    // half the display's width and height.
-    float maxW = std::max(display.x - 2 * margin, 1.0f);
-    float maxH = std::max(display.y - 2 * margin - (statusHeight > 0 ? statusHeight + margin : 0.0f), 1.0f);
+// The main window's box: below the top margin, above the status bar; under policy.quarter, at most half
+// the display's width and height.
+struct MainBox {
+    float maxW = 1.0f, maxH = 1.0f;
+    float scale = 1.0f;  // io.FontGlobalScale
+};
+MainBox mainBox(const OverlayModel& m, ImVec2 display, float scale, float margin, float statusHeight) {
+    MainBox b;
+    b.scale = scale;
+    b.maxW = std::max(display.x - 2 * margin, 1.0f);
+    b.maxH = std::max(display.y - 2 * margin - (statusHeight > 0 ? statusHeight + margin : 0.0f), 1.0f);
     if (m.policy.quarter) {
-        maxW = std::min(maxW, std::max(display.x * 0.5f - margin, 1.0f));
-        maxH = std::min(maxH, std::max(display.y * 0.5f - margin, 1.0f));
+        b.maxW = std::min(b.maxW, std::max(display.x * 0.5f - margin, 1.0f));
+        b.maxH = std::min(b.maxH, std::max(display.y * 0.5f - margin, 1.0f));
     }
-    const float width = std::min(kMainWidth * scale, maxW);
+    return b;
+}
+
+// The main window ("Sieve") and its sections; returns the height its open sections want (0: collapsed).
+float drawMainWindow(OverlayModel& m, const MainBox& box, ImVec2 display, float margin, OverlayActions& actions) {
+    const float scale = box.scale;
+    const float maxH = box.maxH;
+    const float width = std::min(kMainWidth * scale, box.maxW);
     // Pinned: ImGui moves windows to keep them on a shrinking display (a 1x1 window) and would not move
     // them back. Fixed width; height fitted to the open sections every frame, at most the box.
     ImGui::SetNextWindowPos(ImVec2(margin, margin), ImGuiCond_Always);
@@ -172,7 +178,6 @@ OverlayActions drawOverlay(OverlayModel& m) {
     // Small displays open fewer sections at first (a user's choice sticks afterwards).
     const bool tall = display.y >= 560.0f * scale;
     const int open = m.policy.quarter ? m.quarterOpen : 3;
-    OverlayActions actions;
     bool changed = false;
     float idealHeight = 0.0f;
     const ImGuiWindowFlags flags =
@@ -198,15 +203,17 @@ OverlayActions drawOverlay(OverlayModel& m) {
             r.visible = r.visible && r.y0 >= m.layout.window.y0 && r.y1 <= m.layout.window.y1;
     }
     ImGui::End();
-    drawHiZWindow(m.hiz);
-    drawPickWindow(m.pick, margin + (statusHeight > 0 ? statusHeight + margin : 0.0f));
-    recordControlsInto(nullptr);
     actions.togglesChanged = changed;
-    // Under policy.quarter the next frame fits the box: as wide as it may be (not below 3/4 size, where
-    // the bitmap font stops being readable), then with fewer sections open (headers stay), and only
-    // then smaller still (down to half size; beyond that the window scrolls).
+    return idealHeight;
+}
+
+// Under policy.quarter the next frame fits the box: as wide as it may be (not below 3/4 size, where the
+// bitmap font stops being readable), then with fewer sections open (headers stay), and only then smaller
+// still (down to half size; beyond that the window scrolls).
+void fitQuarter(OverlayModel& m, const MainBox& box, float idealHeight) {
+    const float maxH = box.maxH;
     if (m.policy.quarter && idealHeight > 0.0f) {
-        const float fitW = std::clamp(maxW / (kMainWidth * scale / m.fitScale), 0.75f, 1.0f);
+        const float fitW = std::clamp(box.maxW / (kMainWidth * box.scale / m.fitScale), 0.75f, 1.0f);
         const bool tooTall = idealHeight > maxH + 0.5f;
         if (tooTall && m.quarterOpen > 0) {
             --m.quarterOpen;
@@ -220,6 +227,26 @@ OverlayActions drawOverlay(OverlayModel& m) {
     } else {
         m.fitScale = 1.0f;
     }
+}
+
+}  // namespace
+
+OverlayActions drawOverlay(OverlayModel& m) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 display = io.DisplaySize;
+    const float scale = io.FontGlobalScale;
+    const float margin = kMargin * scale;
+    m.layout = {};
+    m.layout.scale = scale;
+    recordControlsInto(&m.layout);
+    const float statusHeight = drawStatusBar(m, display, margin);
+    const MainBox box = mainBox(m, display, scale, margin, statusHeight);
+    OverlayActions actions;
+    const float idealHeight = drawMainWindow(m, box, display, margin, actions);
+    drawHiZWindow(m.hiz);
+    drawPickWindow(m.pick, margin + (statusHeight > 0 ? statusHeight + margin : 0.0f));
+    recordControlsInto(nullptr);
+    fitQuarter(m, box, idealHeight);
     return actions;
 }
 

@@ -33,11 +33,9 @@ nlohmann::ordered_json viewsJson(const sieve::CullingStats& c, const std::vector
     return views;
 }
 
-}  // namespace
-
-std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const PassTimings& timings,
-                      const sieve::CullingToggles& t, const RunSummary& run) {
-    nlohmann::ordered_json j;
+// The culling counts of view 0 and every view.
+void addCounts(nlohmann::ordered_json& j, const sieve::CullingStats& c, uint64_t triangles,
+               const sieve::CullingToggles& t, const RunSummary& run) {
     j["instances"] = c.instances;
     j["frustum_visible"] = c.frustumVisible;
     j["occlusion_visible"] = uint64_t(c.earlyDrawn) + c.lateDrawn;
@@ -53,6 +51,10 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
     j["counts_frame"] = c.frame;
     j["views"] = viewsJson(c, run.binNames);
     if (t.checkCulling) j["falsely_culled"] = c.falselyCulledValid ? int64_t(c.falselyCulled) : int64_t(-1);
+}
+
+// Per-pass GPU times, the frame time and the run's device and size.
+void addTimes(nlohmann::ordered_json& j, const PassTimings& timings, const RunSummary& run) {
     nlohmann::ordered_json passes = nlohmann::ordered_json::object();
     for (const auto& e : timings.entries()) passes[e.name] = e.ms.average();
     j["passes"] = passes;
@@ -65,17 +67,22 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
     j["device"] = run.device;
     j["width"] = run.width;
     j["height"] = run.height;
+}
+
+void addClusters(nlohmann::ordered_json& j, const RunSummary& run) {
     j["cluster_path"] = run.clusterPath.empty() ? "off" : run.clusterPath;
-    if (!run.clusterPath.empty()) {
-        const sieve::gpu::ClusterCounters& k = run.clusters.counters;
-        j["clusters_tested"] = k.lateTested;
-        j["clusters_visible"] = run.clusters.drawn();
-        j["clusters_frustum"] = k.frustumVisible;
-        j["clusters_cone"] = k.coneVisible;
-        j["clusters_occlusion_visible"] = k.lateVisible;
-        j["cluster_triangles"] = k.triangles;
-        j["clusters_overflow"] = uint64_t(run.clusters.early.overflow) + run.clusters.late.overflow + k.dropped;
-    }
+    if (run.clusterPath.empty()) return;
+    const sieve::gpu::ClusterCounters& k = run.clusters.counters;
+    j["clusters_tested"] = k.lateTested;
+    j["clusters_visible"] = run.clusters.drawn();
+    j["clusters_frustum"] = k.frustumVisible;
+    j["clusters_cone"] = k.coneVisible;
+    j["clusters_occlusion_visible"] = k.lateVisible;
+    j["cluster_triangles"] = k.triangles;
+    j["clusters_overflow"] = uint64_t(run.clusters.early.overflow) + run.clusters.late.overflow + k.dropped;
+}
+
+nlohmann::ordered_json togglesJson(const sieve::CullingToggles& t, const RunSummary& run) {
     nlohmann::ordered_json toggles = nlohmann::ordered_json::object();
     for (const sieve::CullTest& test : sieve::kCullTests) toggles[std::string(test.name)] = t.*test.toggle;
     toggles.update(nlohmann::ordered_json{{"two_phase", t.twoPhase},
@@ -84,23 +91,37 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
                                           {"freeze", t.freeze},
                                           {"check_culling", t.checkCulling},
                                           {"lod_bias", t.lodBias}});
-    j["toggles"] = toggles;
+    return toggles;
+}
+
+// Where the overlay's window, sections and controls were drawn.
+nlohmann::ordered_json overlayJson(const OverlayLayout& layout) {
+    const auto rect = [](const UiRect& r) {
+        return nlohmann::ordered_json{{"name", r.name}, {"rect", {r.x0, r.y0, r.x1, r.y1}}, {"visible", r.visible}};
+    };
+    nlohmann::ordered_json o;
+    o["scale"] = layout.scale;
+    o["window"] = rect(layout.window);
+    if (!layout.status.name.empty()) o["status"] = rect(layout.status);
+    o["sections"] = nlohmann::ordered_json::array();
+    for (const UiRect& r : layout.sections) o["sections"].push_back(rect(r));
+    o["controls"] = nlohmann::ordered_json::array();
+    for (const UiRect& r : layout.controls) o["controls"].push_back(rect(r));
+    return o;
+}
+
+}  // namespace
+
+std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const PassTimings& timings,
+                      const sieve::CullingToggles& t, const RunSummary& run) {
+    nlohmann::ordered_json j;
+    addCounts(j, c, triangles, t, run);
+    addTimes(j, timings, run);
+    addClusters(j, run);
+    j["toggles"] = togglesJson(t, run);
     j["draw_distance"] = run.drawDistance;
     j["debug_view"] = run.debugView;
-    if (run.overlay) {
-        const auto rect = [](const UiRect& r) {
-            return nlohmann::ordered_json{{"name", r.name}, {"rect", {r.x0, r.y0, r.x1, r.y1}}, {"visible", r.visible}};
-        };
-        nlohmann::ordered_json o;
-        o["scale"] = run.overlay->scale;
-        o["window"] = rect(run.overlay->window);
-        if (!run.overlay->status.name.empty()) o["status"] = rect(run.overlay->status);
-        o["sections"] = nlohmann::ordered_json::array();
-        for (const UiRect& r : run.overlay->sections) o["sections"].push_back(rect(r));
-        o["controls"] = nlohmann::ordered_json::array();
-        for (const UiRect& r : run.overlay->controls) o["controls"].push_back(rect(r));
-        j["overlay"] = o;
-    }
+    if (run.overlay) j["overlay"] = overlayJson(*run.overlay);
     if (const auto& h = run.hizReadout)
         j["hiz_readout"] = {
             {"mip", h->texel.mip},        {"x", h->texel.x}, {"y", h->texel.y}, {"mip_width", h->mipWidth},

@@ -46,11 +46,7 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     auto gpu = engine::GpuScene::upload(ctx, scene);
     if (!gpu) return gpu.error();
     r->scene_ = std::move(gpu).value();
-    sieve::CullingConfig config;
-    config.maxInstances = std::max(r->scene_.instanceCount, 1u);
-    config.maxDrawsPerInstance = std::max(r->scene_.maxDrawsPerInstance, 1u);
-    config.framesInFlight = framesInFlight;
-    config.viewport = extent;
+    sieve::CullingConfig config = r->scene_.cullingConfig(framesInFlight, extent);
     if (overhead) {
         r->overhead_.emplace();
         config.maxViews = 2;

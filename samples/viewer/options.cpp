@@ -55,11 +55,8 @@ bool parseResizeSequence(const std::string& v, ViewerOptions& o) {
     return !o.testResizeSequence.empty();
 }
 
-}  // namespace
-
-cli::Parser optionParser(ViewerOptions& o) {
-    cli::Parser p("sieve-viewer", kDescription);
-    sieve::CullingToggles& t = o.culling;
+// The window or headless frames and what the run writes.
+void addOutputOptions(cli::Parser& p, ViewerOptions& o) {
     p.flag("--headless", "render offscreen even when a display is present", o.headless)
         .count("--width", "W", "framebuffer width in pixels (1..16384, default 1280)", o.width, 1, 16384)
         .count("--height", "H", "framebuffer height in pixels (1..16384, default 720)", o.height, 1, 16384)
@@ -75,9 +72,13 @@ cli::Parser optionParser(ViewerOptions& o) {
               "when the run is headless (asked for, or no window could be opened), write DIR/sieve-screenshot.png "
               "and DIR/sieve-stats.json unless --screenshot / --stats name files (scripts/sieve.sh run passes the "
               "working directory)",
-              o.headlessOutputs)
-        .option("--camera", "x,y,z,yaw_deg,pitch_deg", "start camera pose (yaw 0 looks down -Z, pitch > 0 looks up)",
-                [&o](const std::string& v) { return parseCamera(v, o); })
+              o.headlessOutputs);
+}
+
+// The start camera and camera paths.
+void addCameraOptions(cli::Parser& p, ViewerOptions& o) {
+    p.option("--camera", "x,y,z,yaw_deg,pitch_deg", "start camera pose (yaw 0 looks down -Z, pitch > 0 looks up)",
+             [&o](const std::string& v) { return parseCamera(v, o); })
         .optionalValue(
             "--camera-from-file", "N", "look through camera N (default 0) of the glTF file, at its node",
             [&o](const std::string& v) {
@@ -97,10 +98,15 @@ cli::Parser optionParser(ViewerOptions& o) {
                 [&o](const std::string& v) {
                     return cli::parseFloat(v, o.cameraPathSeconds) && o.cameraPathSeconds > 0.0f &&
                            o.cameraPathSeconds <= 1e6f;
-                })
-        .option("--draw-distance", "D",
-                "cull instances whose bounds lie wholly farther than D from the camera (default 0: no limit)",
-                [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; });
+                });
+}
+
+// The culling toggles (one switch per test of sieve/cull_tests.h) and their settings.
+void addCullingOptions(cli::Parser& p, ViewerOptions& o) {
+    p.option("--draw-distance", "D",
+             "cull instances whose bounds lie wholly farther than D from the camera (default 0: no limit)",
+             [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; });
+    sieve::CullingToggles& t = o.culling;
     // One switch per culling test (sieve/cull_tests.h).
     for (const sieve::CullTest& test : sieve::kCullTests)
         p.onOff(("--" + std::string(test.name)).c_str(),
@@ -126,9 +132,13 @@ cli::Parser optionParser(ViewerOptions& o) {
                "freeze culling at the start camera, once two frames culled there have built its Hi-Z pyramid "
                "(default off)",
                t.freeze)
-        .onOff("--check-culling", "false-culling check against the final depth (default off)", t.checkCulling)
-        .count("--instances", "N", "number of instances in the procedural scene (default 10000)", o.instances, 0,
-               1ull << 30)
+        .onOff("--check-culling", "false-culling check against the final depth (default off)", t.checkCulling);
+}
+
+// The scene and its clusters.
+void addSceneOptions(cli::Parser& p, ViewerOptions& o) {
+    p.count("--instances", "N", "number of instances in the procedural scene (default 10000)", o.instances, 0,
+            1ull << 30)
         .count("--seed", "S", "seed of the procedural scene (default 1)", o.seed, 0, 1ull << 62)
         .option("--scene", "FILE.gltf|.glb|dense",
                 "load a glTF scene instead of the procedural city, or 'dense': the dense procedural scene of "
@@ -151,15 +161,18 @@ cli::Parser optionParser(ViewerOptions& o) {
                 [&o](const std::string& v) {
                     return (v == "mesh" || v == "indirect" || v == "auto") && (o.clusterPath = v, true);
                 })
-        .option("--grid", "AxB", "replicate the glTF scene on a grid, A columns by B rows",
-                [&o](const std::string& v) {
-                    cli::Extent e;
-                    if (!cli::parseExtent(v, 1 << 20, e)) return false;
-                    o.gridX = e.width;
-                    o.gridY = e.height;
-                    return true;
-                })
-        .count("--capture-frame", "N", "capture frame N (0-based) with RenderDoc", o.captureFrame, 0, 100000000)
+        .option("--grid", "AxB", "replicate the glTF scene on a grid, A columns by B rows", [&o](const std::string& v) {
+            cli::Extent e;
+            if (!cli::parseExtent(v, 1 << 20, e)) return false;
+            o.gridX = e.width;
+            o.gridY = e.height;
+            return true;
+        });
+}
+
+// RenderDoc, validation, memory reports and shader hot reload.
+void addToolOptions(cli::Parser& p, ViewerOptions& o) {
+    p.count("--capture-frame", "N", "capture frame N (0-based) with RenderDoc", o.captureFrame, 0, 100000000)
         .text("--capture-file", "PATH",
               "RenderDoc capture path template (the capture is written to PATH_capture.rdc; the viewer prints the name "
               "RenderDoc used)",
@@ -170,14 +183,18 @@ cli::Parser optionParser(ViewerOptions& o) {
                o.reportMemory, 0, 100000000)
         .text("--shader-dir", "DIR",
               "GLSL sources for shader hot reload (R key, overlay button; default: the source tree's shaders/)",
-              o.shaderDir)
-        .option("--hiz-view", "off|min|max", "open the overlay's Hi-Z view on the min or max pyramid (default off)",
-                [&o](const std::string& v) {
-                    if (v != "off" && v != "min" && v != "max") return false;
-                    o.hizView = v != "off";
-                    o.hizMax = v == "max";
-                    return true;
-                })
+              o.shaderDir);
+}
+
+// The debug views and picking.
+void addInspectOptions(cli::Parser& p, ViewerOptions& o) {
+    p.option("--hiz-view", "off|min|max", "open the overlay's Hi-Z view on the min or max pyramid (default off)",
+             [&o](const std::string& v) {
+                 if (v != "off" && v != "min" && v != "max") return false;
+                 o.hizView = v != "off";
+                 o.hizMax = v == "max";
+                 return true;
+             })
         .option("--debug-view", "off|culling|lod|clusters",
                 "colour the scene: culling = tint by the phase that drew each object (early green, late blue) and "
                 "outline what was culled (frustum red, draw distance cyan, occlusion magenta, frozen frustum yellow); "
@@ -206,18 +223,26 @@ cli::Parser optionParser(ViewerOptions& o) {
         .flag("--test-pick-verify",
               "(testing) after the last frame, compare the CPU reference's decision with the GPU's for every "
               "instance (exit code 1 on a mismatch)",
-              o.testPickVerify)
-        .onOff("--shadows", "cascaded shadow maps, each cascade a culling view (default off)", o.shadows)
-        .count("--cascades", "N", "shadow cascades (1..4, default 3)", o.cascades, 1, 4)
-        .option("--test-reload-shader", "NAME=FILE",
-                "(testing) repeatable; the k-th reloads the shaders after frame 2k+2, with the source of shader "
-                "NAME (e.g. geometry/mesh.frag) read from FILE",
-                [&o](const std::string& v) {
-                    const auto eq = v.find('=');
-                    if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) return false;
-                    o.testReloadShaders.push_back({v.substr(0, eq), v.substr(eq + 1)});
-                    return true;
-                })
+              o.testPickVerify);
+}
+
+// Cascaded shadows.
+void addShadowOptions(cli::Parser& p, ViewerOptions& o) {
+    p.onOff("--shadows", "cascaded shadow maps, each cascade a culling view (default off)", o.shadows)
+        .count("--cascades", "N", "shadow cascades (1..4, default 3)", o.cascades, 1, 4);
+}
+
+// Test hooks: shader reloads, overlay buttons and window resizes.
+void addTestOptions(cli::Parser& p, ViewerOptions& o) {
+    p.option("--test-reload-shader", "NAME=FILE",
+             "(testing) repeatable; the k-th reloads the shaders after frame 2k+2, with the source of shader "
+             "NAME (e.g. geometry/mesh.frag) read from FILE",
+             [&o](const std::string& v) {
+                 const auto eq = v.find('=');
+                 if (eq == std::string::npos || eq == 0 || eq + 1 == v.size()) return false;
+                 o.testReloadShaders.push_back({v.substr(0, eq), v.substr(eq + 1)});
+                 return true;
+             })
         .option("--test-actions", "NAME@N,...",
                 "(testing) press overlay buttons in frame N: screenshot, capture (RenderDoc), reload (shaders); "
                 "fail: the frame's recording fails (the viewer drops it and goes on)",
@@ -226,6 +251,20 @@ cli::Parser optionParser(ViewerOptions& o) {
                 "(testing) window mode: resize through these sizes, one every 3 frames; 'min' iconifies and the "
                 "next step restores (e.g. 640x480,1x1,min,800x600)",
                 [&o](const std::string& v) { return parseResizeSequence(v, o); });
+}
+
+}  // namespace
+
+cli::Parser optionParser(ViewerOptions& o) {
+    cli::Parser p("sieve-viewer", kDescription);
+    addOutputOptions(p, o);
+    addCameraOptions(p, o);
+    addCullingOptions(p, o);
+    addSceneOptions(p, o);
+    addToolOptions(p, o);
+    addInspectOptions(p, o);
+    addShadowOptions(p, o);
+    addTestOptions(p, o);
     return p;
 }
 

@@ -5,20 +5,21 @@
 // mesh-task command come from scan_top.comp. Dispatched over ClusterWork::candidates.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/cluster.h"
+#include "shared/cull_bindings.h"
 #include "shared/dispatch.h"
 #include "shared/draw.h"
 
 layout(local_size_x_id = 0) in;  // 256 where the device allows (fittedGroupSize)
-layout(set = 0, binding = 0, std430) readonly buffer Clusters { Cluster clusters[]; };
-layout(set = 0, binding = 1, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
-layout(set = 0, binding = 2, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
-layout(set = 0, binding = 3, std430) readonly buffer Flags { uint flags[]; };
-layout(set = 0, binding = 4, std430) readonly buffer Candidates { uvec2 candidates[]; };
-layout(set = 0, binding = 5, std430) readonly buffer OutOffsets { uint outOffsets[]; };
-layout(set = 0, binding = 6, std430) readonly buffer Work { ClusterWork work; };
-layout(set = 0, binding = 7, std430) writeonly buffer OutDraws { DrawCommand outDraws[]; };
-layout(set = 0, binding = 8, std430) writeonly buffer OutIds { uint outIds[]; };
-layout(set = 0, binding = 9, std430) buffer Counters { ClusterCounters counters; };
+layout(set = 0, binding = SIEVE_CEMIT_CLUSTERS, std430) readonly buffer Clusters { Cluster clusters[]; };
+layout(set = 0, binding = SIEVE_CEMIT_DRAWS_A, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
+layout(set = 0, binding = SIEVE_CEMIT_DRAWS_B, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
+layout(set = 0, binding = SIEVE_CEMIT_FLAGS, std430) readonly buffer Flags { uint flags[]; };
+layout(set = 0, binding = SIEVE_CEMIT_CANDIDATES, std430) readonly buffer Candidates { uvec2 candidates[]; };
+layout(set = 0, binding = SIEVE_CEMIT_OUT_OFFSETS, std430) readonly buffer OutOffsets { uint outOffsets[]; };
+layout(set = 0, binding = SIEVE_CEMIT_WORK, std430) readonly buffer Work { ClusterWork work; };
+layout(set = 0, binding = SIEVE_CEMIT_OUT_DRAWS, std430) writeonly buffer OutDraws { DrawCommand outDraws[]; };
+layout(set = 0, binding = SIEVE_CEMIT_OUT_IDS, std430) writeonly buffer OutIds { uint outIds[]; };
+layout(set = 0, binding = SIEVE_CEMIT_COUNTERS, std430) buffer Counters { ClusterCounters counters; };
 layout(push_constant) uniform Push { ClusterPush pc; };
 
 #include "cluster/lists.glsl"

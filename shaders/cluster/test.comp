@@ -7,25 +7,26 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/cluster.h"
+#include "shared/cull_bindings.h"
 #include "shared/dispatch.h"
 #include "shared/draw.h"
 
 layout(local_size_x = 128) in;
-layout(set = 0, binding = 0, std140) uniform Params { CullParams params; };
-layout(set = 0, binding = 1, std430) readonly buffer Instances { Instance instances[]; };
-layout(set = 0, binding = 2, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
-layout(set = 0, binding = 3, std430) readonly buffer Clusters { Cluster clusters[]; };
-layout(set = 0, binding = 4, std430) readonly buffer Ranges { ClusterRange ranges[]; };
-layout(set = 0, binding = 5, std430) readonly buffer InstanceSlots { uint instanceSlots[]; };
-layout(set = 0, binding = 6, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
-layout(set = 0, binding = 7, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
-layout(set = 0, binding = 8, std430) readonly buffer Offsets { uint offsets[]; };
-layout(set = 0, binding = 9, std430) readonly buffer Work { ClusterWork work; };
-layout(set = 0, binding = 10, std430) buffer Visibility { uint visibility[]; };
-layout(set = 0, binding = 11, std430) writeonly buffer Flags { uint flags[]; };
-layout(set = 0, binding = 12, std430) writeonly buffer Candidates { uvec2 candidates[]; };
-layout(set = 0, binding = 13, std430) buffer Counters { ClusterCounters counters; };
-layout(set = 0, binding = 14) uniform sampler2D pyramid;  // Hi-Z, r = min, g = max depth
+layout(set = 0, binding = SIEVE_CTEST_PARAMS, std140) uniform Params { CullParams params; };
+layout(set = 0, binding = SIEVE_CTEST_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = SIEVE_CTEST_PRIMITIVES, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
+layout(set = 0, binding = SIEVE_CTEST_CLUSTERS, std430) readonly buffer Clusters { Cluster clusters[]; };
+layout(set = 0, binding = SIEVE_CTEST_RANGES, std430) readonly buffer Ranges { ClusterRange ranges[]; };
+layout(set = 0, binding = SIEVE_CTEST_INSTANCE_SLOTS, std430) readonly buffer InstanceSlots { uint instanceSlots[]; };
+layout(set = 0, binding = SIEVE_CTEST_DRAWS_A, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
+layout(set = 0, binding = SIEVE_CTEST_DRAWS_B, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
+layout(set = 0, binding = SIEVE_CTEST_OFFSETS, std430) readonly buffer Offsets { uint offsets[]; };
+layout(set = 0, binding = SIEVE_CTEST_WORK, std430) readonly buffer Work { ClusterWork work; };
+layout(set = 0, binding = SIEVE_CTEST_VISIBILITY, std430) buffer Visibility { uint visibility[]; };
+layout(set = 0, binding = SIEVE_CTEST_FLAGS, std430) writeonly buffer Flags { uint flags[]; };
+layout(set = 0, binding = SIEVE_CTEST_CANDIDATES, std430) writeonly buffer Candidates { uvec2 candidates[]; };
+layout(set = 0, binding = SIEVE_CTEST_COUNTERS, std430) buffer Counters { ClusterCounters counters; };
+layout(set = 0, binding = SIEVE_CTEST_PYRAMID) uniform sampler2D pyramid;  // Hi-Z, r = min, g = max depth
 layout(push_constant) uniform Push { ClusterPush pc; };
 
 #include "cluster/lists.glsl"

@@ -9,15 +9,16 @@
 #include "shared/dispatch.h"
 #include "shared/scene.h"
 #include "shared/cull.h"
+#include "shared/cull_bindings.h"
 #include "shared/cull_state.h"
 #include "hiz/depth_sample.glsl"
 
 layout(local_size_x = 64) in;
-layout(set = 0, binding = 0, std430) readonly buffer Views { CullParams views[]; };  // view 0 is read
-layout(set = 0, binding = 1, std430) readonly buffer Instances { Instance instances[]; };
-layout(set = 0, binding = 2, std430) readonly buffer State { uint state[]; };
-layout(set = 0, binding = 3) uniform SIEVE_DEPTH_SAMPLER depth;  // the host's depth, final
-layout(set = 0, binding = 4, std430) buffer Result { uint falselyCulled; };
+layout(set = 0, binding = SIEVE_CHECK_VIEWS, std430) readonly buffer Views { CullParams views[]; };  // view 0 is read
+layout(set = 0, binding = SIEVE_CHECK_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = SIEVE_CHECK_STATE, std430) readonly buffer State { uint state[]; };
+layout(set = 0, binding = SIEVE_CHECK_DEPTH) uniform SIEVE_DEPTH_SAMPLER depth;  // the host's depth, final
+layout(set = 0, binding = SIEVE_CHECK_RESULT, std430) buffer Result { uint falselyCulled; };
 
 layout(push_constant) uniform Push { CullCheckPush pc; };
 

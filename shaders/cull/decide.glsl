@@ -20,35 +20,32 @@ InstanceCache emptyCache() {
     return InstanceCache(vec4(0.0), 0u, 0u, 1.0, 0.0, 0u);
 }
 
+// True (once) when the fields of `bit` are not loaded yet; marks them loaded.
+bool toLoad(uint bit, inout InstanceCache c) {
+    const bool missing = (c.loaded & bit) == 0u;
+    c.loaded |= bit;
+    return missing;
+}
+
 vec4 sphereOf(uint i, inout InstanceCache c) {
-    if ((c.loaded & 1u) == 0u) {
-        c.sphere = instances[i].sphere;
-        c.loaded |= 1u;
-    }
+    if (toLoad(1u, c)) c.sphere = instances[i].sphere;
     return c.sphere;
 }
 
 uint kindsOf(uint i, inout InstanceCache c) {
-    if ((c.loaded & 2u) == 0u) {
-        c.kinds = instances[i].flags;
-        c.loaded |= 2u;
-    }
+    if (toLoad(2u, c)) c.kinds = instances[i].flags;
     return c.kinds;
 }
 
 float cullDistanceOf(uint i, inout InstanceCache c) {
-    if ((c.loaded & 8u) == 0u) {
-        c.cullDistance = instances[i].cullDistance;
-        c.loaded |= 8u;
-    }
+    if (toLoad(8u, c)) c.cullDistance = instances[i].cullDistance;
     return c.cullDistance;
 }
 
 void loadMesh(uint i, inout InstanceCache c) {
-    if ((c.loaded & 4u) == 0u) {
+    if (toLoad(4u, c)) {
         c.mesh = instances[i].mesh;
         c.scale = instances[i].scale;
-        c.loaded |= 4u;
     }
 }
 

@@ -23,30 +23,31 @@
 #include "shared/dispatch.h"
 #include "shared/scene.h"
 #include "shared/cull.h"
+#include "shared/cull_bindings.h"
 #include "shared/cull_state.h"
 #include "shared/draw_push.h"
 
 layout(local_size_x = 64) in;
 // A uniform block: every invocation reads the same views, which the constant cache serves best.
-layout(set = 0, binding = 0, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
-layout(set = 0, binding = 1, std430) readonly buffer Instances { Instance instances[]; };
-layout(set = 0, binding = 2, std430) readonly buffer Meshes { Mesh meshes[]; };
-layout(set = 0, binding = 3, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
+layout(set = 0, binding = SIEVE_FLAG_VIEWS, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
+layout(set = 0, binding = SIEVE_FLAG_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = SIEVE_FLAG_MESHES, std430) readonly buffer Meshes { Mesh meshes[]; };
+layout(set = 0, binding = SIEVE_FLAG_PRIMITIVES, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
 #if CULL_LATE
-layout(set = 0, binding = 4, std430) buffer VisibleLast { uint visibleLast[]; };
+layout(set = 0, binding = SIEVE_FLAG_VISIBLE_LAST, std430) buffer VisibleLast { uint visibleLast[]; };
 #else
-layout(set = 0, binding = 4, std430) readonly buffer VisibleLast { uint visibleLast[]; };
+layout(set = 0, binding = SIEVE_FLAG_VISIBLE_LAST, std430) readonly buffer VisibleLast { uint visibleLast[]; };
 #endif
-layout(set = 0, binding = 5, std430) writeonly buffer Flags { uint flags[]; };
-layout(set = 0, binding = 6, std430) writeonly buffer DrawCounts { uint drawCounts[]; };
-layout(set = 0, binding = 7, std430) writeonly buffer Lods { uint lods[]; };
-layout(set = 0, binding = 8, std430) buffer Counters { CullCounters counters[]; };
+layout(set = 0, binding = SIEVE_FLAG_FLAGS, std430) writeonly buffer Flags { uint flags[]; };
+layout(set = 0, binding = SIEVE_FLAG_DRAW_COUNTS, std430) writeonly buffer DrawCounts { uint drawCounts[]; };
+layout(set = 0, binding = SIEVE_FLAG_LODS, std430) writeonly buffer Lods { uint lods[]; };
+layout(set = 0, binding = SIEVE_FLAG_COUNTERS, std430) buffer Counters { CullCounters counters[]; };
 #if CULL_LATE
-layout(set = 0, binding = 9, std430) readonly buffer FlagsEarly { uint flagsEarly[]; };
-layout(set = 0, binding = 10) uniform sampler2D pyramid;  // Hi-Z of view 0, r = min, g = max depth
-layout(set = 0, binding = 11, std430) readonly buffer LodsEarly { uint lodsEarly[]; };
-layout(set = 0, binding = 12, std430) writeonly buffer State { uint state[]; };
-layout(set = 0, binding = 13, std140) uniform OcclusionView { CullParams occlusionView; };
+layout(set = 0, binding = SIEVE_FLAG_FLAGS_EARLY, std430) readonly buffer FlagsEarly { uint flagsEarly[]; };
+layout(set = 0, binding = SIEVE_FLAG_PYRAMID) uniform sampler2D pyramid;  // Hi-Z of view 0, r = min, g = max depth
+layout(set = 0, binding = SIEVE_FLAG_LODS_EARLY, std430) readonly buffer LodsEarly { uint lodsEarly[]; };
+layout(set = 0, binding = SIEVE_FLAG_STATE, std430) writeonly buffer State { uint state[]; };
+layout(set = 0, binding = SIEVE_FLAG_OCCLUSION_VIEW, std140) uniform OcclusionView { CullParams occlusionView; };
 #endif
 
 layout(push_constant) uniform Push { CullFlagPush pc; };

@@ -4,13 +4,14 @@
 // count, word by word.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/cull.h"
+#include "shared/cull_bindings.h"
 
 layout(local_size_x = 64) in;
-layout(set = 0, binding = 0, std430) readonly buffer Counters { uint counters[]; };
-layout(set = 0, binding = 1, std430) readonly buffer Early { uint early[]; };
-layout(set = 0, binding = 2, std430) readonly buffer Late { uint late[]; };
-layout(set = 0, binding = 3, std430) readonly buffer Check { uint check[]; };
-layout(set = 0, binding = 4, std430) writeonly buffer Ring { uint ring[]; };
+layout(set = 0, binding = SIEVE_STATS_COUNTERS, std430) readonly buffer Counters { uint counters[]; };
+layout(set = 0, binding = SIEVE_STATS_EARLY, std430) readonly buffer Early { uint early[]; };
+layout(set = 0, binding = SIEVE_STATS_LATE, std430) readonly buffer Late { uint late[]; };
+layout(set = 0, binding = SIEVE_STATS_CHECK, std430) readonly buffer Check { uint check[]; };
+layout(set = 0, binding = SIEVE_STATS_RING, std430) writeonly buffer Ring { uint ring[]; };
 layout(push_constant) uniform Push { CullStatsPush pc; };
 
 void main() {

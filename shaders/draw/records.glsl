@@ -19,16 +19,6 @@ void writeInstanceDraws(uint i, uint meshIndex, uint bin, uint binCount, uint lo
         const uint slot = local + written;
         ++written;
         if (slot >= stream.capacity) break;
-        const uint l = min(lod, prim.lodCount - 1u);
-        DrawCommand d;
-        d.indexCount = prim.lods[l].indexCount;
-        d.instanceCount = 1u;
-        d.firstIndex = prim.lods[l].firstIndex;
-        d.vertexOffset = prim.vertexOffset;
-        d.firstInstance = i;
-        d.primitive = primIndex;
-        d.material = prim.material;
-        d.lod = l;
-        draws[stream.base + slot] = d;
+        draws[stream.base + slot] = sievePrimitiveDraw(prim, primIndex, i, lod);
     }
 }

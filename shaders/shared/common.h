@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace sieve::gpu {
 using uint = uint32_t;
@@ -80,22 +81,13 @@ inline float floor(float v) {
 inline float sqrt(float v) {
     return std::sqrt(v);
 }
-inline float min(float a, float b) {
+// min and max of two floats, uints or ints (both arguments of one type, as GLSL's overloads take them).
+template <typename T>
+requires(std::is_same_v<T, float> || std::is_same_v<T, uint> || std::is_same_v<T, int>) inline T min(T a, T b) {
     return b < a ? b : a;
 }
-inline float max(float a, float b) {
-    return a < b ? b : a;
-}
-inline uint min(uint a, uint b) {
-    return b < a ? b : a;
-}
-inline uint max(uint a, uint b) {
-    return a < b ? b : a;
-}
-inline int min(int a, int b) {
-    return b < a ? b : a;
-}
-inline int max(int a, int b) {
+template <typename T>
+requires(std::is_same_v<T, float> || std::is_same_v<T, uint> || std::is_same_v<T, int>) inline T max(T a, T b) {
     return a < b ? b : a;
 }
 inline uint floatBitsToUint(float v) {
@@ -108,11 +100,15 @@ inline uint floatBitsToUint(float v) {
 #define SIEVE_NS_BEGIN namespace sieve::gpu {
 #define SIEVE_NS_END }
 #define SIEVE_CONST(type, name, value) inline constexpr type name = value;
-#define SIEVE_FN inline  // a function both languages compile (GLSL: a plain function)
+#define SIEVE_FN inline       // a function both languages compile (GLSL: a plain function)
+#define SIEVE_IN(T) const T&  // a parameter the function reads
+#define SIEVE_OUT(T) T&       // a parameter the function writes
 #else
 #define SIEVE_NS_BEGIN
 #define SIEVE_NS_END
 #define SIEVE_CONST(type, name, value) const type name = value;
 #define SIEVE_FN
+#define SIEVE_IN(T) in T
+#define SIEVE_OUT(T) out T
 #endif
 #endif

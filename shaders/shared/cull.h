@@ -146,8 +146,6 @@ static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullC
 
 #ifdef __cplusplus
 #define SIEVE_PRECISE
-#define SIEVE_IN(T) const T&
-#define SIEVE_OUT(T) T&
 #if defined(__clang__)
 #define SIEVE_CULL_MATH_BEGIN _Pragma("clang fp contract(off)")
 #define SIEVE_CULL_MATH_END
@@ -161,8 +159,6 @@ static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullC
 namespace sieve::gpu {
 #else
 #define SIEVE_PRECISE precise
-#define SIEVE_IN(T) in T
-#define SIEVE_OUT(T) out T
 #define SIEVE_CULL_MATH_BEGIN
 #define SIEVE_CULL_MATH_END
 #endif

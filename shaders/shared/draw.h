@@ -3,6 +3,7 @@
 // The draw records the culling passes write and vkCmdDrawIndexedIndirectCount reads (stride 32 bytes):
 // a VkDrawIndexedIndirectCommand followed by what the geometry pass needs to shade the draw.
 #include "shared/common.h"
+#include "shared/scene.h"
 
 SIEVE_NS_BEGIN
 
@@ -26,6 +27,22 @@ struct DrawCounts {
 };
 
 SIEVE_CONST(uint, SIEVE_DRAW_STRIDE, 32)
+
+// The draw of primitive `primIndex` (`prim`) for instance `instance` at LOD `lod`, clamped to the
+// primitive's LODs.
+SIEVE_FN DrawCommand sievePrimitiveDraw(SIEVE_IN(MeshPrimitive) prim, uint primIndex, uint instance, uint lod) {
+    const uint l = min(lod, prim.lodCount - 1u);
+    DrawCommand d;
+    d.indexCount = prim.lods[l].indexCount;
+    d.instanceCount = 1u;
+    d.firstIndex = prim.lods[l].firstIndex;
+    d.vertexOffset = prim.vertexOffset;
+    d.firstInstance = instance;
+    d.primitive = primIndex;
+    d.material = prim.material;
+    d.lod = l;
+    return d;
+}
 
 // One draw stream (a (view, bin) pair) inside a draw-list buffer: records [base, base + capacity).
 // Its DrawCounts is entry `stream` of the count buffer.

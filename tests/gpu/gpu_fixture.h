@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
 
 #include "engine/vk/context.h"
 #include "engine/vk/resources.h"
@@ -11,7 +12,7 @@
 
 namespace testing_gpu {
 
-engine::Context& context();
+engine::Context& context();  // created on first use; the test aborts if no device is available
 
 // A sync2 barrier with a layout transition of mip 0 of a colour image, for batching into one
 // vkCmdPipelineBarrier2.
@@ -20,7 +21,15 @@ inline VkImageMemoryBarrier2 colorLayoutBarrier(VkImage image, VkPipelineStageFl
                                                 VkImageLayout from, VkImageLayout to) {
     return sieve::imageMemoryBarrier(image, {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
                                      {srcStage, srcAccess, dstStage, dstAccess, from, to});
-}  // created on first use; the test aborts if no device is available
+}
+
+// The text of a failed sieve::Result or assets::Expected.
+inline const std::string& errorText(const sieve::Error& e) {
+    return e.message;
+}
+inline const std::string& errorText(const std::string& e) {
+    return e;
+}
 
 class GpuTest : public ::testing::Test {
 protected:
@@ -31,6 +40,14 @@ protected:
                                        << " message(s), first: " << (messages.empty() ? "" : messages.front());
     }
     engine::Context& ctx() { return context(); }
+
+    // `made`'s value moved into `out`, or a fatal failure with its error:
+    // ASSERT_NO_FATAL_FAILURE(take(X::create(...), x)).
+    template <typename Made, typename T>
+    static void take(Made made, T& out) {
+        ASSERT_TRUE(made) << errorText(made.error());
+        out = std::move(made).value();
+    }
 
     template <typename T>
     engine::Buffer makeBuffer(const std::vector<T>& data, VkBufferUsageFlags extra = 0,

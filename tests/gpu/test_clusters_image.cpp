@@ -45,17 +45,15 @@ class ClusterImageTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto city = sieve::assets::makeCity(1500, 3);
-        ASSERT_TRUE(city) << city.error();
-        use(std::move(city).value());
+        sieve::assets::SceneData city;
+        ASSERT_NO_FATAL_FAILURE(take(sieve::assets::makeCity(1500, 3), city));
+        use(std::move(city));
     }
 
     // Draws `scene` from now on (its clusters built; they reorder its indices, for both sides of a comparison).
     void use(sieve::assets::SceneData scene) {
         scene_ = std::move(scene);
-        auto clusters = sieve::assets::buildClusters(scene_);
-        ASSERT_TRUE(clusters) << clusters.error();
-        clusters_ = std::move(clusters).value();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::assets::buildClusters(scene_), clusters_));
     }
 
     // Frames at a fixed camera; the last one's pixels and triangle count.

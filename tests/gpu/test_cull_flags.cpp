@@ -11,14 +11,7 @@ using testing_gpu::GpuTest;
 
 namespace {
 
-struct Frame {
-    sieve::gpu::CullParams params{};
-    std::vector<float> depth;  // pyramid source, depthExtent
-    VkExtent2D depthExtent{};
-    std::vector<uint32_t> visibleLast;
-    // The camera the depth was drawn with (CullLateBuffers::occlusionView); none: params itself.
-    std::optional<sieve::gpu::CullParams> occlusion;
-};
+using Frame = testing_cull::CullFrame;
 
 struct GpuResult {
     std::vector<uint32_t> earlyFlags, earlyDraws, earlyLods, lateFlags, lateDraws, lateLods, visibleLast, state;
@@ -29,12 +22,8 @@ class CullFlagsTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto p = sieve::CullFlagPass::create(ctx().info());
-        ASSERT_TRUE(p) << p.error().message;
-        pass = std::move(p).value();
-        auto h = sieve::HiZBuilder::create(ctx().info());
-        ASSERT_TRUE(h) << h.error().message;
-        hiz = std::move(h).value();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::CullFlagPass::create(ctx().info()), pass));
+        ASSERT_NO_FATAL_FAILURE(take(sieve::HiZBuilder::create(ctx().info()), hiz));
     }
 
     // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer.
@@ -136,20 +125,12 @@ protected:
 
     Frame makeFrame(const testing_cull::Camera& cam, VkExtent2D depthExtent, std::vector<float> depth, uint32_t n,
                     uint32_t toggles, uint32_t seed, float drawDistance = kDrawDistance) {
-        Frame f;
-        f.depthExtent = depthExtent;
-        f.depth = std::move(depth);
         sieve::CullSettings settings;
         // The random scenes carry instance cull distances: read wherever the distance test runs.
         settings.toggles = toggles | sieve::gpu::SIEVE_CULL_INSTANCE_DISTANCE;
         settings.lodThreshold = 2.0f;
         settings.drawDistance = drawDistance;
-        auto p = testing_cull::makeParams(cam, depthExtent, n, settings);
-        EXPECT_TRUE(p) << p.error().message;
-        if (p) f.params = p.value();
-        std::mt19937 rng(seed);
-        for (uint32_t i = 0; i < n; ++i) f.visibleLast.push_back(rng() % 3 != 0);
-        return f;
+        return testing_cull::makeCullFrame(cam, depthExtent, std::move(depth), n, settings, seed);
     }
 
     // The view's draw distance: within the random scenes' extent (60), so that it culls some of them.

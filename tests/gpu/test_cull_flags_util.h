@@ -1,8 +1,11 @@
 #pragma once
 // Header-only helpers for the culling tests (CPU and GPU): random scenes and random walls; host views,
 // depth images and the brute-force visibility check are in gpu/test_cull_views.h.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <span>
 #include <vector>
@@ -11,6 +14,31 @@
 #include "sieve/cull_flags.h"
 
 namespace testing_cull {
+
+// One frame of the flag tests: its parameters, the depth its pyramid is built from and the previous frame's
+// visibility.
+struct CullFrame {
+    sieve::gpu::CullParams params{};
+    std::vector<float> depth;  // pyramid source, depthExtent
+    VkExtent2D depthExtent{};
+    std::vector<uint32_t> visibleLast;
+    // The camera the depth was drawn with (CullLateBuffers::occlusionView); none: params itself.
+    std::optional<sieve::gpu::CullParams> occlusion;
+};
+
+// A frame's parameters for a camera, with visibleLast from a seed (about two thirds set).
+inline CullFrame makeCullFrame(const Camera& cam, VkExtent2D depthExtent, std::vector<float> depth, uint32_t n,
+                               const sieve::CullSettings& settings, uint32_t seed) {
+    CullFrame f;
+    f.depthExtent = depthExtent;
+    f.depth = std::move(depth);
+    auto p = makeParams(cam, depthExtent, n, settings);
+    EXPECT_TRUE(p) << p.error().message;
+    if (p) f.params = p.value();
+    std::mt19937 rng(seed);
+    for (uint32_t i = 0; i < n; ++i) f.visibleLast.push_back(rng() % 3 != 0);
+    return f;
+}
 
 using sieve::gpu::vec4;
 

@@ -104,14 +104,9 @@ protected:
     // before the frames).
     void buildGraph() {
         engine::graph::GraphBuilder g;
-        sieve::SlotDesc depth;
-        depth.name = "host.depth";
-        depth.kind = sieve::SlotKind::Image;
-        depth.lifetime = sieve::Lifetime::Imported;
-        depth.format = VK_FORMAT_D32_SFLOAT;
-        depth.extent = kExtent;
-        depth.imageUsage = VK_IMAGE_USAGE_SAMPLED_BIT;
-        depth.samples = VkSampleCountFlagBits(samples_);
+        const sieve::SlotDesc depth =
+            sieve::imageSlot("host.depth", sieve::Lifetime::Imported, VK_FORMAT_D32_SFLOAT, kExtent, 1,
+                             VK_IMAGE_USAGE_SAMPLED_BIT, VkSampleCountFlagBits(samples_));
         const engine::graph::AccessState readable{VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE,
                                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
         const sieve::SlotId depthSlot = g.addSlot(depth, {readable, readable});

@@ -29,15 +29,11 @@ class CullingPluginTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto city = sieve::assets::makeCity(3000, 7);
-        ASSERT_TRUE(city) << city.error();
-        scene_ = std::move(city).value();
-        auto target = engine::HeadlessTarget::create(ctx(), {{320, 180}, VK_FORMAT_R8G8B8A8_UNORM, 2});
-        ASSERT_TRUE(target) << target.error().message;
-        target_ = std::move(target).value();
-        auto renderer = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), {});
-        ASSERT_TRUE(renderer) << renderer.error().message;
-        renderer_ = std::move(renderer).value();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::assets::makeCity(3000, 7), scene_));
+        ASSERT_NO_FATAL_FAILURE(
+            take(engine::HeadlessTarget::create(ctx(), {{320, 180}, VK_FORMAT_R8G8B8A8_UNORM, 2}), target_));
+        ASSERT_NO_FATAL_FAILURE(take(
+            engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), {}), renderer_));
         pose_ = sieve::assets::defaultCityCamera();
     }
     void TearDown() override {

@@ -25,9 +25,7 @@ namespace {
 class CullingViewsTest : public GpuTest {
 protected:
     void start(VkExtent2D extent, uint32_t maxViews) {
-        auto city = sieve::assets::makeCity(3000, 7);
-        ASSERT_TRUE(city) << city.error();
-        scene_ = std::move(city).value();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::assets::makeCity(3000, 7), scene_));
         // Every third instance casts no shadow: shadow views must leave it out.
         for (size_t i = 0; i < scene_.instances.size(); i += 3)
             scene_.instances[i].flags = sieve::gpu::SIEVE_INSTANCE_RECEIVES_SHADOW;

@@ -45,9 +45,7 @@ class Host2Test : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto city = sieve::assets::makeCity(3000, 7);
-        ASSERT_TRUE(city) << city.error();
-        scene_ = std::move(city).value();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::assets::makeCity(3000, 7), scene_));
         const sieve::assets::CameraPose pose = sieve::assets::defaultCityCamera();
         view_ = sieve::assets::viewMatrix(pose);
         proj_ = sieve::toGlm(

@@ -19,12 +19,7 @@ namespace testing_limits {
 inline constexpr uint32_t kGuardWord = 0xDEADBEEFu;
 inline constexpr uint32_t kGuardWords = 256;  // 1 KiB after each draw list
 
-struct CullFrame {
-    sieve::gpu::CullParams params{};
-    std::vector<float> depth;  // pyramid source
-    VkExtent2D depthExtent{};
-    std::vector<uint32_t> visibleLast;
-};
+using testing_cull::CullFrame;
 
 struct PhaseOutput {
     std::vector<uint32_t> flags, drawCounts, lods;
@@ -47,32 +42,18 @@ class CullPathTest : public testing_gpu::GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto p = sieve::CullFlagPass::create(ctx().info());
-        ASSERT_TRUE(p) << p.error().message;
-        flags = std::move(p).value();
-        auto h = sieve::HiZBuilder::create(ctx().info());
-        ASSERT_TRUE(h) << h.error().message;
-        hiz = std::move(h).value();
-        auto d = sieve::DrawListBuilder::create(ctx().info());
-        ASSERT_TRUE(d) << d.error().message;
-        drawList = std::move(d).value();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::CullFlagPass::create(ctx().info()), flags));
+        ASSERT_NO_FATAL_FAILURE(take(sieve::HiZBuilder::create(ctx().info()), hiz));
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info()), drawList));
     }
 
     // A frame's parameters for a camera, with visibleLast from a seed (about two thirds set).
     CullFrame makeFrame(const testing_cull::Camera& cam, VkExtent2D depthExtent, std::vector<float> depth, uint32_t n,
                         uint32_t toggles, uint32_t seed) {
-        CullFrame f;
-        f.depthExtent = depthExtent;
-        f.depth = std::move(depth);
         sieve::CullSettings settings;
         settings.toggles = toggles;
         settings.lodThreshold = 2.0f;
-        auto p = testing_cull::makeParams(cam, depthExtent, n, settings);
-        EXPECT_TRUE(p) << p.error().message;
-        if (p) f.params = p.value();
-        std::mt19937 rng(seed);
-        for (uint32_t i = 0; i < n; ++i) f.visibleLast.push_back(rng() % 3 != 0);
-        return f;
+        return testing_cull::makeCullFrame(cam, depthExtent, std::move(depth), n, settings, seed);
     }
 
     // Runs the frame with both draw lists at `capacity` records (0: every draw fits).
@@ -176,17 +157,7 @@ inline std::vector<sieve::gpu::DrawCommand> expectedDraws(const testing_cull::Ra
         for (uint32_t p = 0; p < drawCounts[i]; ++p) {
             const uint32_t primIndex = mesh.firstPrimitive + p;
             const sieve::gpu::MeshPrimitive& prim = scene.primitives[primIndex];
-            const uint32_t l = std::min(lods[i], prim.lodCount - 1);
-            sieve::gpu::DrawCommand d{};
-            d.indexCount = prim.lods[l].indexCount;
-            d.instanceCount = 1;
-            d.firstIndex = prim.lods[l].firstIndex;
-            d.vertexOffset = prim.vertexOffset;
-            d.firstInstance = i;
-            d.primitive = primIndex;
-            d.material = prim.material;
-            d.lod = l;
-            out.push_back(d);
+            out.push_back(sieve::gpu::sievePrimitiveDraw(prim, primIndex, i, lods[i]));
         }
     }
     return out;

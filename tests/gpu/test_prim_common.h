@@ -1,16 +1,24 @@
 #pragma once
 // Helpers shared by the prim GPU tests: deterministic inputs, guarded output buffers, and one scan
 // checked against the CPU reference.
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "gpu/gpu_fixture.h"
+#include "sieve/pipeline.h"
 #include "sieve/prim/compact.h"
 #include "sieve/prim/reference.h"
 #include "sieve/prim/scan.h"
 
 namespace prim_test {
+
+using sieve::prim::CompactMethod;
+using sieve::prim::CompactOptions;
+using sieve::prim::PrimOptions;
+using sieve::prim::RecordKind;
+using sieve::prim::ScanTier;
 
 inline constexpr uint32_t kGuard = 0xdeadbeefu;
 inline constexpr uint32_t kGuardWords = 64;

@@ -1,18 +1,9 @@
 // Stable compaction on the GPU (scan + scatter with every scan tier, one-pass look-back, gather) and the
 // unordered atomic-append peer, for u32 and draw-command records, compared exactly with the CPU
 // reference, including capacity overflow with guard words after the records.
-#include <algorithm>
-
 #include "gpu/test_prim_common.h"
-#include "sieve/pipeline.h"
-#include "sieve/prim/compact.h"
-#include "sieve/prim/reference.h"
 
 using namespace prim_test;
-using sieve::prim::CompactMethod;
-using sieve::prim::CompactOptions;
-using sieve::prim::RecordKind;
-using sieve::prim::ScanTier;
 
 namespace {
 

@@ -2,19 +2,9 @@
 // once, then one scratch serves a sequence of scans (and one-pass compactions) of different sizes and data
 // with no clear pass; stale statuses of earlier scans must never count. Compared exactly with the CPU
 // reference, with guard words after every output.
-#include <algorithm>
-
 #include "gpu/test_prim_common.h"
-#include "sieve/pipeline.h"
-#include "sieve/prim/compact.h"
-#include "sieve/prim/reference.h"
-#include "sieve/prim/scan.h"
 
 using namespace prim_test;
-using sieve::prim::CompactMethod;
-using sieve::prim::CompactOptions;
-using sieve::prim::PrimOptions;
-using sieve::prim::ScanTier;
 
 namespace {
 

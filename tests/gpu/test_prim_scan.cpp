@@ -1,15 +1,8 @@
 // Exclusive scan on the GPU, every tier with subgroups on and off, compared exactly with the CPU
 // reference; guard words after the output must stay untouched.
-#include <algorithm>
-
 #include "gpu/test_prim_common.h"
-#include "sieve/pipeline.h"
-#include "sieve/prim/reference.h"
-#include "sieve/prim/scan.h"
 
 using namespace prim_test;
-using sieve::prim::PrimOptions;
-using sieve::prim::ScanTier;
 
 namespace {
 

@@ -58,9 +58,7 @@ class CityGpuTest : public GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        auto city = sieve::assets::makeCity(1500, 5);
-        ASSERT_TRUE(city) << city.error();
-        scene_ = std::move(city).value();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::assets::makeCity(1500, 5), scene_));
     }
 
     sieve::assets::SceneData scene_;

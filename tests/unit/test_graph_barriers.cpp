@@ -5,12 +5,7 @@
 #include "engine/graph/compile.h"
 #include "unit/test_graph_util.h"
 
-using namespace engine::graph;
-using graph_test::buffer;
-using graph_test::image;
-using graph_test::noRecord;
-using sieve::Lifetime;
-namespace use = sieve::use;
+using namespace graph_test;
 
 namespace {
 

@@ -5,12 +5,7 @@
 #include "engine/graph/compile.h"
 #include "unit/test_graph_util.h"
 
-using namespace engine::graph;
-using graph_test::buffer;
-using graph_test::image;
-using graph_test::noRecord;
-using sieve::Lifetime;
-namespace use = sieve::use;
+using namespace graph_test;
 
 namespace {
 
@@ -29,6 +24,13 @@ struct Fixture {
     GraphBuilder b;
     SlotId buf = b.addSlot(buffer("buf", Lifetime::Imported));
     SlotId img = b.addSlot(image("img", Lifetime::Transient, VK_FORMAT_R32_SFLOAT, 2));
+
+    // A pass with the one use `u` is a conflict naming `slot` and `problem`.
+    void expectUseConflict(const std::string& pass, const sieve::ResourceUse& u, bool sideEffect,
+                           const std::string& slot, const std::string& problem) {
+        b.addPass({pass, {u}, sideEffect}, noRecord());
+        expectConflict(b, pass, slot, problem);
+    }
 };
 
 }  // namespace
@@ -60,28 +62,26 @@ TEST(GraphConflicts, WriteUseWithReadOnlyAccess) {
     Fixture f;
     sieve::ResourceUse u = use::storageRead(f.buf);
     u.write = true;
-    f.b.addPass({"liar", {u}}, noRecord());
-    expectConflict(f.b, "liar", "buf", "declared as a write, but its access SHADER_STORAGE_READ only reads");
+    f.expectUseConflict("liar", u, false, "buf", "declared as a write, but its access SHADER_STORAGE_READ only reads");
 }
 
 TEST(GraphConflicts, ReadUseWithWriteAccess) {
     Fixture f;
     sieve::ResourceUse u = use::storageWrite(f.buf);
     u.write = false;
-    f.b.addPass({"sneaky", {u}, true}, noRecord());
-    expectConflict(f.b, "sneaky", "buf", "declared as a read, but its access SHADER_STORAGE_WRITE writes");
+    f.expectUseConflict("sneaky", u, true, "buf", "declared as a read, but its access SHADER_STORAGE_WRITE writes");
 }
 
 TEST(GraphConflicts, ImageUseOfABufferSlot) {
     Fixture f;
-    f.b.addPass({"confused", {use::sampledImage(f.buf)}, true}, noRecord());
-    expectConflict(f.b, "confused", "buf", "an image use (layout SHADER_READ_ONLY_OPTIMAL) of a buffer slot");
+    f.expectUseConflict("confused", use::sampledImage(f.buf), true, "buf",
+                        "an image use (layout SHADER_READ_ONLY_OPTIMAL) of a buffer slot");
 }
 
 TEST(GraphConflicts, BufferUseOfAnImageSlot) {
     Fixture f;
-    f.b.addPass({"confused", {use::storageWrite(f.img)}, true}, noRecord());
-    expectConflict(f.b, "confused", "img", "a buffer use (layout UNDEFINED) of an image slot");
+    f.expectUseConflict("confused", use::storageWrite(f.img), true, "img",
+                        "a buffer use (layout UNDEFINED) of an image slot");
 }
 
 TEST(GraphConflicts, SlotOutOfRange) {
@@ -94,22 +94,21 @@ TEST(GraphConflicts, AccessTheStageCannotPerform) {
     Fixture f;
     sieve::ResourceUse u = use::indirectRead(f.buf);
     u.stage = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
-    f.b.addPass({"dispatch", {u}, true}, noRecord());
-    expectConflict(f.b, "dispatch", "buf", "access INDIRECT_COMMAND_READ cannot happen at stage COMPUTE_SHADER");
+    f.expectUseConflict("dispatch", u, true, "buf",
+                        "access INDIRECT_COMMAND_READ cannot happen at stage COMPUTE_SHADER");
 }
 
 TEST(GraphConflicts, WriteInAReadOnlyLayout) {
     Fixture f;
     sieve::ResourceUse u = use::storageImageWrite(f.img);
     u.layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    f.b.addPass({"scribble", {u}, true}, noRecord());
-    expectConflict(f.b, "scribble", "img", "a write in the read-only layout SHADER_READ_ONLY_OPTIMAL");
+    f.expectUseConflict("scribble", u, true, "img", "a write in the read-only layout SHADER_READ_ONLY_OPTIMAL");
 }
 
 TEST(GraphConflicts, MipsOutsideTheImage) {
     Fixture f;
-    f.b.addPass({"deep", {use::storageImageWrite(f.img, 1, 2)}, true}, noRecord());
-    expectConflict(f.b, "deep", "img", "mips [1, 3) outside the image's 2 mip(s)");
+    f.expectUseConflict("deep", use::storageImageWrite(f.img, 1, 2), true, "img",
+                        "mips [1, 3) outside the image's 2 mip(s)");
 }
 
 TEST(GraphConflicts, TransientReadBeforeAnyWrite) {

@@ -26,6 +26,11 @@ inline void PrintTo(const ImageBarrier& b, std::ostream* os) {
 
 namespace graph_test {
 
+// The names every graph test uses (`using namespace graph_test;`).
+using namespace engine::graph;
+using sieve::Lifetime;
+namespace use = sieve::use;
+
 // Replays `frames` frames of layouts: persistent images start in their entry layouts, imported ones in
 // their initial layout, transients UNDEFINED. Every barrier must transition from the current layout (or
 // from UNDEFINED, which discards), and every use must find its image in its declared layout.
@@ -72,32 +77,15 @@ inline engine::graph::RecordFn noRecord() {
     return [](VkCommandBuffer, const sieve::Bindings&, const sieve::FrameInfo&) {};
 }
 
-// A slot's identity; buffer() and image() add the rest.
-inline sieve::SlotDesc slot(const char* name, sieve::SlotKind kind, sieve::Lifetime life) {
-    sieve::SlotDesc d;
-    d.name = name;
-    d.kind = kind;
-    d.lifetime = life;
-    return d;
-}
-
 inline sieve::SlotDesc buffer(const char* name, sieve::Lifetime life, VkDeviceSize size = 256,
                               VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) {
-    sieve::SlotDesc d = slot(name, sieve::SlotKind::Buffer, life);
-    d.size = size;
-    d.bufferUsage = usage;
-    return d;
+    return sieve::bufferSlot(name, life, size, usage);
 }
 
 inline sieve::SlotDesc image(const char* name, sieve::Lifetime life, VkFormat format, uint32_t mips = 1,
                              VkExtent2D extent = {64, 32},
                              VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_STORAGE_BIT) {
-    sieve::SlotDesc d = slot(name, sieve::SlotKind::Image, life);
-    d.format = format;
-    d.extent = extent;
-    d.mipLevels = mips;
-    d.imageUsage = usage;
-    return d;
+    return sieve::imageSlot(name, life, format, extent, mips, usage);
 }
 
 }  // namespace graph_test

@@ -59,7 +59,7 @@ public:
     static Result<GraphicsPipeline> create(const DeviceInfo& dev, const GraphicsPipelineDesc& desc);
 
     // Binds the pipeline, pushes descriptors (binding i = bindings[i]) and push constants.
-    void bind(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes) const;
+    void bind(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes) const;
     VkPipeline handle() const { return h_.pipeline; }
     VkPipelineLayout layout() const { return h_.layout; }
     explicit operator bool() const { return h_.pipeline != VK_NULL_HANDLE; }

@@ -42,6 +42,48 @@ struct Binding {
     }
 };
 
+// The descriptors of one dispatch or draw, binding i = element i: a braced list in binding order, or a
+// BindingSet filled at the binding numbers a shared header names (e.g. shared/cull_bindings.h), so that
+// the order is written once, there, for the GLSL and the C++.
+template <size_t N>
+using BindingSet = std::array<Binding, N>;
+
+// One descriptor at a binding number, for bindingsAt().
+struct BindingAt {
+    uint32_t binding;
+    Binding descriptor;
+};
+inline BindingAt bindAt(uint32_t binding, const Binding& descriptor) {
+    return {binding, descriptor};
+}
+
+// The set of (binding number, descriptor) pairs:
+// bindingsAt<SIEVE_X_BINDINGS>({bindAt(SIEVE_X_A, a), bindAt(SIEVE_X_B, b)}).
+// A number at or beyond N is a programming error of the caller: left out (the validation layer then
+// reports the binding it lacks).
+template <size_t N>
+BindingSet<N> bindingsAt(std::initializer_list<BindingAt> pairs) {
+    BindingSet<N> set{};
+    for (const BindingAt& p : pairs)
+        if (p.binding < N) set[p.binding] = p.descriptor;
+    return set;
+}
+
+class BindingList {
+public:
+    BindingList() = default;
+    BindingList(std::initializer_list<Binding> list) : list_(list.begin(), list.size()) {}
+    BindingList(std::span<const Binding> list) : list_(list) {}
+    template <size_t N>
+    BindingList(const BindingSet<N>& set) : list_(set) {}
+    const Binding* begin() const { return list_.data(); }
+    const Binding* end() const { return list_.data() + list_.size(); }
+    size_t size() const { return list_.size(); }
+
+private:
+    std::span<const Binding> list_;
+};
+
 struct ComputePipelineDesc {
     std::string_view shader;                   // embedded SPIR-V name, e.g. "prim/scan_block.comp"
     uint32_t pushConstantBytes = 0;            // sizeof the C++ push struct; create() fails unless it
@@ -78,8 +120,7 @@ public:
 
     // Pushes `bindings` (binding i = position i) for this layout. Bindings the layout lacks (declared
     // in GLSL but unused, so the compiler removed them) are skipped.
-    void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint,
-                         std::initializer_list<Binding> bindings) const;
+    void pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, BindingList bindings) const;
 
 private:
     void reset();
@@ -94,28 +135,28 @@ public:
                                                    std::span<const uint32_t> spirv);
 
     // Binds the pipeline, pushes the descriptors and constants, and dispatches.
-    void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push, uint32_t pushBytes,
-                  uint32_t x, uint32_t y = 1, uint32_t z = 1) const;
+    void dispatch(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes, uint32_t x,
+                  uint32_t y = 1, uint32_t z = 1) const;
     template <typename Push>
     requires(!std::is_pointer_v<Push>)  // a pointer here would push the pointer's own bytes
-        void dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const Push& push, uint32_t x,
-                      uint32_t y = 1, uint32_t z = 1) const {
+        void dispatch(VkCommandBuffer cmd, BindingList bindings, const Push& push, uint32_t x, uint32_t y = 1,
+                      uint32_t z = 1) const {
         dispatch(cmd, bindings, &push, sizeof(Push), x, y, z);
     }
     // Dispatches `groups` workgroups in one dimension, folded into y when x would exceed the device limit.
     // Shaders recover the linear group index with sieve_group_index() (shared/dispatch.h).
     template <typename Push>
-    requires(!std::is_pointer_v<Push>) void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings,
-                                                           const Push& push, uint32_t groups) const {
+    requires(!std::is_pointer_v<Push>) void dispatchLinear(VkCommandBuffer cmd, BindingList bindings, const Push& push,
+                                                           uint32_t groups) const {
         dispatchLinear(cmd, bindings, &push, sizeof(Push), groups);
     }
-    void dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
-                        uint32_t pushBytes, uint32_t groups) const;
+    void dispatchLinear(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes,
+                        uint32_t groups) const;
 
     // Binds the pipeline, pushes the descriptors and constants, and dispatches the VkDispatchIndirectCommand
     // at `args` (written on the GPU; folded as dispatchLinear folds, within maxGroupsX() per row).
-    void dispatchIndirect(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
-                          uint32_t pushBytes, BufferRange args) const;
+    void dispatchIndirect(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes,
+                          BufferRange args) const;
     // Workgroups per row of dispatchLinear (the device's maxComputeWorkGroupCount[0], or the test hook's).
     uint32_t maxGroupsX() const;
 

@@ -54,6 +54,23 @@ struct SlotDesc {
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
 };
 
+// A buffer slot's declaration.
+inline SlotDesc bufferSlot(std::string name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
+                           Memory memory = Memory::Device) {
+    return {.name = std::move(name), .lifetime = life, .size = size, .bufferUsage = usage, .memory = memory};
+}
+
+// An image slot's declaration.
+inline SlotDesc imageSlot(std::string name, Lifetime life, VkFormat format, VkExtent2D extent, uint32_t mips,
+                          VkImageUsageFlags usage, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT) {
+    SlotDesc d{.name = std::move(name), .kind = SlotKind::Image, .lifetime = life, .format = format};
+    d.extent = extent;
+    d.mipLevels = mips;
+    d.imageUsage = usage;
+    d.samples = samples;
+    return d;
+}
+
 // One access of a slot by a pass, lowered to sync2 terms.
 struct ResourceUse {
     SlotId slot = kNoSlot;

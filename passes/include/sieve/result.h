@@ -47,6 +47,14 @@ inline Error makeError(VkResult code, std::string message) {
     return Error{code, std::move(message)};
 }
 
+// `made`'s value moved into `out`, or its error: `if (auto r = take(X::create(...), x_); !r) return r.error();`.
+template <typename T>
+Result<void> take(Result<T> made, T& out) {
+    if (!made) return made.error();
+    out = std::move(made).value();
+    return {};
+}
+
 const char* vkResultName(VkResult r);
 
 }  // namespace sieve

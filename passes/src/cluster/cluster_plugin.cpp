@@ -11,6 +11,7 @@
 #include "core/bindings.h"
 #include "core/vk.h"
 #include "prim/common.h"
+#include "shared/cull_bindings.h"
 #include "sieve/barriers.h"
 #include "sieve/cluster_tuning.h"
 #include "sieve/cull_flags.h"
@@ -110,6 +111,8 @@ struct ClusterPlugin::Impl {
         return makeCullParams(v, sizes.pyramid, sizes.pyramidMips, instanceCount, s);
     }
     Result<void> recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const;
+    BindingSet<gpu::SIEVE_CTEST_BINDINGS> testBindings(const Bindings& b, SlotId drawsB, BufferRange params) const;
+    BindingSet<gpu::SIEVE_CEMIT_BINDINGS> emitBindings(const Bindings& b, SlotId drawsB, uint32_t phase) const;
     void recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src, SlotId dst) const;
     BufferRange range(const Bindings& b, SlotId s) const {
         return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size};
@@ -206,9 +209,7 @@ Result<void> ClusterPlugin::resize(VkExtent2D viewport) {
 }
 
 Result<void> ClusterPlugin::setInstanceCount(uint32_t n) {
-    if (n > impl_->config.maxInstances)
-        return error(std::to_string(n) + " instances exceed maxInstances " +
-                     std::to_string(impl_->config.maxInstances));
+    if (auto r = checkInstanceCount("ClusterPlugin", n, impl_->config.maxInstances); !r) return r;
     impl_->instanceCount = n;
     return {};
 }
@@ -294,6 +295,36 @@ void ClusterPlugin::Impl::recordScan(VkCommandBuffer cmd, const Bindings& b, gpu
     pipes.scanDown.dispatchIndirect(cmd, {st(src), st(dst), st(id.work), st(id.tileSums)}, &push, sizeof(push), tiles);
 }
 
+// cluster/test.comp's descriptors (shared/cull_bindings.h); drawsB: the phase's instance draw list.
+BindingSet<gpu::SIEVE_CTEST_BINDINGS> ClusterPlugin::Impl::testBindings(const Bindings& b, SlotId drawsB,
+                                                                        BufferRange params) const {
+    auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
+    return bindingsAt<gpu::SIEVE_CTEST_BINDINGS>(
+        {bindAt(gpu::SIEVE_CTEST_PARAMS, Binding::uniform(params)),
+         bindAt(gpu::SIEVE_CTEST_INSTANCES, st(id.instances)), bindAt(gpu::SIEVE_CTEST_PRIMITIVES, st(id.primitives)),
+         bindAt(gpu::SIEVE_CTEST_CLUSTERS, st(id.clusters)), bindAt(gpu::SIEVE_CTEST_RANGES, st(id.ranges)),
+         bindAt(gpu::SIEVE_CTEST_INSTANCE_SLOTS, st(id.instanceSlots)),
+         bindAt(gpu::SIEVE_CTEST_DRAWS_A, st(id.drawsEarly)), bindAt(gpu::SIEVE_CTEST_DRAWS_B, st(drawsB)),
+         bindAt(gpu::SIEVE_CTEST_OFFSETS, st(id.candOffsets)), bindAt(gpu::SIEVE_CTEST_WORK, st(id.work)),
+         bindAt(gpu::SIEVE_CTEST_VISIBILITY, st(id.visibility)), bindAt(gpu::SIEVE_CTEST_FLAGS, st(id.flags)),
+         bindAt(gpu::SIEVE_CTEST_CANDIDATES, st(id.candidates)), bindAt(gpu::SIEVE_CTEST_COUNTERS, st(id.counters)),
+         bindAt(gpu::SIEVE_CTEST_PYRAMID,
+                Binding::sampled(b[id.pyramid].view, sampler.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL))});
+}
+
+// cluster/emit.comp's descriptors (shared/cull_bindings.h).
+BindingSet<gpu::SIEVE_CEMIT_BINDINGS> ClusterPlugin::Impl::emitBindings(const Bindings& b, SlotId drawsB,
+                                                                        uint32_t phase) const {
+    auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
+    return bindingsAt<gpu::SIEVE_CEMIT_BINDINGS>(
+        {bindAt(gpu::SIEVE_CEMIT_CLUSTERS, st(id.clusters)), bindAt(gpu::SIEVE_CEMIT_DRAWS_A, st(id.drawsEarly)),
+         bindAt(gpu::SIEVE_CEMIT_DRAWS_B, st(drawsB)), bindAt(gpu::SIEVE_CEMIT_FLAGS, st(id.flags)),
+         bindAt(gpu::SIEVE_CEMIT_CANDIDATES, st(id.candidates)),
+         bindAt(gpu::SIEVE_CEMIT_OUT_OFFSETS, st(id.outOffsets)), bindAt(gpu::SIEVE_CEMIT_WORK, st(id.work)),
+         bindAt(gpu::SIEVE_CEMIT_OUT_DRAWS, st(id.outDraws[phase])),
+         bindAt(gpu::SIEVE_CEMIT_OUT_IDS, st(id.outIds[phase])), bindAt(gpu::SIEVE_CEMIT_COUNTERS, st(id.counters))});
+}
+
 Result<void> ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const {
     auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
     gpu::ClusterPush push = this->push;
@@ -317,22 +348,15 @@ Result<void> ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Binding
     computeToIndirectBarrier(cmd);
     const BufferRange params{b[id.params].buffer, b[id.params].offset + sizes.paramsStride * info.frameSlot,
                              sizeof(gpu::CullParams)};
-    pipes.test.dispatchIndirect(
-        cmd,
-        {Binding::uniform(params), st(id.instances), st(id.primitives), st(id.clusters), st(id.ranges),
-         st(id.instanceSlots), st(id.drawsEarly), st(drawsB), st(id.candOffsets), st(id.work), st(id.visibility),
-         st(id.flags), st(id.candidates), st(id.counters),
-         Binding::sampled(b[id.pyramid].view, sampler.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)},
-        &push, sizeof(push), dispatchArgs(b, offsetof(gpu::ClusterWork, tests)));
+    const auto test = testBindings(b, drawsB, params);
+    pipes.test.dispatchIndirect(cmd, test, &push, sizeof(push), dispatchArgs(b, offsetof(gpu::ClusterWork, tests)));
     computeToComputeBarrier(cmd);
     push.step = 1;
     recordScan(cmd, b, push, id.flags, id.outOffsets);
     computeToIndirectBarrier(cmd);
-    pipes.emit.dispatchIndirect(
-        cmd,
-        {st(id.clusters), st(id.drawsEarly), st(drawsB), st(id.flags), st(id.candidates), st(id.outOffsets),
-         st(id.work), st(id.outDraws[phase]), st(id.outIds[phase]), st(id.counters)},
-        &push, sizeof(push), dispatchArgs(b, offsetof(gpu::ClusterWork, candidates)));
+    const auto emit = emitBindings(b, drawsB, phase);
+    pipes.emit.dispatchIndirect(cmd, emit, &push, sizeof(push),
+                                dispatchArgs(b, offsetof(gpu::ClusterWork, candidates)));
     return {};
 }
 

@@ -17,27 +17,18 @@ struct Adder {
     std::vector<SlotDesc>& slots;
     SlotId buffer(const char* name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
                   Memory memory = Memory::Device) {
-        SlotDesc d;
-        d.name = name;
-        d.lifetime = life;
-        d.size = std::max<VkDeviceSize>(size, 16);
-        d.bufferUsage = usage;
-        d.memory = memory;
+        return add(bufferSlot(name, life, std::max<VkDeviceSize>(size, 16), usage, memory));
+    }
+    SlotId add(SlotDesc d) {
         slots.push_back(std::move(d));
         return SlotId(slots.size() - 1);
     }
 };
 
-}  // namespace
-
-SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<PassDesc>& passes) {
-    slots.clear();
-    passes.clear();
-    Adder add{slots};
-    SlotIds id{};
+// The slots the host shares with the culling plugin (imported: sizes are minimums).
+void addImported(const Sizes& s, Adder& add, SlotIds& id) {
     using CP = ClusterPlugin;
-    const VkDeviceSize C = s.drawCapacity, K = s.candidateCapacity, O = s.outputCapacity;
-    // Imported: sizes are minimums.
+    const VkDeviceSize C = s.drawCapacity;
     id.instances =
         add.buffer(CP::kInstances, Lifetime::Imported, VkDeviceSize(s.maxInstances) * sizeof(gpu::Instance), kStorage);
     id.primitives = add.buffer(CP::kPrimitives, Lifetime::Imported, sizeof(gpu::MeshPrimitive), kStorage);
@@ -48,19 +39,13 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
     id.countsEarly = add.buffer(CP::kCountsEarly, Lifetime::Imported, sizeof(gpu::DrawCounts), kStorage);
     id.drawsLate = add.buffer(CP::kDrawsLate, Lifetime::Imported, C * sizeof(gpu::DrawCommand), kStorage);
     id.countsLate = add.buffer(CP::kCountsLate, Lifetime::Imported, sizeof(gpu::DrawCounts), kStorage);
-    {
-        SlotDesc d;
-        d.name = CP::kPyramid;
-        d.kind = SlotKind::Image;
-        d.lifetime = Lifetime::Imported;
-        d.format = kHiZFormat;
-        d.extent = s.pyramid;
-        d.mipLevels = s.pyramidMips;
-        d.imageUsage = kHiZUsage;
-        slots.push_back(std::move(d));
-        id.pyramid = SlotId(slots.size() - 1);
-    }
-    // Own.
+    id.pyramid = add.add(imageSlot(CP::kPyramid, Lifetime::Imported, kHiZFormat, s.pyramid, s.pyramidMips, kHiZUsage));
+}
+
+// The plugin's own slots: parameters, visibility, the phase's work and scans, and each phase's lists.
+void addOwn(const Sizes& s, Adder& add, SlotIds& id) {
+    using CP = ClusterPlugin;
+    const VkDeviceSize C = s.drawCapacity, K = s.candidateCapacity, O = s.outputCapacity;
     id.params = add.buffer("clusters.params", Lifetime::Persistent, s.paramsStride * s.framesInFlight,
                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
     id.visibility =
@@ -91,7 +76,10 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
         id.outIds[p] = add.buffer(ids[p], Lifetime::Transient, O * 4, kStorage | kSrc);
         id.tasks[p] = add.buffer(tasks[p], Lifetime::Transient, 16, kStorage | kIndirect | kSrc);
     }
+}
 
+// The early and late cluster passes and the stats pass, with every slot each binds.
+void addPasses(const Sizes& s, const SlotIds& id, std::vector<PassDesc>& passes) {
     using namespace use;
     for (int p = 0; p < 2; ++p) {
         PassDesc d;
@@ -121,6 +109,18 @@ SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<
     st.uses = {transferRead(id.counters), transferRead(id.outCounts[0]), transferRead(id.outCounts[1]),
                transferWrite(id.stats)};
     passes.push_back(std::move(st));
+}
+
+}  // namespace
+
+SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<PassDesc>& passes) {
+    slots.clear();
+    passes.clear();
+    Adder add{slots};
+    SlotIds id{};
+    addImported(s, add, id);
+    addOwn(s, add, id);
+    addPasses(s, id, passes);
     return id;
 }
 

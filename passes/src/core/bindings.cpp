@@ -45,4 +45,12 @@ Result<void> checkPassBindings(std::span<const SlotDesc> slots, const PassDesc& 
     return {};
 }
 
+Result<void> checkInstanceCount(const char* plugin, uint32_t n, uint32_t maxInstances) {
+    if (n > maxInstances)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, std::string(plugin) + ": " + std::to_string(n) +
+                                                             " instances exceed maxInstances " +
+                                                             std::to_string(maxInstances));
+    return {};
+}
+
 }  // namespace sieve

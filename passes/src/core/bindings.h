@@ -12,4 +12,7 @@ namespace sieve {
 
 Result<void> checkPassBindings(std::span<const SlotDesc> slots, const PassDesc& pass, const Bindings& b);
 
+// setInstanceCount's check: `n` instances within the configured `maxInstances`, else an error naming `plugin`.
+Result<void> checkInstanceCount(const char* plugin, uint32_t n, uint32_t maxInstances);
+
 }  // namespace sieve

@@ -190,8 +190,7 @@ Result<GraphicsPipeline> GraphicsPipeline::create(const DeviceInfo& dev, const G
     return p;
 }
 
-void GraphicsPipeline::bind(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
-                            uint32_t pushBytes) const {
+void GraphicsPipeline::bind(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, h_.pipeline);
     h_.pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bindings);
     if (pushBytes) vkCmdPushConstants(cmd, h_.layout, pushStages_, 0, pushBytes, push);

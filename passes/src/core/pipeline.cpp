@@ -168,8 +168,7 @@ void PipelineHandles::reset() {
     device = VK_NULL_HANDLE;
 }
 
-void PipelineHandles::pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint,
-                                      std::initializer_list<Binding> bindings) const {
+void PipelineHandles::pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint bindPoint, BindingList bindings) const {
     constexpr uint32_t kMax = 32;  // the minimum maxPushDescriptors Vulkan guarantees
     VkWriteDescriptorSet writes[kMax];
     uint32_t count = 0, binding = 0;
@@ -195,16 +194,16 @@ void PipelineHandles::pushDescriptors(VkCommandBuffer cmd, VkPipelineBindPoint b
     if (count) vkCmdPushDescriptorSetKHR(cmd, bindPoint, layout, 0, count, writes);
 }
 
-void ComputePipeline::dispatch(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
-                               uint32_t pushBytes, uint32_t x, uint32_t y, uint32_t z) const {
+void ComputePipeline::dispatch(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes,
+                               uint32_t x, uint32_t y, uint32_t z) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, h_.pipeline);
     h_.pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bindings);
     if (pushBytes) vkCmdPushConstants(cmd, h_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
     vkCmdDispatch(cmd, x, y, z);
 }
 
-void ComputePipeline::dispatchIndirect(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
-                                       uint32_t pushBytes, BufferRange args) const {
+void ComputePipeline::dispatchIndirect(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes,
+                                       BufferRange args) const {
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, h_.pipeline);
     h_.pushDescriptors(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bindings);
     if (pushBytes) vkCmdPushConstants(cmd, h_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes, push);
@@ -215,8 +214,8 @@ uint32_t ComputePipeline::maxGroupsX() const {
     return g_maxGroupsOverride ? g_maxGroupsOverride.load() : maxGroupsX_;
 }
 
-void ComputePipeline::dispatchLinear(VkCommandBuffer cmd, std::initializer_list<Binding> bindings, const void* push,
-                                     uint32_t pushBytes, uint32_t groups) const {
+void ComputePipeline::dispatchLinear(VkCommandBuffer cmd, BindingList bindings, const void* push, uint32_t pushBytes,
+                                     uint32_t groups) const {
     if (!groups) return;
     uint32_t limit = maxGroupsX();
     uint32_t x = groups < limit ? groups : limit;

@@ -4,6 +4,7 @@
 // count is cleared and nothing is dispatched.
 #include "core/vk.h"
 #include "cull/stage.h"
+#include "shared/cull_bindings.h"
 #include "sieve/barriers.h"
 #include "sieve/gpu.h"
 #include "sieve/pipeline.h"
@@ -56,13 +57,15 @@ public:
         const VkExtent2D e = (*slots_)[depth_].extent;
         const BufferRange params{b[params_].buffer, b[params_].offset + kit_->paramsStride() * f.info.frameSlot,
                                  sizeof(gpu::CullParams)};
-        pipeline_.dispatchLinear(
-            cmd,
-            {Binding::storage(params), Binding::storage(range(b, *slots_, instances_)),
-             Binding::storage(range(b, *slots_, state_)),
-             Binding::sampled(b[depth_].view, sampler_.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL),
-             Binding::storage(range(b, *slots_, count_))},
-            gpu::CullCheckPush{f.instanceCount, e.width, e.height, 0}, pipeline_.groupsFor(f.instanceCount));
+        const auto set = bindingsAt<gpu::SIEVE_CHECK_BINDINGS>(
+            {bindAt(gpu::SIEVE_CHECK_VIEWS, Binding::storage(params)),
+             bindAt(gpu::SIEVE_CHECK_INSTANCES, Binding::storage(range(b, *slots_, instances_))),
+             bindAt(gpu::SIEVE_CHECK_STATE, Binding::storage(range(b, *slots_, state_))),
+             bindAt(gpu::SIEVE_CHECK_DEPTH,
+                    Binding::sampled(b[depth_].view, sampler_.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)),
+             bindAt(gpu::SIEVE_CHECK_RESULT, Binding::storage(range(b, *slots_, count_)))});
+        pipeline_.dispatchLinear(cmd, set, gpu::CullCheckPush{f.instanceCount, e.width, e.height, 0},
+                                 pipeline_.groupsFor(f.instanceCount));
         return {};
     }
 

@@ -1,4 +1,5 @@
 // The two flag dispatches (early and late phase) of the culling plugin, every view in one dispatch.
+#include "shared/cull_bindings.h"
 #include "sieve/cull_flags.h"
 
 namespace sieve {
@@ -7,15 +8,12 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     if (!dev.subgroupBallot)
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "CullFlagPass: needs subgroup ballot in compute shaders");
     CullFlagPass p;
-    auto sampler = NearestSampler::create(dev, "cull pyramid nearest");
-    if (!sampler) return sampler.error();
-    p.sampler_ = std::move(sampler).value();
-    auto early = ComputePipeline::create(dev, {"cull/flag_early.comp", sizeof(gpu::CullFlagPush)});
-    if (!early) return early.error();
-    p.early_ = std::move(early).value();
-    auto late = ComputePipeline::create(dev, {"cull/flag_late.comp", sizeof(gpu::CullFlagPush)});
-    if (!late) return late.error();
-    p.late_ = std::move(late).value();
+    if (auto ok = take(NearestSampler::create(dev, "cull pyramid nearest"), p.sampler_); !ok) return ok.error();
+    if (auto ok = take(ComputePipeline::create(dev, {"cull/flag_early.comp", sizeof(gpu::CullFlagPush)}), p.early_);
+        !ok)
+        return ok.error();
+    if (auto ok = take(ComputePipeline::create(dev, {"cull/flag_late.comp", sizeof(gpu::CullFlagPush)}), p.late_); !ok)
+        return ok.error();
     return p;
 }
 
@@ -23,16 +21,27 @@ namespace {
 gpu::CullFlagPush push(const CullLayout& l) {
     return {l.instanceCount, l.viewCount, l.binCount, 0u};
 }
+
+// The bindings both phases have (shared/cull_bindings.h); the late phase adds its own after them.
+BindingSet<gpu::SIEVE_FLAG_BINDINGS> phaseBindings(const CullPhaseBuffers& b) {
+    return bindingsAt<gpu::SIEVE_FLAG_BINDINGS>({bindAt(gpu::SIEVE_FLAG_VIEWS, Binding::uniform(b.params)),
+                                                 bindAt(gpu::SIEVE_FLAG_INSTANCES, Binding::storage(b.instances)),
+                                                 bindAt(gpu::SIEVE_FLAG_MESHES, Binding::storage(b.meshes)),
+                                                 bindAt(gpu::SIEVE_FLAG_PRIMITIVES, Binding::storage(b.primitives)),
+                                                 bindAt(gpu::SIEVE_FLAG_VISIBLE_LAST, Binding::storage(b.visibleLast)),
+                                                 bindAt(gpu::SIEVE_FLAG_FLAGS, Binding::storage(b.flags)),
+                                                 bindAt(gpu::SIEVE_FLAG_DRAW_COUNTS, Binding::storage(b.drawCounts)),
+                                                 bindAt(gpu::SIEVE_FLAG_LODS, Binding::storage(b.lods)),
+                                                 bindAt(gpu::SIEVE_FLAG_COUNTERS, Binding::storage(b.counters))});
+}
 }  // namespace
 
 void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, const CullLayout& layout) const {
     if (!layout.instanceCount || !layout.viewCount) return;
     ScopedLabel label(cmd, "cull flags early");
-    early_.dispatchLinear(cmd,
-                          {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
-                           Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
-                           Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters)},
-                          push(layout), early_.groupsFor(layout.instanceCount));
+    const auto set = phaseBindings(b);
+    early_.dispatchLinear(cmd, std::span(set).first(gpu::SIEVE_FLAG_EARLY_BINDINGS), push(layout),
+                          early_.groupsFor(layout.instanceCount));
 }
 
 void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, const CullLateBuffers& late,
@@ -42,14 +51,13 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
     const BufferRange occlusion = late.occlusionView.buffer
                                       ? late.occlusionView
                                       : BufferRange{b.params.buffer, b.params.offset, sizeof(gpu::CullParams)};
-    late_.dispatchLinear(
-        cmd,
-        {Binding::uniform(b.params), Binding::storage(b.instances), Binding::storage(b.meshes),
-         Binding::storage(b.primitives), Binding::storage(b.visibleLast), Binding::storage(b.flags),
-         Binding::storage(b.drawCounts), Binding::storage(b.lods), Binding::storage(b.counters),
-         Binding::storage(late.flagsEarly), Binding::sampled(late.pyramid, sampler_.handle(), late.pyramidLayout),
-         Binding::storage(late.lodsEarly), Binding::storage(late.state), Binding::uniform(occlusion)},
-        push(layout), late_.groupsFor(layout.instanceCount));
+    auto set = phaseBindings(b);
+    set[gpu::SIEVE_FLAG_FLAGS_EARLY] = Binding::storage(late.flagsEarly);
+    set[gpu::SIEVE_FLAG_PYRAMID] = Binding::sampled(late.pyramid, sampler_.handle(), late.pyramidLayout);
+    set[gpu::SIEVE_FLAG_LODS_EARLY] = Binding::storage(late.lodsEarly);
+    set[gpu::SIEVE_FLAG_STATE] = Binding::storage(late.state);
+    set[gpu::SIEVE_FLAG_OCCLUSION_VIEW] = Binding::uniform(occlusion);
+    late_.dispatchLinear(cmd, set, push(layout), late_.groupsFor(layout.instanceCount));
 }
 
 }  // namespace sieve

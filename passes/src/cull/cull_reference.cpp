@@ -191,18 +191,9 @@ std::vector<DrawStreamReference> drawStreamsReference(const CullScene& scene, co
                     const gpu::MeshPrimitive& prim = scene.primitives[primIndex];
                     if (binCount > 1 && std::min(prim.bin, binCount - 1) != b) continue;
                     if (ref.draws.size() >= capacities[s]) break;
-                    const uint32_t l =
-                        std::min(phase.lods[gpu::sieveKey(v, uint32_t(i), uint32_t(n))], prim.lodCount - 1);
-                    gpu::DrawCommand d{};
-                    d.indexCount = prim.lods[l].indexCount;
-                    d.instanceCount = 1;
-                    d.firstIndex = prim.lods[l].firstIndex;
-                    d.vertexOffset = prim.vertexOffset;
-                    d.firstInstance = uint32_t(i);
-                    d.primitive = uint32_t(primIndex);
-                    d.material = prim.material;
-                    d.lod = l;
-                    ref.draws.push_back(d);
+                    ref.draws.push_back(
+                        gpu::sievePrimitiveDraw(prim, uint32_t(primIndex), uint32_t(i),
+                                                phase.lods[gpu::sieveKey(v, uint32_t(i), uint32_t(n))]));
                 }
             }
             ref.counts.count = std::min(ref.counts.total, capacities[s]);

@@ -283,9 +283,7 @@ Result<void> CullingPlugin::resize(VkExtent2D viewport) {
 }
 
 Result<void> CullingPlugin::setInstanceCount(uint32_t n) {
-    if (n > impl_->config.maxInstances)
-        return error(std::to_string(n) + " instances exceed maxInstances " +
-                     std::to_string(impl_->config.maxInstances));
+    if (auto r = checkInstanceCount("CullingPlugin", n, impl_->config.maxInstances); !r) return r;
     impl_->instanceCount = n;
     return {};
 }

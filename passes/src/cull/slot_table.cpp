@@ -3,29 +3,13 @@
 namespace sieve::cull {
 
 SlotId SlotTable::buffer(std::string name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage, Memory memory) {
-    SlotDesc d;
-    d.name = std::move(name);
-    d.kind = SlotKind::Buffer;
-    d.lifetime = life;
-    d.size = size;
-    d.bufferUsage = usage;
-    d.memory = memory;
-    descs_.push_back(std::move(d));
+    descs_.push_back(bufferSlot(std::move(name), life, size, usage, memory));
     return SlotId(descs_.size() - 1);
 }
 
 SlotId SlotTable::image(std::string name, Lifetime life, VkFormat format, VkExtent2D extent, uint32_t mips,
                         VkImageUsageFlags usage, VkSampleCountFlagBits samples) {
-    SlotDesc d;
-    d.name = std::move(name);
-    d.kind = SlotKind::Image;
-    d.lifetime = life;
-    d.format = format;
-    d.extent = extent;
-    d.mipLevels = mips;
-    d.imageUsage = usage;
-    d.samples = samples;
-    descs_.push_back(std::move(d));
+    descs_.push_back(imageSlot(std::move(name), life, format, extent, mips, usage, samples));
     return SlotId(descs_.size() - 1);
 }
 

@@ -9,6 +9,7 @@
 #include "core/readback_ring.h"
 #include "core/vk.h"
 #include "cull/stage.h"
+#include "shared/cull_bindings.h"
 #include "sieve/barriers.h"
 #include "sieve/pipeline.h"
 
@@ -80,12 +81,15 @@ public:
         const VkDeviceSize streamBytes = VkDeviceSize(streams_) * 16;
         const gpu::CullStatsPush push{
             uint32_t(f.info.frameIndex), uint32_t(f.info.frameIndex >> 32), f.instanceCount, views_, streams_, 0, 0, 0};
-        pipeline_.dispatch(
-            cmd,
-            {Binding::storage(whole(counters_, VkDeviceSize(views_) * gpu::SIEVE_CULL_COUNTER_STRIPES * kCounterBytes)),
-             Binding::storage(whole(early_, streamBytes)), Binding::storage(whole(late_, streamBytes)),
-             Binding::storage(whole(check_, 16)), Binding::storage({b[stats_slot_].buffer, base, recordBytes()})},
-            push, 1);
+        const auto set = bindingsAt<gpu::SIEVE_STATS_BINDINGS>(
+            {bindAt(gpu::SIEVE_STATS_COUNTERS,
+                    Binding::storage(
+                        whole(counters_, VkDeviceSize(views_) * gpu::SIEVE_CULL_COUNTER_STRIPES * kCounterBytes))),
+             bindAt(gpu::SIEVE_STATS_EARLY, Binding::storage(whole(early_, streamBytes))),
+             bindAt(gpu::SIEVE_STATS_LATE, Binding::storage(whole(late_, streamBytes))),
+             bindAt(gpu::SIEVE_STATS_CHECK, Binding::storage(whole(check_, 16))),
+             bindAt(gpu::SIEVE_STATS_RING, Binding::storage({b[stats_slot_].buffer, base, recordBytes()}))});
+        pipeline_.dispatch(cmd, set, push, 1);
         // Make the record visible to the host once the frame's fence is signalled.
         memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                       VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);

@@ -126,18 +126,15 @@ void ClusterMeshPass::record(VkCommandBuffer cmd, const ClusterMeshInputs& in, V
 void ClusterMeshPass::recordWithRendering(VkCommandBuffer cmd, const ClusterMeshInputs& in,
                                           const GeometryAttachments& attachments, VkExtent2D extent,
                                           const float viewProj[16]) const {
-    std::vector<ClusterMeshBinDraw> draws;
-    for (uint32_t bin = 0; bin < binCount(); ++bin) draws.push_back({&in, bin});
-    recordWithRendering(cmd, draws, attachments, extent, viewProj);
+    recordWithRendering(cmd, geometry::everyBin<ClusterMeshBinDraw>(in, binCount()), attachments, extent, viewProj);
 }
 
 void ClusterMeshPass::recordWithRendering(VkCommandBuffer cmd, std::span<const ClusterMeshBinDraw> draws,
                                           const GeometryAttachments& attachments, VkExtent2D extent,
                                           const float viewProj[16]) const {
-    geometry::beginRendering(cmd, attachments, extent, impl_->options.reverseZ);
-    for (const ClusterMeshBinDraw& d : draws)
-        if (d.inputs) record(cmd, *d.inputs, extent, viewProj, kDefaultLightDir, d.bin);
-    vkCmdEndRendering(cmd);
+    geometry::recordInRendering(
+        cmd, draws, attachments, extent, impl_->options.reverseZ,
+        [&](const ClusterMeshInputs& in, uint32_t bin) { record(cmd, in, extent, viewProj, kDefaultLightDir, bin); });
 }
 
 }  // namespace sieve

@@ -155,18 +155,15 @@ void GeometryPass::record(VkCommandBuffer cmd, const GeometryInputs& in, VkExten
 void GeometryPass::recordWithRendering(VkCommandBuffer cmd, const GeometryInputs& in,
                                        const GeometryAttachments& attachments, VkExtent2D extent,
                                        const float viewProj[16]) const {
-    std::vector<GeometryBinDraw> draws;
-    for (uint32_t bin = 0; bin < binCount(); ++bin) draws.push_back({&in, bin});
-    recordWithRendering(cmd, draws, attachments, extent, viewProj);
+    recordWithRendering(cmd, geometry::everyBin<GeometryBinDraw>(in, binCount()), attachments, extent, viewProj);
 }
 
 void GeometryPass::recordWithRendering(VkCommandBuffer cmd, std::span<const GeometryBinDraw> draws,
                                        const GeometryAttachments& attachments, VkExtent2D extent,
                                        const float viewProj[16]) const {
-    geometry::beginRendering(cmd, attachments, extent, impl_->options.reverseZ);
-    for (const GeometryBinDraw& d : draws)
-        if (d.inputs) record(cmd, *d.inputs, extent, viewProj, kDefaultLightDir, d.bin);
-    vkCmdEndRendering(cmd);
+    geometry::recordInRendering(
+        cmd, draws, attachments, extent, impl_->options.reverseZ,
+        [&](const GeometryInputs& in, uint32_t bin) { record(cmd, in, extent, viewProj, kDefaultLightDir, bin); });
 }
 
 void drawStream(VkCommandBuffer cmd, const DeviceInfo& dev, const BufferRange& draws, const BufferRange& counts,

@@ -32,6 +32,10 @@ void beginRendering(VkCommandBuffer cmd, const GeometryAttachments& attachments,
     sieve::beginRendering(cmd, extent, &color, &depth);
 }
 
+void endRendering(VkCommandBuffer cmd) {
+    vkCmdEndRendering(cmd);
+}
+
 gpu::GeometryPush makePush(const float viewProj[16], const float lightDir[3]) {
     gpu::GeometryPush push{};
     for (int c = 0; c < 4; ++c)

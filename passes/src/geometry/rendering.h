@@ -5,6 +5,7 @@
 
 #include <array>
 #include <span>
+#include <vector>
 
 #include "shared/geometry_push.h"
 #include "shared/material.h"
@@ -18,6 +19,26 @@ namespace sieve::geometry {
 GraphicsPipelineDesc defaultPassDesc(VkFormat colorFormat, VkFormat depthFormat, const GeometryOptions& options);
 
 void beginRendering(VkCommandBuffer cmd, const GeometryAttachments& attachments, VkExtent2D extent, bool reverseZ);
+void endRendering(VkCommandBuffer cmd);
+
+// recordWithRendering of either default path: `record(inputs, bin)` for each draw with inputs, in one
+// rendering scope.
+template <typename BinDraw, typename Record>
+void recordInRendering(VkCommandBuffer cmd, std::span<const BinDraw> draws, const GeometryAttachments& attachments,
+                       VkExtent2D extent, bool reverseZ, Record record) {
+    beginRendering(cmd, attachments, extent, reverseZ);
+    for (const BinDraw& d : draws)
+        if (d.inputs) record(*d.inputs, d.bin);
+    endRendering(cmd);
+}
+
+// One draw of `in` per bin.
+template <typename BinDraw, typename Inputs>
+std::vector<BinDraw> everyBin(const Inputs& in, uint32_t binCount) {
+    std::vector<BinDraw> draws;
+    for (uint32_t bin = 0; bin < binCount; ++bin) draws.push_back({&in, bin});
+    return draws;
+}
 
 gpu::GeometryPush makePush(const float viewProj[16], const float lightDir[3]);
 

@@ -39,19 +39,18 @@ VkExtent2D HiZBuilder::mipExtent(VkExtent2D pyramid, uint32_t mip) {
 Result<HiZBuilder> HiZBuilder::create(const DeviceInfo& dev, std::span<const HiZSingleVariant> extraVariants) {
     HiZBuilder h;
     h.created_ = true;
-    auto sampler = NearestSampler::create(dev, "hiz nearest");
-    if (!sampler) return sampler.error();
-    h.sampler_ = std::move(sampler).value();
+    if (auto ok = take(NearestSampler::create(dev, "hiz nearest"), h.sampler_); !ok) return ok.error();
 
-    auto toMip0 = ComputePipeline::create(dev, {"hiz/depth_to_mip0.comp", sizeof(gpu::HiZReducePush)});
-    if (!toMip0) return toMip0.error();
-    h.toMip0_ = std::move(toMip0).value();
-    auto toMip0Ms = ComputePipeline::create(dev, {"hiz/depth_to_mip0_ms.comp", sizeof(gpu::HiZReducePush)});
-    if (!toMip0Ms) return toMip0Ms.error();
-    h.toMip0Ms_ = std::move(toMip0Ms).value();
-    auto reduce = ComputePipeline::create(dev, {"hiz/reduce_mip.comp", sizeof(gpu::HiZReducePush)});
-    if (!reduce) return reduce.error();
-    h.reduce_ = std::move(reduce).value();
+    if (auto ok = take(ComputePipeline::create(dev, {"hiz/depth_to_mip0.comp", sizeof(gpu::HiZReducePush)}), h.toMip0_);
+        !ok)
+        return ok.error();
+    if (auto ok =
+            take(ComputePipeline::create(dev, {"hiz/depth_to_mip0_ms.comp", sizeof(gpu::HiZReducePush)}), h.toMip0Ms_);
+        !ok)
+        return ok.error();
+    if (auto ok = take(ComputePipeline::create(dev, {"hiz/reduce_mip.comp", sizeof(gpu::HiZReducePush)}), h.reduce_);
+        !ok)
+        return ok.error();
 
     if (singlePassFits(dev)) {
         std::vector<HiZSingleVariant> variants{kHiZSingleDefault, kHiZSinglePrevious};
