@@ -179,7 +179,15 @@ int kittenMain(int argc, char** argv) {
         // countField's plain comparison drops).
         const uint64_t reference =
             o.render.verify ? frustumReferenceCount(*field, view, proj, o.render.drawDistance, true) : 0;
-        const auto fields = [&](Json& j) {
+        CullLines lines;
+        lines.scenario = kName;
+        lines.n = n;
+        lines.warmupMs = o.warmupMs;
+        lines.warmup = o.render.warmup;
+        lines.frames = o.render.frames;
+        lines.verify = o.render.verify;
+        lines.cpuFrustum = reference;
+        lines.fields = [&](Json& j) {
             j.str("scene", "kitten")
                 .str("instance_order", o.order)
                 .str("kitten", o.kitten)
@@ -193,15 +201,6 @@ int kittenMain(int argc, char** argv) {
                 .num("within_depth_fraction", double(counts.withinDepth) / double(n))
                 .num("within_distance_fraction", double(counts.withinDistance) / double(n));
         };
-        CullLines lines;
-        lines.scenario = kName;
-        lines.n = n;
-        lines.warmupMs = o.warmupMs;
-        lines.warmup = o.render.warmup;
-        lines.frames = o.render.frames;
-        lines.verify = o.render.verify;
-        lines.cpuFrustum = reference;
-        lines.fields = fields;
         if (!paths.empty()) {
             const KittenClusterRun run{lines, paths, view, proj, kittenCameraView(o), extent};
             auto ok = writeKittenClusterLines(ctx, *field, meshClusters, run, sink);
