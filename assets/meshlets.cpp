@@ -110,15 +110,45 @@ Expected<ClusterData> buildClusters(SceneData& scene, const ClusterSettings& s, 
         if (slots > kMaxU32) return Unexpected{"clusters: a mesh has more than 2^32 clusters"};
         out.meshSlots[m] = uint32_t(slots);
     }
-    out.instanceSlots.reserve(scene.instances.size());
-    for (const gpu::Instance& inst : scene.instances) {
-        out.instanceSlots.push_back(uint32_t(out.visibilitySlots));
-        out.visibilitySlots += out.meshSlots[inst.mesh];
-        if (out.visibilitySlots > kMaxU32)
-            return Unexpected{"clusters: the instances have more than 2^32 clusters in all (" +
-                              std::to_string(out.visibilitySlots) + "+)"};
-    }
+    if (auto slots = assignInstanceSlots(out, scene); !slots) return Unexpected{slots.error()};
     return out;
+}
+
+Expected<uint64_t> assignInstanceSlots(ClusterData& data, const SceneData& scene, const InstanceFilter& slotted) {
+    uint32_t maxMeshSlots = 0;
+    for (const gpu::Instance& inst : scene.instances) {
+        if (inst.mesh >= data.meshSlots.size())
+            return Unexpected{"clusters: an instance names mesh " + std::to_string(inst.mesh) + " of " +
+                              std::to_string(data.meshSlots.size())};
+        maxMeshSlots = std::max(maxMeshSlots, data.meshSlots[inst.mesh]);
+    }
+    std::vector<uint32_t> slots;
+    slots.reserve(scene.instances.size());
+    uint64_t total = 0;
+    std::vector<bool> unslotted(scene.instances.size(), false);
+    bool anyUnslotted = false;
+    for (size_t i = 0; i < scene.instances.size(); ++i) {
+        if (slotted && !slotted(i)) {
+            unslotted[i] = anyUnslotted = true;
+            slots.push_back(0);
+            continue;
+        }
+        slots.push_back(uint32_t(total));
+        total += data.meshSlots[scene.instances[i].mesh];
+        if (total > kMaxU32)
+            return Unexpected{"clusters: the instances have more than 2^32 clusters in all (" + std::to_string(total) +
+                              "+)"};
+    }
+    // Past the table: every slot of an unslotted instance (base + primitive slot + cluster) lies in
+    // [total, total + its mesh's slots), which must not wrap in 32 bits.
+    if (anyUnslotted && total + maxMeshSlots > kMaxU32 + 1)
+        return Unexpected{"clusters: no room past the " + std::to_string(total) +
+                          " visibility slots for the instances without slots"};
+    for (size_t i = 0; anyUnslotted && i < slots.size(); ++i)
+        if (unslotted[i]) slots[i] = uint32_t(total);
+    data.instanceSlots = std::move(slots);
+    data.visibilitySlots = total;
+    return total;
 }
 
 }  // namespace sieve::assets

@@ -42,6 +42,17 @@ using ClusterProgressFn = std::function<void(float fraction)>;
 Expected<ClusterData> buildClusters(SceneData& scene, const ClusterSettings& settings = {},
                                     const ClusterProgressFn& progress = {});
 
+// Which instances get visibility slots (index into SceneData::instances); empty: all of them.
+using InstanceFilter = std::function<bool(size_t instance)>;
+
+// Sets data.instanceSlots and data.visibilitySlots (returned) for scene's instances (whose meshes are the ones data
+// was built from; buildClusters calls it with every instance slotted). An instance `slotted` refuses gets
+// the first slot past the table: the cluster passes neither read nor write its clusters' visibility
+// (shared/cluster.h ClusterPush::visibilitySlots), so they are never drawn early, only late when visible.
+// For hosts that know which instances can be in view (a fixed camera) and would otherwise need
+// instances x clusters-per-mesh slots. Errors: more than 2^32 slots, an instance naming an unknown mesh.
+Expected<uint64_t> assignInstanceSlots(ClusterData& data, const SceneData& scene, const InstanceFilter& slotted = {});
+
 // Local vertex k (0..2) of a packed triangle.
 inline uint32_t clusterTriangleVertex(uint32_t packed, uint32_t k) {
     return (packed >> (8u * k)) & 0xffu;

@@ -52,16 +52,18 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
     if (auto ok = sieve::take(uploadTable(ctx, data.triangles, storage, "clusters.triangles"), r->triangles_); !ok)
         return ok.error();
     r->path_ = setup.path;
-    sieve::ClusterConfig config = configFor(cull, data, instanceCount, coneBins);
+    sieve::ClusterConfig config = configFor(cull, setup, instanceCount, coneBins);
     if (setup.path == ClusterPath::Mesh) {
         auto mesh = createMeshPass(ctx, target);
         if (!mesh) return mesh.error();
         r->mesh_ = std::make_unique<sieve::ClusterMeshPass>(std::move(mesh).value());
         // Task workgroups: rows of maxMeshWorkGroupCount[0], at most maxMeshWorkGroupTotalCount in all.
         config.meshGroupsX = ctx.info().maxMeshGroupsX;
-        config.outputCapacity = std::min<uint32_t>(
-            std::max<uint32_t>(ctx.info().maxMeshGroupsTotal, 1u),
-            uint32_t(std::min<uint64_t>(uint64_t(cull.drawCapacity()) * 2 * config.maxClustersPerDraw, 1u << 24)));
+        const uint32_t given = setup.outputCapacity ? setup.outputCapacity : setup.candidateCapacity;
+        const uint64_t wanted =
+            given ? given : std::min<uint64_t>(uint64_t(cull.drawCapacity()) * 2 * config.maxClustersPerDraw, 1u << 24);
+        config.outputCapacity =
+            std::min<uint32_t>(std::max<uint32_t>(ctx.info().maxMeshGroupsTotal, 1u), uint32_t(wanted));
     }
     if (auto ok = sieve::take(sieve::createClusterPlugin(ctx.info(), config, {sieve::tuning(cull).scan}), r->plugin_);
         !ok)
@@ -70,14 +72,16 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
     return r;
 }
 
-sieve::ClusterConfig ClusterRenderer::configFor(const sieve::CullingPlugin& cull,
-                                                const sieve::assets::ClusterData& data, uint32_t instanceCount,
-                                                uint32_t coneBins) {
+sieve::ClusterConfig ClusterRenderer::configFor(const sieve::CullingPlugin& cull, const ClusterSetup& setup,
+                                                uint32_t instanceCount, uint32_t coneBins) {
+    const sieve::assets::ClusterData& data = *setup.data;
     sieve::ClusterConfig config;
     config.maxInstances = std::max(instanceCount, 1u);
     config.drawCapacity = cull.drawCapacity();
     config.maxClustersPerDraw = std::max(data.maxClustersPerDraw, 1u);
     config.visibilitySlots = uint32_t(data.visibilitySlots);
+    config.candidateCapacity = setup.candidateCapacity;
+    config.outputCapacity = setup.outputCapacity;
     config.coneBins = coneBins;
     config.framesInFlight = cull.config().framesInFlight;
     config.viewport = cull.config().viewport;

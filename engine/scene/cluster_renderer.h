@@ -32,6 +32,11 @@ inline const char* clusterPathName(ClusterPath p) {
 struct ClusterSetup {
     const sieve::assets::ClusterData* data = nullptr;
     ClusterPath path = ClusterPath::Indirect;
+    // sieve::ClusterConfig's capacities (0: the plugin's defaults, from the culling plugin's draw capacity),
+    // for hosts that know how many clusters can be in view. The mesh path clamps the output capacity to
+    // the device's mesh task workgroups.
+    uint32_t candidateCapacity = 0;
+    uint32_t outputCapacity = 0;
 };
 
 // What the mesh path draws into and with: the attachments' formats and the scene whose materials it shades
@@ -94,7 +99,7 @@ public:
     sieve::Result<void> bind(graph::GraphExecutor& executor) const;
 
 private:
-    static sieve::ClusterConfig configFor(const sieve::CullingPlugin& cull, const sieve::assets::ClusterData& data,
+    static sieve::ClusterConfig configFor(const sieve::CullingPlugin& cull, const ClusterSetup& setup,
                                           uint32_t instanceCount, uint32_t coneBins);
     std::unique_ptr<sieve::ClusterPlugin> plugin_;
     ClusterPath path_ = ClusterPath::Indirect;

@@ -96,18 +96,7 @@ int clusterMain(int argc, char** argv) {
             .integer("triangles", triangles)
             .num("triangles_per_s", frame.median > 0 ? double(triangles) / (frame.median * 1e-6) : 0);
         addRun(line, m.all);
-        if (withClusters) {
-            const sieve::ClusterStats& c = m.all.clusters;
-            Json cl;
-            cl.boolean("valid", c.valid)
-                .integer("tested", c.counters.lateTested)
-                .integer("frustum", c.counters.frustumVisible)
-                .integer("cone", c.counters.coneVisible)
-                .integer("occlusion_visible", c.counters.lateVisible)
-                .integer("drawn", c.drawn())
-                .integer("overflow", c.early.overflow + c.late.overflow + c.counters.dropped);
-            line.obj("clusters", cl);
-        }
+        if (withClusters) line.obj("clusters", clusterCounts(m.all.clusters));
         if (o.verify) {
             std::string why;
             const sieve::ClusterStats& c = m.all.clusters;

@@ -3,7 +3,8 @@
 // the city (cull_lines.h): per-pass GPU times, bandwidth bounds and counts with stable and atomic-append
 // draw lists, one JSON line per (N, order), "scenario": "kitten". For each N it also counts on the CPU the
 // share of the instances in the frustum and the share that niagara's draw distance (200) would keep of
-// those, printed on stderr and written in the lines.
+// those, printed on stderr and written in the lines. --clusters culls on down to clusters instead
+// (kitten_clusters.h): one line per cluster path.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -11,10 +12,12 @@
 
 #include "assets/glm_interop.h"
 #include "assets/gltf_loader.h"
+#include "assets/meshlets.h"
 #include "assets/niagara_field.h"
 #include "assets/spatial_order.h"
 #include "bench_util.h"
 #include "cull_lines.h"
+#include "kitten_clusters.h"
 #include "scene_harness.h"
 #include "sieve/cull_flags.h"
 #include "subcommands.h"
@@ -40,12 +43,21 @@ constexpr const char* kDescription =
     "by distance from the camera), counted on the CPU. --verify checks the counts as cull does: GPU frustum\n"
     "count = CPU reference, same number of draws in both orders, no overflow, something culled.\n"
     "--order morton sorts the instance table by the Morton code of the centres first (assets/spatial_order.h);\n"
-    "niagara (the default) keeps niagara's placement order, which is random in space.";
+    "niagara (the default) keeps niagara's placement order, which is random in space.\n"
+    "--clusters indirect|mesh|all culls on below the instances, every cluster (meshlet) of every listed kitten\n"
+    "(the ClusterPlugin, as sieve-bench clusters and the viewer's --clusters on), drawn by indexed indirect\n"
+    "draws, mesh shaders (skipped without VK_EXT_mesh_shader) or both, one line per path (stable order) instead\n"
+    "of the two orders: per-pass times, the instance and the cluster culling totals, the cluster counts and\n"
+    "the triangles drawn. Capacities follow what the camera can see: the instances in the frustum within the\n"
+    "draw distance (--draw-distance 200 is niagara's) get cluster visibility slots, the draw lists and\n"
+    "candidate lists hold those instances' draws and clusters. --verify then also checks that nothing was\n"
+    "dropped or overflowed, that clusters were culled, and that both paths drew the same clusters and triangles.";
 
 struct KittenOptions {
     std::vector<uint64_t> instances{1000000};
     std::string kitten = SIEVE_KITTEN_GLB;
     std::string order = "niagara";  // of the instance table: niagara's placement order, or "morton"
+    std::string clusters = "off";   // off | indirect | mesh | all (indirect then mesh)
     uint32_t warmupMs = 500;
     CityOptions render;  // --width --height --frames --warmup --verify --out
 };
@@ -106,6 +118,8 @@ int kittenMain(int argc, char** argv) {
            o.kitten);
     addCityOptions(p, o.render, 100000, "check the counts (see above); exit 1 on a mismatch", false);
     p.choice("--order", {"niagara", "morton"}, "order of the instance table (default niagara)", o.order);
+    p.choice("--clusters", {"off", "indirect", "mesh", "all"},
+             "cull clusters too, drawn by this path (all: both; default off: instances only)", o.clusters);
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
@@ -119,13 +133,26 @@ int kittenMain(int argc, char** argv) {
                                "--kitten PATH names another)");
     auto loaded = sieve::assets::loadGltf(o.kitten);
     if (!loaded) return fail(kName, loaded.error());
-    const sieve::assets::SceneData mesh = std::move(loaded).value();
+    sieve::assets::SceneData mesh = std::move(loaded).value();
     if (mesh.meshes.empty()) return fail(kName, o.kitten + ": no mesh to place");
+    // The clusters of the mesh (its index ranges reordered into cluster order, which every field copies);
+    // each field assigns its instances' visibility slots.
+    std::vector<engine::ClusterPath> paths;
+    if (o.clusters == "indirect" || o.clusters == "all") paths.push_back(engine::ClusterPath::Indirect);
+    if (o.clusters == "mesh" || o.clusters == "all") paths.push_back(engine::ClusterPath::Mesh);
+    sieve::assets::ClusterData meshClusters;
+    if (!paths.empty()) {
+        auto built = sieve::assets::buildClusters(mesh);
+        if (!built) return fail(kName, o.kitten + ": " + built.error());
+        meshClusters = std::move(built).value();
+    }
 
     auto ctxR = makeContext();
     if (!ctxR) return fail(kName, ctxR.error().message);
     engine::Context& ctx = *ctxR.value();
-    auto peers = measurePeers(ctx, peakCopyBytes(ctx), 50);
+    // The peers of the instance-culling lines (cull_lines.h).
+    sieve::Result<Peers> peers = Peers{};
+    if (paths.empty()) peers = measurePeers(ctx, peakCopyBytes(ctx), 50);
     if (!peers) return fail(kName, peers.error().message);
 
     const glm::mat4 view = kittenView(), proj = kittenProjection(extent);
@@ -152,11 +179,6 @@ int kittenMain(int argc, char** argv) {
         // countField's plain comparison drops).
         const uint64_t reference =
             o.render.verify ? frustumReferenceCount(*field, view, proj, o.render.drawDistance, true) : 0;
-        auto harnessR = SceneHarness::create(ctx, std::move(field).value(), extent);
-        if (!harnessR) return fail(kName, harnessR.error().message);
-        SceneHarness& h = *harnessR.value();
-        h.setCamera(view, proj);
-        h.renderer().setCameraView(kittenCameraView(o));
         CullLines lines;
         lines.scenario = kName;
         lines.n = n;
@@ -179,6 +201,18 @@ int kittenMain(int argc, char** argv) {
                 .num("within_depth_fraction", double(counts.withinDepth) / double(n))
                 .num("within_distance_fraction", double(counts.withinDistance) / double(n));
         };
+        if (!paths.empty()) {
+            const KittenClusterRun run{lines, paths, view, proj, kittenCameraView(o), extent};
+            auto ok = writeKittenClusterLines(ctx, *field, meshClusters, run, sink);
+            if (!ok) return fail(kName, ok.error().message);
+            allOk = allOk && ok.value();
+            continue;
+        }
+        auto harnessR = SceneHarness::create(ctx, std::move(field).value(), extent);
+        if (!harnessR) return fail(kName, harnessR.error().message);
+        SceneHarness& h = *harnessR.value();
+        h.setCamera(view, proj);
+        h.renderer().setCameraView(kittenCameraView(o));
         auto ok = writeCullLines(ctx, h, *peers, lines, sink);
         if (!ok) return fail(kName, ok.error().message);
         allOk = allOk && ok.value();

@@ -61,7 +61,8 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::createCity(engine::Co
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
                                                                   VkExtent2D extent, uint32_t maxViews,
                                                                   const engine::ClusterSetup* clusters,
-                                                                  const sieve::assets::CameraPose* pose) {
+                                                                  const sieve::assets::CameraPose* pose,
+                                                                  uint32_t drawCapacity) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
     h->scene_ = std::move(scene);
     h->extent_ = extent;
@@ -75,6 +76,7 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     ro.framesInFlight = td.framesInFlight;
     ro.maxViews = maxViews;
     ro.clusters = clusters;
+    ro.drawCapacity = drawCapacity;
     auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, ro);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();
@@ -156,6 +158,22 @@ void addRun(Json& j, const SceneRun& run) {
         .integer("late_draws", s.late.count)
         .integer("overflow", s.overflow());
     j.obj("counts", counts);
+}
+
+Json clusterCounts(const sieve::ClusterStats& c) {
+    Json j;
+    j.boolean("valid", c.valid)
+        .integer("tested", c.counters.lateTested)
+        .integer("early_tested", c.counters.earlyTested)
+        .integer("frustum", c.counters.frustumVisible)
+        .integer("cone", c.counters.coneVisible)
+        .integer("occlusion_visible", c.counters.lateVisible)
+        .integer("early_drawn", c.early.count)
+        .integer("late_drawn", c.late.count)
+        .integer("drawn", c.drawn())
+        .integer("dropped", c.counters.dropped)
+        .integer("overflow", c.early.overflow + c.late.overflow + c.counters.dropped);
+    return j;
 }
 
 uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,

@@ -32,15 +32,21 @@ struct SceneRun {
 
 // Adds the per-pass medians and the frame/culling totals to a JSON line.
 void addRun(Json& j, const SceneRun& run);
+// The cluster counts of a run: tested per phase (tested: the late phase's, every listed draw's clusters),
+// the late phase's frustum, cone and occlusion survivors, drawn per phase, dropped candidates, and
+// overflow (dropped plus records past the output capacity).
+Json clusterCounts(const sieve::ClusterStats& c);
 
 class SceneHarness {
 public:
     // Default camera: the city's street. `clusters`: draw through cluster lists (the scene's indices must be
-    // the ones the cluster data was built from).
+    // the ones the cluster data was built from). drawCapacity: records per draw stream
+    // (engine::SceneRendererOptions; 0: every instance's draws).
     static sieve::Result<std::unique_ptr<SceneHarness>> create(engine::Context& ctx, sieve::assets::SceneData scene,
                                                                VkExtent2D extent, uint32_t maxViews = 1,
                                                                const engine::ClusterSetup* clusters = nullptr,
-                                                               const sieve::assets::CameraPose* pose = nullptr);
+                                                               const sieve::assets::CameraPose* pose = nullptr,
+                                                               uint32_t drawCapacity = 0);
     // The procedural city of `instances` instances (buildCity) with the defaults above.
     static sieve::Result<std::unique_ptr<SceneHarness>> createCity(engine::Context& ctx, uint64_t instances,
                                                                    uint32_t seed, VkExtent2D extent);

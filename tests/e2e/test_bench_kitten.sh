@@ -3,7 +3,9 @@
 # at 20000 instances with --verify (GPU frustum count = CPU reference, same draws in both orders, culling
 # culls), the JSON lines checked for cull's fields plus the scene's, the CPU counts checked against an
 # independent reference (tests/unit/niagara_field_reference.py's placement, spheres tested against the
-# frustum planes in Python), and a missing kitten refused with a message.
+# frustum planes in Python), and a missing kitten refused with a message. Then --clusters all on a tiny field
+# at niagara's draw distance: one verified line per cluster path the device has (the mesh path skipped with a
+# message where it has none, as on lavapipe), with the cluster passes' times, counts and capacities checked.
 # $1: build directory, $2: source directory.
 source "$(dirname "${BASH_SOURCE[0]}")/bench_lib.sh"
 
@@ -28,6 +30,7 @@ check(len(lines) == 2, 'two lines (stable, atomic)')
 check(sorted(l['order'] for l in lines) == ['atomic', 'stable'], 'both orders')
 for l in lines:
     c.cull_line(l)
+    check('cluster_path' not in l and 'clusters' not in l, 'no cluster fields without --clusters')
     check(l['scenario'] == 'kitten' and l['scene'] == 'kitten' and l['n'] == n, 'scenario, scene and n')
     check(l['kitten'].endswith('kitten.glb'), 'the default kitten path')
     check(l['fov_y_deg'] == 70 and abs(l['near'] - 0.1) < 1e-6 and l['view_draw_distance'] == 0, 'niagara camera')
@@ -72,6 +75,62 @@ check(abs(dist - round(l['within_distance_fraction'] * n)) <= 2, 'within distanc
 c.finish()
 PY
 
+# Clusters: every path the device has, verified (nothing dropped or overflowed, clusters culled, both paths
+# the same clusters and triangles), capacities sized from the kittens in view.
+NC=2000
+"$BENCH" kitten --instances $NC --width 192 --height 108 --frames 3 --warmup 3 --warmup-ms 0 --clusters all \
+  --draw-distance 200 --verify --out clusters.jsonl 2> err.txt || { cat err.txt; echo "FAIL: kitten --clusters all"; exit 1; }
+cat err.txt
+grep -q "sieve-bench kitten: n=$NC, clusters: [0-9]* instances can be in view (draw distance 200)" err.txt ||
+  { echo "FAIL: no capacity line printed"; exit 1; }
+SKIPPED=0
+grep -q "sieve-bench kitten: n=$NC: the mesh path is skipped: the device has no VK_EXT_mesh_shader" err.txt && SKIPPED=1
+SRC="$SRC" N=$NC SKIPPED=$SKIPPED /usr/bin/python3 - <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ['SRC'], 'tests', 'e2e'))
+from bench_check import CULL_PASSES, Checks
+
+n, skipped = int(os.environ['N']), os.environ['SKIPPED'] == '1'
+c = Checks('clusters.jsonl')
+lines, check = c.lines, c.check
+paths = [l.get('cluster_path') for l in lines]
+check(paths == (['indirect'] if skipped else ['indirect', 'mesh']), f'one line per path the device has: {paths}')
+for l in lines:
+    what = f"clusters {l.get('cluster_path')}"
+    check(l['scenario'] == 'kitten' and l['n'] == n and l['order'] == 'stable', f'{what}: scenario, n, order')
+    check(l.get('verified') is True, f'{what}: verified')
+    check(l['view_draw_distance'] == 200, f"{what}: niagara's draw distance")
+    for p in CULL_PASSES + ['cull.check', 'cull.stats', 'cluster.early', 'cluster.late', 'cluster.stats']:
+        check(l['passes_us'].get(p, 0) > 0, f'{what}: has {p}')
+    inst, clus, total = l['instance_cull_us'], l['cluster_cull_us'], l['cull_total_us']
+    check(inst > 0 and clus > 0, f'{what}: instance and cluster culling timed')
+    check(max(inst, clus) <= total <= l['frame_us'] + 1e-6, f'{what}: the culling total holds both, within the frame')
+    counts, cl, cap = l['counts'], l['clusters'], l['capacities']
+    check(counts['valid'] and counts['overflow'] == 0, f'{what}: instance counts {counts}')
+    check(counts['frustum_visible'] == l['cpu_frustum_visible'], f'{what}: frustum count = host reference')
+    # The GPU's visible set is niagara's: in the frustum and within 200 along the view axis.
+    check(abs(counts['frustum_visible'] - round(l['within_depth_fraction'] * n)) <= 2,
+          f"{what}: {counts['frustum_visible']} in view, niagara's set {l['within_depth_fraction'] * n:.0f}")
+    check(cl['valid'] and cl['dropped'] == 0 and cl['overflow'] == 0, f'{what}: cluster counts {cl}')
+    check(cl['drawn'] == cl['early_drawn'] + cl['late_drawn'] > 0, f'{what}: clusters drawn')
+    check(cl['early_tested'] <= cl['tested'] and cl['occlusion_visible'] < cl['tested'],
+          f'{what}: the late phase tests the early list too, and culls')
+    check(cl['drawn'] <= l['triangles'] <= 124 * cl['drawn'], f"{what}: triangles {l['triangles']} of the clusters")
+    # Capacities from the kittens in view, not n x clusters per kitten (one primitive: its slots are its
+    # largest LOD's clusters).
+    check(counts['frustum_visible'] <= cap['in_view_instances'] < n, f'{what}: in view {cap}')
+    check(cap['visibility_slots'] == cap['in_view_instances'] * cap['max_clusters_per_draw'], f'{what}: slots')
+    check(counts['early_draws'] + counts['late_draws'] <= cap['draw_capacity'] <= cap['in_view_instances'],
+          f'{what}: draw capacity')
+    check(cl['tested'] <= cap['candidate_capacity'] <= cap['in_view_instances'] * cap['max_clusters_per_draw'],
+          f'{what}: candidate capacity')
+if len(lines) == 2:
+    a, b = lines
+    check(a['clusters']['drawn'] == b['clusters']['drawn'] and a['triangles'] == b['triangles'],
+          'both paths draw the same clusters and triangles')
+c.finish()
+PY
+
 # A missing kitten is refused with a message naming it, before any GPU work.
 if "$BENCH" kitten --kitten "$WORK/no/kitten.glb" --instances 10 > /dev/null 2> err.txt; then
   echo "FAIL: a missing kitten was accepted"; exit 1
@@ -79,7 +138,7 @@ fi
 grep -q "sieve-bench kitten: the kitten mesh '$WORK/no/kitten.glb' is missing" err.txt ||
   { cat err.txt; echo "FAIL: no clear message for a missing kitten"; exit 1; }
 # Bad options are refused with a message, not run.
-for args in "--instances 0" "--instances x" "--seed 3" "--frames 0"; do
+for args in "--instances 0" "--instances x" "--seed 3" "--frames 0" "--clusters on"; do
   if "$BENCH" kitten $args > /dev/null 2> err.txt; then echo "FAIL: '$args' accepted"; exit 1; fi
   grep -q "sieve-bench kitten" err.txt || { echo "FAIL: '$args' gave no message"; exit 1; }
 done

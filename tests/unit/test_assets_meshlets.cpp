@@ -120,3 +120,32 @@ TEST(Meshlets, BadSettingsAreRefused) {
     EXPECT_FALSE(buildClusters(scene, {64, 200, 0.25f}));
     EXPECT_FALSE(buildClusters(scene, {64, 124, 2.0f}));
 }
+
+// assignInstanceSlots with a filter: the slotted instances take consecutive slots in instance order, the
+// others all point past the table (so that no slot of theirs is inside it), and the totals follow.
+TEST(Meshlets, FilteredInstancesGetNoSlots) {
+    auto city = makeCity(50, 9);
+    ASSERT_TRUE(city) << city.error();
+    SceneData scene = std::move(city).value();
+    auto built = buildClusters(scene);
+    ASSERT_TRUE(built) << built.error();
+    ClusterData c = std::move(built).value();
+    auto slots = assignInstanceSlots(c, scene, [](size_t i) { return i % 3 == 1; });
+    ASSERT_TRUE(slots) << slots.error();
+    uint64_t next = 0;
+    for (size_t i = 0; i < scene.instances.size(); ++i)
+        if (i % 3 == 1) {
+            EXPECT_EQ(c.instanceSlots[i], next) << "instance " << i;
+            next += c.meshSlots[scene.instances[i].mesh];
+        }
+    EXPECT_EQ(slots.value(), next);
+    EXPECT_EQ(c.visibilitySlots, next);
+    ASSERT_EQ(c.instanceSlots.size(), scene.instances.size());
+    for (size_t i = 0; i < scene.instances.size(); ++i)
+        if (i % 3 != 1) EXPECT_EQ(c.instanceSlots[i], next) << "past the table: instance " << i;
+    // No filter: every instance again, as buildClusters left them.
+    auto all = assignInstanceSlots(c, scene);
+    ASSERT_TRUE(all) << all.error();
+    EXPECT_GT(all.value(), next);
+    EXPECT_EQ(c.instanceSlots[0], 0u);
+}
