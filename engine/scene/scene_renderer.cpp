@@ -267,8 +267,9 @@ sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     if (cullDebug_)
         cullDebug_->addTo(g, color_, instances_, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)], extent);
     if (pickReadback_)
-        if (auto r = pickReadback_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)],
-                                          m[plugin_->slot(sieve::CullingPlugin::kPyramid)], scene_.instanceCount);
+        if (auto r =
+                pickReadback_->addTo(g, m[plugin_->slot(sieve::CullingPlugin::kInstanceState)],
+                                     m[plugin_->slot(sieve::CullingPlugin::kPyramid)], depth_, scene_.instanceCount);
             !r)
             return r;
     meshes_ = m[plugin_->slot(sieve::CullingPlugin::kMeshes)];

@@ -23,7 +23,9 @@ sieve::Result<gpu::CullParams> frameCullParams(const CullingFrame& f, const siev
     settings.drawDistance = f.drawDistance;
     const sieve::ViewDesc desc{
         f.cullView, f.cullProjection, {0.0f, 0.0f, float(f.extent.width), float(f.extent.height), 0.0f, 1.0f}};
-    return sieve::makeCullParams(desc, pyramid.extent(), pyramid.mipCount(), instances, settings);
+    auto p = sieve::makeCullParams(desc, pyramid.extent(), pyramid.mipCount(), instances, settings);
+    if (p) p->debugRadiusShrink = f.debugRadiusShrink;
+    return p;
 }
 
 sieve::CullScene cullScene(const sieve::assets::SceneData& s) {

@@ -22,13 +22,15 @@ struct CullingFrame {
     glm::mat4 drawView{1.0f}, drawProjection{1.0f};
     glm::mat4 cullView{1.0f}, cullProjection{1.0f};
     VkExtent2D extent{0, 0};
-    sieve::CullingToggles toggles;  // as the plugin had them (freeze: the frame's)
-    float drawDistance = 0.0f;      // the camera view's (0: none)
+    sieve::CullingToggles toggles;   // as the plugin had them (freeze: the frame's)
+    float drawDistance = 0.0f;       // the camera view's (0: none)
+    float debugRadiusShrink = 0.0f;  // sieve::CullingTuning::debugRadiusShrink (planted false culls)
 };
 
 // View 0's CullParams as the plugin builds them (CullingPlugin::prepare) for the engine's camera view
 // (sieve::CullView's default tests, no mask): the toggles' test bits, the distance test only with a draw
-// distance, the LOD settings, against `pyramid` (the one the frame was tested against).
+// distance, the LOD settings, the tuning's radius shrink, against `pyramid` (the one the frame was tested
+// against).
 sieve::Result<sieve::gpu::CullParams> frameCullParams(const CullingFrame& frame, const sieve::HiZPyramidCpu& pyramid,
                                                       uint32_t instances);
 

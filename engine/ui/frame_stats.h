@@ -120,7 +120,8 @@ struct PickPanel {
     std::optional<uint32_t> instance;  // none: the sky
     std::string title;
     std::vector<std::string> lines;
-    bool mismatch = false;  // the CPU reference and the GPU disagree: shown in red
+    bool mismatch = false;    // the CPU reference and the GPU disagree
+    std::vector<size_t> red;  // the lines that say so, or that the final depth shows an instance culled by occlusion
 };
 
 // Everything the overlay draws.

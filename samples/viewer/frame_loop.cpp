@@ -62,6 +62,7 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
     r.plugin().toggles().freeze = cull.freeze;
     r.setDrawDistance(s.model.switches.drawDistance);
     sieve::tuning(r.plugin()).stable = s.model.switches.stable;
+    sieve::tuning(r.plugin()).debugRadiusShrink = s.opt.testRadiusShrink;
     const engine::ui::HiZView& h = s.model.hiz;
     if (engine::ui::HiZViewPass* hiz = r.hizView()) hiz->select(h.show, h.showMax, h.mip, h.nearPlane, h.range);
     s.debugView.apply(s.model.debugView, r.plugin().toggles(), cull.view, cull.projection, r,
@@ -85,7 +86,8 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
 void armReadback(Session& s, const LoopState& st) {
     const engine::ui::HiZView& h = s.model.hiz;
     if (engine::ui::PickReadbackPass* pick = s.renderer->pickReadback())
-        pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe) || st.clicks.wantsReadback());
+        pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe) || st.clicks.wantsReadback(),
+                  s.model.switches.toggles.checkCulling);  // the final depth: the check's verdict in a pick
 }
 
 // The overlay (when shown), then what its buttons, the keys and --test-actions asked for this frame.
@@ -208,6 +210,7 @@ FreezeControl::Frame frameCameras(Session& s, LoopState& st, const engine::Frame
                    s.model.switches.toggles,
                    s.model.switches.drawDistance};
     s.lastFrame.toggles.freeze = cull.freeze;
+    s.lastFrame.debugRadiusShrink = s.opt.testRadiusShrink;
     if (s.input && s.input->pickClick()) st.clicks.request(s.input->pickClick()->first, s.input->pickClick()->second);
     return cull;
 }

@@ -109,6 +109,30 @@ Json testsJson(const engine::ui::PickVerdict& v, const gpu::CullParams& p, float
     return tests;
 }
 
+// With the false-culling check on (not frozen), for an instance the GPU culled by occlusion (the only ones
+// the check re-tests): whether the frame's final depth shows it (some pixel of its screen rectangle would
+// not hide it alone, sieve::falselyCulledReference), i.e. it was culled falsely. (Drawn instances are not
+// asked: their own pixels lie behind their bounding sphere's nearest point and would hide them.)
+Json finalDepthJson(const CullingFrame& f, const engine::ui::PickReadbackPass::Frame& rb, const gpu::CullParams& p,
+                    const gpu::Instance& inst, uint32_t gpuState) {
+    if (!f.toggles.checkCulling) return {{"check", "off"}, {"verdict", "not checked (check culling off)"}};
+    if (f.toggles.freeze)
+        return {{"check", "paused"}, {"verdict", "not checked (the check pauses while culling is frozen)"}};
+    if (rb.depth.empty()) return {{"check", "on"}, {"verdict", "not checked (the final depth was not read back)"}};
+    if ((gpuState & gpu::SIEVE_STATE_KIND_MASK) != gpu::SIEVE_STATE_OCCLUSION_CULLED)
+        return {{"check", "on"},
+                {"checked", false},
+                {"falsely_culled", false},
+                {"verdict", "not checked (the check re-tests what occlusion culled only)"}};
+    const bool shows = sieve::falselyCulledReference(inst.sphere, p, rb.depthExtent, rb.depth);
+    return {
+        {"check", "on"},
+        {"checked", true},
+        {"shows_it", shows},
+        {"falsely_culled", shows},
+        {"verdict", shows ? "FALSELY CULLED: the final depth shows it" : "rightly culled: the final depth hides it"}};
+}
+
 }  // namespace
 
 sieve::Result<std::string> pickJson(const sieve::assets::SceneData& s, const CullingFrame& f,
@@ -141,6 +165,7 @@ sieve::Result<std::string> pickJson(const sieve::assets::SceneData& s, const Cul
     j["gpu_state"] = engine::ui::stateName(gpuState & gpu::SIEVE_STATE_KIND_MASK);
     j["gpu_lod"] = engine::ui::stateLod(gpuState);
     j["agree"] = engine::ui::verdictAgrees(v, gpuState);
+    j["final_depth"] = finalDepthJson(f, rb, p, inst, gpuState);
     return j.dump();
 }
 
@@ -179,9 +204,9 @@ std::string testLine(const Json& t) {
 
 }  // namespace
 
-PickText pickText(const std::string& json) {
+engine::ui::PickPanel pickText(const std::string& json) {
     const Json j = Json::parse(json);
-    PickText out;
+    engine::ui::PickPanel out;
     const std::string pixel = "pixel " + j["pixel"][0].dump() + "," + j["pixel"][1].dump();
     if (j["instance"].is_null()) {
         out.title = pixel + ": no instance (sky)";
@@ -195,8 +220,14 @@ PickText pickText(const std::string& json) {
     const bool drawn = gpu.rfind("drawn", 0) == 0;  // the LOD of the state is the drawn one's only
     out.lines.push_back("CPU reference: " + j["cpu_decision"].get<std::string>() + ", GPU: " + gpu +
                         (drawn ? " (LOD " + j["gpu_lod"].dump() + ")" : ""));
+    const Json& depth = j["final_depth"];
+    out.lines.push_back("final depth (check culling): " + depth["verdict"].get<std::string>());
+    if (depth.value("falsely_culled", false)) out.red.push_back(out.lines.size() - 1);
     out.mismatch = !j["agree"].get<bool>();
-    if (out.mismatch) out.lines.push_back("MISMATCH: the CPU reference and the GPU disagree (a bug)");
+    if (out.mismatch) {
+        out.lines.push_back("MISMATCH: the CPU reference and the GPU disagree (a bug)");
+        out.red.push_back(out.lines.size() - 1);
+    }
     return out;
 }
 

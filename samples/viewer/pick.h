@@ -11,6 +11,7 @@
 
 #include "assets/scene.h"
 #include "engine/ui/culling_frame.h"
+#include "engine/ui/frame_stats.h"
 #include "engine/ui/pick_readback_pass.h"
 #include "sieve/result.h"
 
@@ -31,14 +32,8 @@ std::optional<PickHit> castPickRay(const sieve::assets::SceneData& scene, const 
 sieve::Result<std::string> pickJson(const sieve::assets::SceneData& scene, const CullingFrame& frame,
                                     const engine::ui::PickReadbackPass::Frame& readback, int x, int y);
 
-// The same pick as the overlay's pick window shows it: a title, one line per test, and whether the CPU
-// reference and the GPU disagree.
-struct PickText {
-    std::optional<uint32_t> instance;
-    std::string title;
-    std::vector<std::string> lines;
-    bool mismatch = false;
-};
-PickText pickText(const std::string& json);
+// The same pick as the overlay's pick window shows it: a title, one line per test, the false-culling
+// check's verdict, and whether the CPU reference and the GPU disagree.
+engine::ui::PickPanel pickText(const std::string& json);
 
 }  // namespace viewer
