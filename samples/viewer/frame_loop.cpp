@@ -44,6 +44,10 @@ float aspectOf(VkExtent2D e) {
 // decides what is drawn and culled with.
 FreezeControl::Frame moveCamera(Session& s, LoopState& st, const CameraInput& in, float dt, VkExtent2D extent) {
     const float aspect = aspectOf(extent);
+    const bool overlay = s.ui && st.controls.overlayShown;  // its rectangles: the last frame's
+    s.framing.follow(s.camera, aspect,
+                     freeParts(extent, overlay ? s.model.layout.window : engine::ui::UiRect{},
+                               overlay ? s.model.layout.status : engine::ui::UiRect{}));
     if (!s.path.update(s.camera, in, s.window != nullptr, dt, st.counters.rendered, aspect)) s.camera.update(in, dt);
     s.model.cameraPathLabel = s.path.label();
     s.model.hiz.nearPlane = s.camera.orthographic ? 0.0f : s.camera.nearPlane;  // infinite reverse-Z perspective
