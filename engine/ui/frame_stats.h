@@ -105,6 +105,8 @@ struct OverlayLayout {
     std::vector<UiRect> sections;  // each collapsing section's header
     std::vector<UiRect> controls;  // each checkbox, radio button, button and slider, by its label
     UiRect status;                 // the bottom bar (status line, frozen banner); empty name when not shown
+    UiRect passTable;              // the GPU time table's scroll region (empty name: its section is closed)
+    std::vector<UiRect> passRows;  // each pass's name cell, in the table's order (visible: not scrolled away)
     float scale = 1.0f;            // scale the overlay was drawn at (content scale x fit)
 };
 

@@ -99,6 +99,11 @@ std::string statsJson(const sieve::CullingStats& c, uint64_t triangles, const Pa
         for (const UiRect& r : run.overlay->sections) o["sections"].push_back(rect(r));
         o["controls"] = nlohmann::ordered_json::array();
         for (const UiRect& r : run.overlay->controls) o["controls"].push_back(rect(r));
+        if (!run.overlay->passTable.name.empty()) {
+            o["pass_table"] = rect(run.overlay->passTable);
+            o["pass_rows"] = nlohmann::ordered_json::array();
+            for (const UiRect& r : run.overlay->passRows) o["pass_rows"].push_back(rect(r));
+        }
         j["overlay"] = o;
     }
     if (const auto& h = run.hizReadout)
