@@ -287,7 +287,7 @@ sieve::Result<void> SceneRenderer::addViewPasses(GraphBuilder& g, const std::vec
         cullDebug_->addTo(g, color_, instances_, pluginSlot(m, sieve::CullingPlugin::kInstanceState), extent);
     if (pickReadback_)
         if (auto r = pickReadback_->addTo(g, pluginSlot(m, sieve::CullingPlugin::kInstanceState),
-                                          pluginSlot(m, sieve::CullingPlugin::kPyramid), scene_.instanceCount);
+                                          pluginSlot(m, sieve::CullingPlugin::kPyramid), depth_, scene_.instanceCount);
             !r)
             return r;
     meshes_ = pluginSlot(m, sieve::CullingPlugin::kMeshes);

@@ -105,6 +105,8 @@ struct OverlayLayout {
     std::vector<UiRect> sections;  // each collapsing section's header
     std::vector<UiRect> controls;  // each checkbox, radio button, button and slider, by its label
     UiRect status;                 // the bottom bar (status line, frozen banner); empty name when not shown
+    UiRect passTable;              // the GPU time table's scroll region (empty name: its section is closed)
+    std::vector<UiRect> passRows;  // each pass's name cell, in the table's order (visible: not scrolled away)
     float scale = 1.0f;            // scale the overlay was drawn at (content scale x fit)
 };
 
@@ -120,7 +122,8 @@ struct PickPanel {
     std::optional<uint32_t> instance;  // none: the sky
     std::string title;
     std::vector<std::string> lines;
-    bool mismatch = false;  // the CPU reference and the GPU disagree: shown in red
+    bool mismatch = false;    // the CPU reference and the GPU disagree
+    std::vector<size_t> red;  // the lines that say so, or that the final depth shows an instance culled by occlusion
 };
 
 // Everything the overlay draws.

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cinttypes>
+#include <cmath>
 #include <string>
 
 #include "engine/ui/overlay_widgets.h"
@@ -84,7 +85,8 @@ std::vector<std::string> idlePasses(const OverlayModel& m) {
     return idle;
 }
 
-void drawTimingsSection(const PassTimings& t, float maxHeight, const std::vector<std::string>& idle) {
+void drawTimingsSection(const PassTimings& t, float maxHeight, const std::vector<std::string>& idle,
+                        OverlayLayout* layout) {
     if (t.entries().empty()) {
         disabledWrapped("no GPU timings reported");
         return;
@@ -96,7 +98,14 @@ void drawTimingsSection(const PassTimings& t, float maxHeight, const std::vector
     size_t rows = 0;
     for (const PassTimings::Entry& e : t.entries()) rows += e.current;
     const float natural = float(rows + 1) * rowHeight + 2.0f * style.CellPadding.y;
-    const float height = std::clamp(maxHeight - ImGui::GetCursorScreenPos().y, 2.0f * rowHeight, natural);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float room = maxHeight - at.y;
+    // Where it scrolls, a whole number of rows (the header and at least one), so that none is cut at the
+    // bottom: the scroll bar says there are more.
+    const float whole = std::max(std::floor(room / rowHeight), 2.0f);
+    const float height = room >= natural ? natural : whole * rowHeight;
+    if (layout)
+        layout->passTable = {"pass table", at.x, at.y, at.x + ImGui::GetContentRegionAvail().x, at.y + height, true};
     const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY;
     if (!ImGui::BeginTable("timings", 4, flags, ImVec2(0.0f, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
@@ -114,6 +123,7 @@ void drawTimingsSection(const PassTimings& t, float maxHeight, const std::vector
         // draw.late also draws the blended bins (after the late opaque draws, single phase too).
         const char* note = off ? " (off)" : e.name == "draw.late" ? " + blend" : "";
         ImGui::Text("%s%s", e.name.c_str(), note);
+        if (layout) layout->passRows.push_back(lastItemRect(e.name));
         ImGui::TableNextColumn();
         ImGui::Text("%7.3f", e.ms.last());
         ImGui::TableNextColumn();
@@ -195,7 +205,8 @@ float drawMainWindow(OverlayModel& m, const MainBox& box, ImVec2 display, float 
         if (section(m, "Hi-Z", m.hiz.show && !m.policy.quarter)) drawHiZSection(m.hiz);
         // Last, so that its scroll region takes what is left of the box.
         const float bottom = margin + maxH - ImGui::GetStyle().WindowPadding.y - ImGui::GetStyle().ItemSpacing.y;
-        if (section(m, "GPU time per pass", open >= 3)) drawTimingsSection(m.gpuTimes, bottom, idlePasses(m));
+        if (section(m, "GPU time per pass", open >= 3))
+            drawTimingsSection(m.gpuTimes, bottom, idlePasses(m), &m.layout);
         idealHeight = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
         m.layout.window = windowRect("Sieve");
         // A section header scrolled out of the window's box is not visible either.

@@ -31,7 +31,9 @@ void drawViewsTable(const sieve::CullingStats& counts, const std::vector<std::st
 // Per pass of the last frame, in its order: last, mean, plot, in a scroll region ending at most at screen
 // y = maxScreenY.
 // Passes named in `idle` do no work with the model's switches (idlePasses): greyed, "(off)".
-void drawTimingsSection(const PassTimings& timings, float maxScreenY, const std::vector<std::string>& idle);
+// Where the table and each pass's row went goes to `layout` (when given).
+void drawTimingsSection(const PassTimings& timings, float maxScreenY, const std::vector<std::string>& idle,
+                        OverlayLayout* layout = nullptr);
 std::vector<std::string> idlePasses(const OverlayModel& model);
 void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats);  // cluster culling's counts
 bool drawTogglesSection(CullingSwitches& switches);                                 // true when something changed

@@ -1,5 +1,5 @@
 // The overlay's pick window: the picked instance and each culling test's verdict (the viewer's right
-// click); a disagreement between the CPU reference and the GPU in red.
+// click); a disagreement between the CPU reference and the GPU, and a false cull the check found, in red.
 #include <imgui.h>
 
 #include <algorithm>
@@ -21,7 +21,8 @@ void drawPickWindow(std::optional<PickPanel>& pick, float bottomMargin) {
     if (ImGui::Begin("why? (right click to pick)", &open, flags)) {
         ImGui::TextUnformatted(pick->title.c_str());
         for (const std::string& line : pick->lines) {
-            const bool red = pick->mismatch && line.rfind("MISMATCH", 0) == 0;
+            const size_t i = size_t(&line - pick->lines.data());
+            const bool red = std::find(pick->red.begin(), pick->red.end(), i) != pick->red.end();
             if (red)
                 ImGui::TextColored(ImVec4(1.0f, 0.35f, 0.3f, 1.0f), "%s", line.c_str());
             else

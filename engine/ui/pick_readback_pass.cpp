@@ -25,10 +25,12 @@ sieve::Result<sieve::ComputePipeline> PickReadbackPass::createPipeline() const {
 }
 
 sieve::Result<void> PickReadbackPass::addTo(graph::GraphBuilder& g, graph::SlotId state, graph::SlotId pyramid,
-                                            uint32_t instances) {
+                                            graph::SlotId depth, uint32_t instances) {
     const sieve::SlotDesc& pd = g.slots().at(pyramid).desc;
     state_ = state;
     pyramid_ = pyramid;
+    depth_ = depth;
+    depthExtent_ = g.slots().at(depth).desc.extent;
     instances_ = instances;
     mips_.clear();
     texels_ = 0;
@@ -40,7 +42,7 @@ sieve::Result<void> PickReadbackPass::addTo(graph::GraphBuilder& g, graph::SlotI
     sieve::PassDesc pass;
     pass.name = "readback.pick";
     pass.sideEffect = true;  // read outside the graph (by the CPU)
-    pass.uses = {sieve::use::transferRead(state), sieve::use::sampledImage(pyramid)};
+    pass.uses = {sieve::use::transferRead(state), sieve::use::sampledImage(pyramid), sieve::use::depthSampled(depth)};
     g.addPass(std::move(pass),
               [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& f) { record(cmd, b, f); });
     return {};
@@ -50,7 +52,8 @@ sieve::Result<void> PickReadbackPass::addTo(graph::GraphBuilder& g, graph::SlotI
 // until every frame that may use it has completed.
 bool PickReadbackPass::fit(Slot& s, const sieve::FrameInfo& frame) {
     std::erase_if(retired_, [&](const auto& r) { return frame.frameIndex >= r.first + slots_.size(); });
-    const VkDeviceSize bytes = stateRegion() + texels_ * 2 * sizeof(float);
+    const uint64_t depthTexels = uint64_t(depthExtent_.width) * depthExtent_.height;
+    const VkDeviceSize bytes = stateRegion() + (texels_ + depthTexels) * 2 * sizeof(float);
     if (s.buffer && s.buffer.size() >= bytes) return true;
     auto b = Buffer::create(ctx_, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                             MemoryUsage::Readback, "readback.pick");
@@ -64,6 +67,7 @@ void PickReadbackPass::record(VkCommandBuffer cmd, const sieve::Bindings& b, con
     if (frame.frameSlot >= slots_.size()) return;
     Slot& s = slots_[frame.frameSlot];
     s.frame.reset();
+    slotDepth_[frame.frameSlot] = false;
     if (!armed_ || !fit(s, frame)) return;
     if (instances_) {
         const VkBufferCopy c{b[state_].offset, 0, stateBytes()};
@@ -79,19 +83,31 @@ void PickReadbackPass::record(VkCommandBuffer cmd, const sieve::Bindings& b, con
     const auto out = sieve::Binding::storage({s.buffer.handle(), 0, VK_WHOLE_SIZE});
     uint64_t offset = stateRegion() / (2 * sizeof(float));  // in vec2
     for (uint32_t m = 0; m < mips_.size(); ++m) {
-        sieve::gpu::PickPyramidPush push{};
-        push.size = {mips_[m].width, mips_[m].height};
-        push.mip = m;
-        push.offset = uint32_t(offset);
-        if (m > 0)
-            sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-        pipeline_.dispatch(cmd, {pyramid, out}, push, pipeline_.groupsFor(mips_[m].width, 0),
-                           pipeline_.groupsFor(mips_[m].height, 1));
+        copyTexels(cmd, pyramid, out, mips_[m], m, offset, m > 0);
         offset += uint64_t(mips_[m].width) * mips_[m].height;
+    }
+    if (armDepth_ && depthExtent_.width && depthExtent_.height) {  // the depth's texels after the pyramid's
+        const auto depth =
+            sieve::Binding::sampled(b[depth_].view, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        copyTexels(cmd, depth, out, depthExtent_, 0, offset, !mips_.empty());
+        slotDepth_[frame.frameSlot] = true;
     }
     s.written(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
               VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, frame.frameIndex);
+}
+
+// One mip of `image` into the buffer's vec2 at `offset` (`after`: ordered after the dispatch before it).
+void PickReadbackPass::copyTexels(VkCommandBuffer cmd, const sieve::Binding& image, const sieve::Binding& out,
+                                  VkExtent2D size, uint32_t mip, uint64_t offset, bool after) {
+    sieve::gpu::PickPyramidPush push{};
+    push.size = {size.width, size.height};
+    push.mip = mip;
+    push.offset = uint32_t(offset);
+    if (after)
+        sieve::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                             VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    pipeline_.dispatch(cmd, {image, out}, push, pipeline_.groupsFor(size.width, 0),
+                       pipeline_.groupsFor(size.height, 1));
 }
 
 std::optional<PickReadbackPass::Frame> PickReadbackPass::read(uint32_t frameSlot) const {
@@ -113,6 +129,11 @@ std::optional<PickReadbackPass::Frame> PickReadbackPass::read(uint32_t frameSlot
         }
         texels += 2 * n;
         f.pyramid.levels.push_back(std::move(level));
+    }
+    if (slotDepth_[frameSlot]) {  // the depth in the min channel of its texels
+        f.depthExtent = depthExtent_;
+        f.depth.resize(size_t(depthExtent_.width) * depthExtent_.height);
+        for (size_t i = 0; i < f.depth.size(); ++i) f.depth[i] = texels[2 * i];
     }
     return f;
 }

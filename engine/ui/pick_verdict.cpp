@@ -66,12 +66,19 @@ PickVerdict pickVerdict(const gpu::CullParams& p, const sieve::CullScene& scene,
     return v;
 }
 
+bool drawnState(uint32_t gpuState) {
+    const uint32_t kind = gpuState & gpu::SIEVE_STATE_KIND_MASK;
+    return kind == gpu::SIEVE_STATE_DRAWN_EARLY || kind == gpu::SIEVE_STATE_DRAWN_LATE;
+}
+
+uint32_t stateLod(uint32_t gpuState) {
+    return (gpuState >> gpu::SIEVE_STATE_LOD_SHIFT) & gpu::SIEVE_STATE_LOD_MASK;
+}
+
 bool verdictAgrees(const PickVerdict& v, uint32_t gpuState) {
-    using namespace gpu;
-    const uint32_t kind = gpuState & SIEVE_STATE_KIND_MASK;
-    const bool gpuDrawn = kind == SIEVE_STATE_DRAWN_EARLY || kind == SIEVE_STATE_DRAWN_LATE;
-    if (v.decision != SIEVE_STATE_DRAWN_LATE) return !gpuDrawn && kind == v.decision;
-    return gpuDrawn && ((gpuState >> SIEVE_STATE_LOD_SHIFT) & SIEVE_STATE_LOD_MASK) == v.lod;
+    if (v.decision != gpu::SIEVE_STATE_DRAWN_LATE)
+        return !drawnState(gpuState) && (gpuState & gpu::SIEVE_STATE_KIND_MASK) == v.decision;
+    return drawnState(gpuState) && stateLod(gpuState) == v.lod;
 }
 
 const char* stateName(uint32_t kind) {

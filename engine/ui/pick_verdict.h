@@ -38,6 +38,9 @@ PickVerdict pickVerdict(const sieve::gpu::CullParams& params, const sieve::CullS
 
 // Whether the GPU's state (kind and LOD) is the verdict's decision: either phase's draw counts as drawn.
 bool verdictAgrees(const PickVerdict& v, uint32_t gpuState);
+// Of a cull.state word: whether either phase drew it, and the LOD it was drawn with.
+bool drawnState(uint32_t gpuState);
+uint32_t stateLod(uint32_t gpuState);
 
 // "drawn early", "drawn late", "culled by the frustum", ...: the name of a SIEVE_STATE_* kind.
 const char* stateName(uint32_t stateKind);

@@ -107,6 +107,11 @@ nlohmann::ordered_json overlayJson(const OverlayLayout& layout) {
     for (const UiRect& r : layout.sections) o["sections"].push_back(rect(r));
     o["controls"] = nlohmann::ordered_json::array();
     for (const UiRect& r : layout.controls) o["controls"].push_back(rect(r));
+    if (!layout.passTable.name.empty()) {
+        o["pass_table"] = rect(layout.passTable);
+        o["pass_rows"] = nlohmann::ordered_json::array();
+        for (const UiRect& r : layout.passRows) o["pass_rows"].push_back(rect(r));
+    }
     return o;
 }
 

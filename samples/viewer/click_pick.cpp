@@ -27,8 +27,7 @@ void ClickPick::collected(uint32_t slot, const engine::ui::PickReadbackPass* pas
     }
     std::printf("pick: %s\n", json->c_str());
     std::fflush(stdout);
-    const PickText text = pickText(*json);
-    model.pick = engine::ui::PickPanel{text.instance, text.title, text.lines, text.mismatch};
+    model.pick = pickText(*json);
 }
 
 }  // namespace viewer

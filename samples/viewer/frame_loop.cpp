@@ -44,6 +44,10 @@ float aspectOf(VkExtent2D e) {
 // decides what is drawn and culled with.
 FreezeControl::Frame moveCamera(Session& s, LoopState& st, const CameraInput& in, float dt, VkExtent2D extent) {
     const float aspect = aspectOf(extent);
+    const bool overlay = s.ui && st.controls.overlayShown;  // its rectangles: the last frame's
+    s.framing.follow(s.camera, aspect,
+                     freeParts(extent, overlay ? s.model.layout.window : engine::ui::UiRect{},
+                               overlay ? s.model.layout.status : engine::ui::UiRect{}));
     if (!s.path.update(s.camera, in, s.window != nullptr, dt, st.counters.rendered, aspect)) s.camera.update(in, dt);
     s.model.cameraPathLabel = s.path.label();
     s.model.hiz.nearPlane = s.camera.orthographic ? 0.0f : s.camera.nearPlane;  // infinite reverse-Z perspective
@@ -62,6 +66,7 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
     r.plugin().toggles().freeze = cull.freeze;
     r.setDrawDistance(s.model.switches.drawDistance);
     sieve::tuning(r.plugin()).stable = s.model.switches.stable;
+    sieve::tuning(r.plugin()).debugRadiusShrink = s.opt.testRadiusShrink;
     const engine::ui::HiZView& h = s.model.hiz;
     if (engine::ui::HiZViewPass* hiz = r.hizView()) hiz->select(h.show, h.showMax, h.mip, h.nearPlane, h.range);
     s.debugView.apply(s.model.debugView, r.plugin().toggles(), cull.view, cull.projection, r,
@@ -85,7 +90,8 @@ sieve::Result<void> recordScene(Session& s, const engine::Frame& frame, const Fr
 void armReadback(Session& s, const LoopState& st) {
     const engine::ui::HiZView& h = s.model.hiz;
     if (engine::ui::PickReadbackPass* pick = s.renderer->pickReadback())
-        pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe) || st.clicks.wantsReadback());
+        pick->arm(!s.opt.picks.empty() || s.opt.testPickVerify || (h.show && h.probe) || st.clicks.wantsReadback(),
+                  s.model.switches.toggles.checkCulling);  // the final depth: the check's verdict in a pick
 }
 
 // The overlay (when shown), then what its buttons, the keys and --test-actions asked for this frame.
@@ -208,6 +214,7 @@ FreezeControl::Frame frameCameras(Session& s, LoopState& st, const engine::Frame
                    s.model.switches.toggles,
                    s.model.switches.drawDistance};
     s.lastFrame.toggles.freeze = cull.freeze;
+    s.lastFrame.debugRadiusShrink = s.opt.testRadiusShrink;
     if (s.input && s.input->pickClick()) st.clicks.request(s.input->pickClick()->first, s.input->pickClick()->second);
     return cull;
 }

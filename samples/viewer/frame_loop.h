@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "auto_framing.h"
 #include "camera.h"
 #include "camera_path_player.h"
 #include "click_pick.h"
@@ -51,6 +52,7 @@ struct Session {
     std::vector<std::pair<uint64_t, std::map<std::string, std::string>>> testReloads;  // after frame -> sources
     const sieve::assets::SceneData& scene;
     CullingFrame lastFrame;  // what the last frame recorded was drawn and culled with (--pick)
+    AutoFraming framing;     // a glTF scene framed beside the overlay until the camera is moved
 };
 
 struct RunCounters {

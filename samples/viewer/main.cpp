@@ -195,7 +195,11 @@ int runScene(Started& b) {
                             resizes.get(),
                             std::move(testReloads).value(),
                             loaded->data,
+                            {},
                             {}};
+    // A glTF scene without a chosen camera is framed in the part of the picture the overlay leaves free.
+    const bool framed = b.ui && !loaded->procedural && opt.cameraFromFile < 0 && !opt.camera && opt.cameraPath.empty();
+    session.framing = viewer::AutoFraming(framed, loaded->boundsMin, loaded->boundsMax);
     viewer::RunCounters counters;
     if (int code = viewer::runFrames(session, counters); code) return code;
     return viewer::finishRun(session, counters);

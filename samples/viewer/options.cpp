@@ -223,7 +223,14 @@ void addInspectOptions(cli::Parser& p, ViewerOptions& o) {
         .flag("--test-pick-verify",
               "(testing) after the last frame, compare the CPU reference's decision with the GPU's for every "
               "instance (exit code 1 on a mismatch)",
-              o.testPickVerify);
+              o.testPickVerify)
+        .option("--test-radius-shrink", "F",
+                "(testing) the occlusion test shrinks every bounding radius by the fraction F (0..0.9): false culls "
+                "planted for the false-culling check and the pick to find",
+                [&o](const std::string& v) {
+                    return cli::parseFloat(v, o.testRadiusShrink) && o.testRadiusShrink >= 0.0f &&
+                           o.testRadiusShrink <= 0.9f;
+                });
 }
 
 // Cascaded shadows.

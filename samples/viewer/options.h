@@ -57,6 +57,7 @@ struct ViewerOptions {
     engine::ui::DebugView debugView = engine::ui::DebugView::Off;  // --debug-view
     std::vector<std::pair<int, int>> picks;  // --pick x,y (repeatable): explain the pixels' instances at the end
     bool testPickVerify = false;             // (testing) CPU decision == GPU decision for every instance
+    float testRadiusShrink = 0.0f;           // (testing) sieve::CullingTuning::debugRadiusShrink: planted false culls
     bool shadows = false;                    // cascaded shadow maps of the directional light
     uint32_t cascades = 0;                   // 1..4; 0: the default (3) when shadows are on
     uint32_t shadowCascades() const { return shadows ? (cascades ? cascades : 3) : 0; }

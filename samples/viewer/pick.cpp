@@ -5,7 +5,6 @@
 
 #include "engine/ui/pick_verdict.h"
 #include "sieve/cull_flags.h"
-#include "sieve/cull_tests.h"
 
 namespace viewer {
 
@@ -13,31 +12,6 @@ namespace gpu = sieve::gpu;
 using Json = nlohmann::ordered_json;
 
 namespace {
-
-// View 0's CullParams as the plugin builds them (CullingPlugin::prepare): the toggles' test bits, the
-// distance test only with a draw distance, the LOD settings, the pyramid the frame was tested against.
-sieve::Result<gpu::CullParams> cullParams(const CullingFrame& f, const sieve::HiZPyramidCpu& pyramid,
-                                          uint32_t instances) {
-    const sieve::CullingToggles& t = f.toggles;
-    const sieve::CullView view;  // the viewer's camera view: every test, no mask
-    uint32_t on = t.lod ? gpu::SIEVE_CULL_LOD : 0u;
-    for (const sieve::CullTest& test : sieve::kCullTests) on |= t.*test.toggle ? test.bit : 0u;
-    uint32_t bits = view.tests & on;
-    if (!(f.drawDistance > 0.0f)) bits &= ~gpu::SIEVE_CULL_DISTANCE;
-    if (t.twoPhase && (view.tests & gpu::SIEVE_CULL_OCCLUSION)) bits |= gpu::SIEVE_CULL_TWO_PHASE;
-    sieve::CullSettings settings;
-    settings.toggles = bits;
-    settings.lodThreshold = t.lodThreshold;
-    settings.lodBias = t.lodBias;
-    settings.drawDistance = f.drawDistance;
-    const sieve::ViewDesc desc{
-        f.cullView, f.cullProjection, {0.0f, 0.0f, float(f.extent.width), float(f.extent.height), 0.0f, 1.0f}};
-    return sieve::makeCullParams(desc, pyramid.extent(), pyramid.mipCount(), instances, settings);
-}
-
-sieve::CullScene cullScene(const sieve::assets::SceneData& s) {
-    return {s.instances, s.meshes, s.primitives};
-}
 
 // Möller-Trumbore: the distance along `dir` (unit) from `o` to the triangle, or none.
 std::optional<float> rayTriangle(const glm::vec3& o, const glm::vec3& dir, const glm::vec3& a, const glm::vec3& b,
@@ -80,15 +54,6 @@ std::optional<float> rayInstance(const sieve::assets::SceneData& s, uint32_t i, 
     return best;
 }
 
-bool drawnState(uint32_t state) {
-    const uint32_t kind = state & gpu::SIEVE_STATE_KIND_MASK;
-    return kind == gpu::SIEVE_STATE_DRAWN_EARLY || kind == gpu::SIEVE_STATE_DRAWN_LATE;
-}
-
-uint32_t stateLod(uint32_t state) {
-    return (state >> gpu::SIEVE_STATE_LOD_SHIFT) & gpu::SIEVE_STATE_LOD_MASK;
-}
-
 }  // namespace
 
 std::optional<PickHit> castPickRay(const sieve::assets::SceneData& s, const CullingFrame& f, float x, float y,
@@ -105,7 +70,7 @@ std::optional<PickHit> castPickRay(const sieve::assets::SceneData& s, const Cull
         const float along = glm::dot(oc, dir);
         if (glm::dot(oc, oc) - along * along > sp.w * sp.w) continue;  // the ray misses the bounds
         if (best && along - sp.w > best->distance) continue;
-        const uint32_t lod = i < state.size() && drawnState(state[i]) ? stateLod(state[i]) : 0u;
+        const uint32_t lod = i < state.size() && engine::ui::drawnState(state[i]) ? engine::ui::stateLod(state[i]) : 0u;
         if (auto d = rayInstance(s, i, lod, o, dir); d && (!best || *d < best->distance)) best = PickHit{i, *d};
     }
     return best;
@@ -144,6 +109,30 @@ Json testsJson(const engine::ui::PickVerdict& v, const gpu::CullParams& p, float
     return tests;
 }
 
+// With the false-culling check on (not frozen), for an instance the GPU culled by occlusion (the only ones
+// the check re-tests): whether the frame's final depth shows it (some pixel of its screen rectangle would
+// not hide it alone, sieve::falselyCulledReference), i.e. it was culled falsely. (Drawn instances are not
+// asked: their own pixels lie behind their bounding sphere's nearest point and would hide them.)
+Json finalDepthJson(const CullingFrame& f, const engine::ui::PickReadbackPass::Frame& rb, const gpu::CullParams& p,
+                    const gpu::Instance& inst, uint32_t gpuState) {
+    if (!f.toggles.checkCulling) return {{"check", "off"}, {"verdict", "not checked (check culling off)"}};
+    if (f.toggles.freeze)
+        return {{"check", "paused"}, {"verdict", "not checked (the check pauses while culling is frozen)"}};
+    if (rb.depth.empty()) return {{"check", "on"}, {"verdict", "not checked (the final depth was not read back)"}};
+    if ((gpuState & gpu::SIEVE_STATE_KIND_MASK) != gpu::SIEVE_STATE_OCCLUSION_CULLED)
+        return {{"check", "on"},
+                {"checked", false},
+                {"falsely_culled", false},
+                {"verdict", "not checked (the check re-tests what occlusion culled only)"}};
+    const bool shows = sieve::falselyCulledReference(inst.sphere, p, rb.depthExtent, rb.depth);
+    return {
+        {"check", "on"},
+        {"checked", true},
+        {"shows_it", shows},
+        {"falsely_culled", shows},
+        {"verdict", shows ? "FALSELY CULLED: the final depth shows it" : "rightly culled: the final depth hides it"}};
+}
+
 }  // namespace
 
 sieve::Result<std::string> pickJson(const sieve::assets::SceneData& s, const CullingFrame& f,
@@ -158,12 +147,12 @@ sieve::Result<std::string> pickJson(const sieve::assets::SceneData& s, const Cul
         j["what"] = "nothing: no instance's triangles under this pixel (sky)";
         return j.dump();
     }
-    auto params = cullParams(f, rb.pyramid, uint32_t(s.instances.size()));
+    auto params = engine::ui::frameCullParams(f, rb.pyramid, uint32_t(s.instances.size()));
     if (!params) return params.error();
     const gpu::CullParams& p = params.value();
     const uint32_t i = hit->instance;
     const gpu::Instance& inst = s.instances[i];
-    const engine::ui::PickVerdict v = engine::ui::pickVerdict(p, cullScene(s), i, &rb.pyramid);
+    const engine::ui::PickVerdict v = engine::ui::pickVerdict(p, engine::ui::cullScene(s), i, &rb.pyramid);
     const uint32_t gpuState = rb.state[i];
     j["instance"] = i;
     j["mesh"] = inst.mesh;
@@ -174,37 +163,10 @@ sieve::Result<std::string> pickJson(const sieve::assets::SceneData& s, const Cul
     j["tests"] = testsJson(v, p, f.drawDistance);
     j["cpu_decision"] = v.decision == gpu::SIEVE_STATE_DRAWN_LATE ? "drawn" : engine::ui::stateName(v.decision);
     j["gpu_state"] = engine::ui::stateName(gpuState & gpu::SIEVE_STATE_KIND_MASK);
-    j["gpu_lod"] = stateLod(gpuState);
+    j["gpu_lod"] = engine::ui::stateLod(gpuState);
     j["agree"] = engine::ui::verdictAgrees(v, gpuState);
+    j["final_depth"] = finalDepthJson(f, rb, p, inst, gpuState);
     return j.dump();
-}
-
-sieve::Result<std::pair<bool, std::string>> verifyAllInstances(const sieve::assets::SceneData& s, const CullingFrame& f,
-                                                               const engine::ui::PickReadbackPass::Frame& rb) {
-    auto params = cullParams(f, rb.pyramid, uint32_t(s.instances.size()));
-    if (!params) return params.error();
-    uint32_t mismatches = 0;
-    std::string first;
-    uint32_t counts[8] = {};
-    for (uint32_t i = 0; i < s.instances.size() && i < rb.state.size(); ++i) {
-        const engine::ui::PickVerdict v = engine::ui::pickVerdict(*params, cullScene(s), i, &rb.pyramid);
-        ++counts[v.decision & 7u];
-        if (engine::ui::verdictAgrees(v, rb.state[i])) continue;
-        if (++mismatches <= 5)
-            first += "\n  instance " + std::to_string(i) + ": cpu " + engine::ui::stateName(v.decision) + " lod " +
-                     std::to_string(v.lod) + ", gpu " +
-                     engine::ui::stateName(rb.state[i] & gpu::SIEVE_STATE_KIND_MASK) + " lod " +
-                     std::to_string(stateLod(rb.state[i]));
-    }
-    using namespace gpu;
-    std::string line = "pick verify: frame " + std::to_string(rb.frameIndex) + ", " +
-                       std::to_string(s.instances.size()) +
-                       " instances (cpu: " + std::to_string(counts[SIEVE_STATE_DRAWN_LATE]) + " drawn, " +
-                       std::to_string(counts[SIEVE_STATE_FRUSTUM_CULLED]) + " frustum, " +
-                       std::to_string(counts[SIEVE_STATE_DISTANCE_CULLED]) + " distance, " +
-                       std::to_string(counts[SIEVE_STATE_OCCLUSION_CULLED]) + " occlusion culled), " +
-                       std::to_string(mismatches) + " mismatches" + first;
-    return std::pair{mismatches == 0 && rb.state.size() == s.instances.size(), line};
 }
 
 }  // namespace viewer
@@ -242,9 +204,9 @@ std::string testLine(const Json& t) {
 
 }  // namespace
 
-PickText pickText(const std::string& json) {
+engine::ui::PickPanel pickText(const std::string& json) {
     const Json j = Json::parse(json);
-    PickText out;
+    engine::ui::PickPanel out;
     const std::string pixel = "pixel " + j["pixel"][0].dump() + "," + j["pixel"][1].dump();
     if (j["instance"].is_null()) {
         out.title = pixel + ": no instance (sky)";
@@ -258,8 +220,14 @@ PickText pickText(const std::string& json) {
     const bool drawn = gpu.rfind("drawn", 0) == 0;  // the LOD of the state is the drawn one's only
     out.lines.push_back("CPU reference: " + j["cpu_decision"].get<std::string>() + ", GPU: " + gpu +
                         (drawn ? " (LOD " + j["gpu_lod"].dump() + ")" : ""));
+    const Json& depth = j["final_depth"];
+    out.lines.push_back("final depth (check culling): " + depth["verdict"].get<std::string>());
+    if (depth.value("falsely_culled", false)) out.red.push_back(out.lines.size() - 1);
     out.mismatch = !j["agree"].get<bool>();
-    if (out.mismatch) out.lines.push_back("MISMATCH: the CPU reference and the GPU disagree (a bug)");
+    if (out.mismatch) {
+        out.lines.push_back("MISMATCH: the CPU reference and the GPU disagree (a bug)");
+        out.red.push_back(out.lines.size() - 1);
+    }
     return out;
 }
 

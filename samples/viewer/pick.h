@@ -4,28 +4,20 @@
 // instance's triangles at the LOD it was drawn with, LOD 0 where it was not drawn), then each culling
 // test's verdict for the frame's culling camera (frozen or not) from the CPU reference fed with the
 // pyramid the GPU tested against, beside the GPU's decision (engine/ui/pick_verdict.h). Printed as one
-// line "pick: {JSON}". --test-pick-verify compares the CPU decision with the GPU's for every instance.
-#include <vulkan/vulkan.h>
-
-#include <glm/glm.hpp>
+// line "pick: {JSON}". --test-pick-verify compares the CPU decision with the GPU's for every instance
+// (engine/ui/pick_verify.h).
 #include <optional>
 #include <string>
 
 #include "assets/scene.h"
+#include "engine/ui/culling_frame.h"
+#include "engine/ui/frame_stats.h"
 #include "engine/ui/pick_readback_pass.h"
-#include "sieve/culling.h"
 #include "sieve/result.h"
 
 namespace viewer {
 
-// What a frame was drawn and culled with (the culling camera is the frozen one while frozen).
-struct CullingFrame {
-    glm::mat4 drawView{1.0f}, drawProjection{1.0f};
-    glm::mat4 cullView{1.0f}, cullProjection{1.0f};
-    VkExtent2D extent{0, 0};
-    sieve::CullingToggles toggles;  // as the plugin had them (freeze: the frame's)
-    float drawDistance = 0.0f;
-};
+using engine::ui::CullingFrame;
 
 // The instance whose triangles the ray through pixel (x + 0.5, y + 0.5) meets first, and at what
 // distance; none for the sky. `lodOf(i)`: the LOD to test instance i's triangles at.
@@ -40,20 +32,8 @@ std::optional<PickHit> castPickRay(const sieve::assets::SceneData& scene, const 
 sieve::Result<std::string> pickJson(const sieve::assets::SceneData& scene, const CullingFrame& frame,
                                     const engine::ui::PickReadbackPass::Frame& readback, int x, int y);
 
-// The same pick as the overlay's pick window shows it: a title, one line per test, and whether the CPU
-// reference and the GPU disagree.
-struct PickText {
-    std::optional<uint32_t> instance;
-    std::string title;
-    std::vector<std::string> lines;
-    bool mismatch = false;
-};
-PickText pickText(const std::string& json);
-
-// Compares the CPU decision with the GPU's for every instance; returns "N instances, M mismatches" and
-// the first mismatches, and whether all agree.
-sieve::Result<std::pair<bool, std::string>> verifyAllInstances(const sieve::assets::SceneData& scene,
-                                                               const CullingFrame& frame,
-                                                               const engine::ui::PickReadbackPass::Frame& readback);
+// The same pick as the overlay's pick window shows it: a title, one line per test, the false-culling
+// check's verdict, and whether the CPU reference and the GPU disagree.
+engine::ui::PickPanel pickText(const std::string& json);
 
 }  // namespace viewer

@@ -2,6 +2,7 @@
 // picks (--pick, --test-pick-verify), the screenshot, the stats JSON and the closing lines.
 #include <cstdio>
 
+#include "engine/ui/pick_verify.h"
 #include "engine/ui/stats_json.h"
 #include "frame_loop.h"
 #include "memory_report.h"
@@ -30,10 +31,10 @@ int explainPick(Session& s) {
         std::printf("pick: %s\n", j->c_str());
     }
     if (s.opt.testPickVerify) {
-        auto v = verifyAllInstances(s.scene, s.lastFrame, *last);
+        auto v = engine::ui::verifyFrame(s.scene, s.lastFrame, *last);
         if (!v) return fail(v.error().message);
-        std::printf("%s\n", v->second.c_str());
-        if (!v->first) return 1;
+        std::printf("%s\n", engine::ui::verdictSummary(*v).c_str());
+        if (!v->allAgree()) return 1;
     }
     return 0;
 }

@@ -2,7 +2,8 @@
 # The overlay fits: in a window (Xvfb) at 640x400 and 1280x720 every section's header is inside the
 # window and not scrolled away (the viewer writes each header's rectangle to its stats JSON, and the
 # screenshot must show header text there), the bottom bar with the last action's result and the frozen
-# banner is on screen; headless screenshots keep the overlay within a quarter of the image.
+# banner is on screen; the pass table shows no row cut at its bottom; headless screenshots keep the overlay
+# within a quarter of the image.
 # $1: build directory, $2: source directory.
 source "$(dirname "$0")/lib.sh"
 command -v xvfb-run >/dev/null || { echo "xvfb-run missing: apt-get install -y xvfb"; exit 1; }
@@ -48,6 +49,20 @@ for size in ["640x400", "1280x720"]:
             x0, y0, x1, y1 = (int(round(v)) for v in r)
             white = (img[y0:y1, x0:x1] >= 200).all(axis=2).sum()
             assert white >= 5, f"{mode} {size}: no header text for '{s['name']}' in the screenshot ({white})"
+        # The pass table: every row it shows lies wholly inside its scroll region (none cut at the bottom,
+        # "overlau.hiz"); where they do not all fit, the rest are scrolled away, not cut.
+        # (At 640x400 the section's header is the window's last line: the table is below it, out of sight.)
+        if "pass_table" in o:
+            t = o["pass_table"]["rect"]
+            rows = o["pass_rows"]
+            shown = [r for r in rows if r["visible"]]
+            assert shown or size != "1280x720", f"{mode} {size}: no pass row shown"
+            for r in shown:
+                assert t[1] <= r["rect"][1] and r["rect"][3] <= min(t[3], win[3]) + 0.5, \
+                    f"{mode} {size}: the row '{r['name']}' {r['rect']} is cut by the pass table {t} or the window"
+            print(f"{mode} {size}: pass table {t}: {len(shown)} of {len(rows)} rows shown, none cut")
+        elif (mode, size) == ("window", "1280x720"):
+            raise AssertionError("window 1280x720: the GPU time section is closed")
         if mode == "window":
             st = o.get("status")
             assert st and inside(st["rect"], 0, 0, w, h), f"window {size}: status bar {st}"

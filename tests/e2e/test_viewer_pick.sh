@@ -5,7 +5,9 @@
 #     the roofs with a draw distance, far out looking in) and with the LOD bias moved (--test-pick-verify);
 #  2. a grid of picks from the street: a drawn building (instance, tests, drawn by a phase, agree), the sky
 #     (no instance);
-#  3. bad pixels are refused with exit code 2.
+#  3. with the false-culling check on, whether the final depth shows the picked instance, and false culls
+#     planted (--test-radius-shrink) found by a pick;
+#  4. bad pixels are refused with exit code 2.
 # The street run is under synchronization validation (the viewer exits 1 on any message).
 # With the culling frozen and the camera turned: test_viewer_pick_frozen.sh (a window: the camera is turned
 # by a drag).
@@ -59,6 +61,37 @@ b = drawn[0]
 assert b["cpu_decision"] == "drawn" and b["tests"][0]["verdict"] == "inside", b
 print(f"street: {len(drawn)} drawn picks, e.g. instance {b['instance']} ({b.get('mesh_name')}, "
       f"{b['gpu_state']}, LOD {b['gpu_lod']}), {len(sky)} sky")
+PY
+# With the false-culling check on, each pick says whether the frame's final depth shows the instance (the
+# check's verdict where the GPU culled it by occlusion; drawn ones are not checked). Radii shrunk by 90%
+# in the occlusion test plant false culls: a dense grid of picks from the street lands on some of them
+# (instances the GPU culled by occlusion that the final depth shows), the check counts them, and the CPU
+# reference still agrees with the GPU on every instance (under synchronization validation: the depth copy).
+grid=()
+for ((y = 4; y < 270; y += 8)); do for ((x = 4; x < 480; x += 8)); do grid+=(--pick "$x,$y"); done; done
+SIEVE_SYNC_VALIDATION=1 run check --validation --camera 40,1.7,40,90,0 --check-culling on --test-radius-shrink 0.9 --test-pick-verify \
+    --stats "$out/check.json" "${grid[@]}"
+grep -q '^pick verify: .*, 0 mismatches$' "$out/check.txt" || { grep '^pick verify' -A5 "$out/check.txt"; echo "FAIL: check verify"; exit 1; }
+/usr/bin/python3 - "$out" <<'PY'
+import json, sys
+def picks(name):
+    return [json.loads(l[len("pick: "):]) for l in open(f"{sys.argv[1]}/{name}.txt") if l.startswith("pick: ")]
+off = [p for p in picks("picks") if p["instance"] is not None]
+assert all(p["final_depth"]["check"] == "off" for p in off), off[0]["final_depth"]
+hit = [p for p in picks("check") if p["instance"] is not None]
+assert hit and all(p["final_depth"]["check"] == "on" for p in hit), hit[:1]
+checked = [p for p in hit if p["final_depth"]["checked"]]
+assert all(p["gpu_state"] == "occlusion_culled" for p in checked), "a pick checked what occlusion did not cull"
+assert all(p["final_depth"]["checked"] for p in hit if p["gpu_state"] == "occlusion_culled"), "an occluded pick unchecked"
+false = [p for p in checked if p["final_depth"]["falsely_culled"]]
+assert false, "no pick landed on a falsely culled instance with radii shrunk by 90%"
+assert all(p["final_depth"]["shows_it"] for p in false), false[0]
+assert any(p["gpu_state"].startswith("drawn") for p in hit), "no drawn pick"
+stats = json.load(open(f"{sys.argv[1]}/check.json"))
+assert stats["falsely_culled"] > 0, stats.get("falsely_culled")
+print(f"check: {len(hit)} picks on instances, {len(false)} on falsely culled ones "
+      f"(e.g. instance {false[0]['instance']}: {false[0]['final_depth']['verdict']}), "
+      f"the check counted {stats['falsely_culled']}")
 PY
 # Bad input: a pixel outside the frame, a malformed pixel.
 rc=0; "$viewer" "${common[@]}" --pick 480,10 >"$out/bad.txt" 2>&1 || rc=$?

@@ -13,12 +13,16 @@
 
 namespace testing_gpu {
 
+// The projection the frames are drawn with: 60 degrees vertically, reverse Z, near plane 0.1.
+inline glm::mat4 framesProjection(VkExtent2D e) {
+    const float aspect = float(e.width) / float(e.height);
+    return sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), aspect, 0.1f));
+}
+
 inline void renderFrames(engine::HeadlessTarget& target, engine::SceneRenderer& renderer,
                          const sieve::assets::CameraPose& pose, int n) {
     const glm::mat4 view = sieve::assets::viewMatrix(pose);
-    const VkExtent2D e = target.extent();
-    const float aspect = float(e.width) / float(e.height);
-    const glm::mat4 proj = sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), aspect, 0.1f));
+    const glm::mat4 proj = framesProjection(target.extent());
     for (int i = 0; i < n; ++i) {
         auto frame = target.beginFrame();
         ASSERT_TRUE(frame) << frame.error().message;
