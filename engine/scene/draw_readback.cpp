@@ -28,7 +28,7 @@ uint64_t streamTriangles(std::span<const DrawCommand> list, const DrawCounts& co
 }
 
 DrawReadback::DrawReadback(Context& ctx, std::vector<sieve::StreamRange> streams, uint32_t framesInFlight)
-    : ctx_(&ctx), slots_(framesInFlight), streams_(std::move(streams)) {
+    : ctx_(&ctx), streams_(std::move(streams)), slots_(framesInFlight) {
     for (const sieve::StreamRange& r : streams_) capacity_ += 2 * uint64_t(r.maxDraws);
 }
 

@@ -142,7 +142,9 @@ TEST(Meshlets, FilteredInstancesGetNoSlots) {
     EXPECT_EQ(c.visibilitySlots, next);
     ASSERT_EQ(c.instanceSlots.size(), scene.instances.size());
     for (size_t i = 0; i < scene.instances.size(); ++i)
-        if (i % 3 != 1) EXPECT_EQ(c.instanceSlots[i], next) << "past the table: instance " << i;
+        if (i % 3 != 1) {
+            EXPECT_EQ(c.instanceSlots[i], next) << "past the table: instance " << i;
+        }
     // No filter: every instance again, as buildClusters left them.
     auto all = assignInstanceSlots(c, scene);
     ASSERT_TRUE(all) << all.error();

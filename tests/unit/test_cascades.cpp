@@ -71,8 +71,9 @@ TEST(Cascades, EachCascadeHoldsItsSliceAndTheCastersTowardsTheLight) {
             EXPECT_TRUE(sieve::gpu::sieveInFrustum(sieve::gpu::vec4(w.x, w.y, w.z, 0.0f), p)) << i;
             // A caster towards the light from it, still inside the scene, shades it: inside too.
             const glm::vec3 c = w + toLight * 50.0f;
-            if (glm::all(glm::lessThanEqual(c, s.sceneMax)) && glm::all(glm::greaterThanEqual(c, s.sceneMin)))
+            if (glm::all(glm::lessThanEqual(c, s.sceneMax)) && glm::all(glm::greaterThanEqual(c, s.sceneMin))) {
                 EXPECT_TRUE(sieve::gpu::sieveInFrustum(sieve::gpu::vec4(c.x, c.y, c.z, 0.0f), p)) << i;
+            }
         }
         // Something far beside the slice is outside: the cascade culls.
         const glm::vec3 far = glm::vec3(toWorld * glm::vec4(0, 0, -cascades[k].splitFar * 3 - 100, 1));
