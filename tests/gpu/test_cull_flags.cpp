@@ -104,15 +104,20 @@ protected:
         for (uint32_t i = 0; i < n; ++i) {
             const vec4 s = scene.instances[i].sphere;
             // Early flags only for a two-phase view, LODs only where flagged: the rest is not written.
-            if (twoPhase)
+            if (twoPhase) {
                 ASSERT_EQ(g.earlyFlags[i], early.flags[i])
                     << "early flag " << i << " sphere " << s.x << " " << s.y << " " << s.z << " " << s.w;
+            }
             ASSERT_EQ(g.earlyDraws[i], early.drawCounts[i]) << i;
-            if (early.flags[i]) ASSERT_EQ(g.earlyLods[i], early.lods[i]) << "early lod " << i;
+            if (early.flags[i]) {
+                ASSERT_EQ(g.earlyLods[i], early.lods[i]) << "early lod " << i;
+            }
             ASSERT_EQ(g.lateFlags[i], late.flags[i])
                 << "late flag " << i << " sphere " << s.x << " " << s.y << " " << s.z << " " << s.w;
             ASSERT_EQ(g.lateDraws[i], late.drawCounts[i]) << i;
-            if (late.flags[i]) ASSERT_EQ(g.lateLods[i], late.lods[i]) << "late lod " << i;
+            if (late.flags[i]) {
+                ASSERT_EQ(g.lateLods[i], late.lods[i]) << "late lod " << i;
+            }
             ASSERT_EQ(g.visibleLast[i], visibleLast[i]) << "visibleLast " << i;
             ASSERT_EQ(g.state[i], late.state[i]) << "state " << i;
         }

@@ -68,7 +68,9 @@ TEST_F(NonFiniteBoundsTest, NonFiniteSpheresAreFlaggedVisibleAndDrawn) {
             EXPECT_EQ(g.late.flags[i], !cases[i].finite && !twoPhase ? 1u : 0u) << cases[i].what;
             if (!cases[i].finite) {
                 // Visible last frame and "in the frustum": the early phase draws it; single phase: the late.
-                if (twoPhase) EXPECT_EQ(g.early.flags[i], 1u) << cases[i].what;  // (not written otherwise)
+                if (twoPhase) {
+                    EXPECT_EQ(g.early.flags[i], 1u) << cases[i].what;  // (not written otherwise)
+                }
                 EXPECT_EQ(g.early.drawCounts[i] + g.late.drawCounts[i], prims) << cases[i].what;
                 EXPECT_EQ(g.early.drawCounts[i] ? g.early.lods[i] : g.late.lods[i], 0u)
                     << cases[i].what << ": LOD 0 for unknown bounds";

@@ -77,8 +77,9 @@ TEST(CullViewsReference, EachViewIsItsOneViewReferenceOnTheInstancesItKeeps) {
         EXPECT_EQ(counters[v].lateVisible, c1.lateVisible);
         EXPECT_EQ(counters[v].lateDrawn, c1.lateDrawn);
         // An EARLY view is decided by the early pass alone: everything in its frustum is drawn there.
-        if (earlyView)
+        if (earlyView) {
             for (uint32_t i = 0; i < n; ++i) ASSERT_EQ(early.flags[v * n + i], vis1[i]) << i;
+        }
     }
     // Bins: each primitive of a flagged instance in exactly its clamped bin.
     for (uint32_t i = 0; i < n; ++i) {

@@ -54,7 +54,9 @@ TEST(SpatialOrder, SortIsAStablePermutationInMortonOrderWithNonFiniteLast) {
         const uint32_t a = sieve::assets::mortonCode(out[i - 1].sphere, lo, hi);
         const uint32_t b = sieve::assets::mortonCode(out[i].sphere, lo, hi);
         ASSERT_LE(a, b) << "at " << i;
-        if (a == b) ASSERT_LT(out[i - 1].mesh, out[i].mesh) << "not stable at " << i;
+        if (a == b) {
+            ASSERT_LT(out[i - 1].mesh, out[i].mesh) << "not stable at " << i;
+        }
     }
     const auto at30 = std::find(ids.begin(), ids.end(), 30u), at31 = std::find(ids.begin(), ids.end(), 31u);
     EXPECT_EQ(at31 - at30, 1) << "equal codes keep their order, adjacent";
