@@ -58,6 +58,7 @@ struct KittenOptions {
     std::string kitten = SIEVE_KITTEN_GLB;
     std::string order = "niagara";  // of the instance table: niagara's placement order, or "morton"
     std::string clusters = "off";   // off | indirect | mesh | all (indirect then mesh)
+    bool triangleCull = false;      // the mesh path's per-triangle culling
     uint32_t warmupMs = 500;
     CityOptions render;  // --width --height --frames --warmup --verify --out
 };
@@ -120,6 +121,9 @@ int kittenMain(int argc, char** argv) {
     p.choice("--order", {"niagara", "morton"}, "order of the instance table (default niagara)", o.order);
     p.choice("--clusters", {"off", "indirect", "mesh", "all"},
              "cull clusters too, drawn by this path (all: both; default off: instances only)", o.clusters);
+    p.onOff("--triangle-cull",
+            "the mesh path culls back-facing, degenerate and sample-less triangles in its mesh shaders (default off)",
+            o.triangleCull);
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
@@ -202,7 +206,7 @@ int kittenMain(int argc, char** argv) {
                 .num("within_distance_fraction", double(counts.withinDistance) / double(n));
         };
         if (!paths.empty()) {
-            const KittenClusterRun run{lines, paths, view, proj, kittenCameraView(o), extent};
+            const KittenClusterRun run{lines, paths, view, proj, kittenCameraView(o), extent, o.triangleCull};
             auto ok = writeKittenClusterLines(ctx, *field, meshClusters, run, sink);
             if (!ok) return fail(kName, ok.error().message);
             allOk = allOk && ok.value();
