@@ -5,6 +5,7 @@
 // share of the instances in the frustum and the share that niagara's draw distance (200) would keep of
 // those, printed on stderr and written in the lines. --clusters culls on down to clusters instead
 // (kitten_clusters.h): one line per cluster path.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -144,6 +145,9 @@ int kittenMain(int argc, char** argv) {
     std::vector<engine::ClusterPath> paths;
     if (o.clusters == "indirect" || o.clusters == "all") paths.push_back(engine::ClusterPath::Indirect);
     if (o.clusters == "mesh" || o.clusters == "all") paths.push_back(engine::ClusterPath::Mesh);
+    if (o.triangleCull && std::find(paths.begin(), paths.end(), engine::ClusterPath::Mesh) == paths.end())
+        return fail(kName,
+                    "--triangle-cull on culls triangles in the mesh path's shaders: it needs --clusters mesh or all");
     sieve::assets::ClusterData meshClusters;
     if (!paths.empty()) {
         auto built = sieve::assets::buildClusters(mesh);

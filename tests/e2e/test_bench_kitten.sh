@@ -142,7 +142,8 @@ fi
 grep -q "sieve-bench kitten: the kitten mesh '$WORK/no/kitten.glb' is missing" err.txt ||
   { cat err.txt; echo "FAIL: no clear message for a missing kitten"; exit 1; }
 # Bad options are refused with a message, not run.
-for args in "--instances 0" "--instances x" "--seed 3" "--frames 0" "--clusters on" "--triangle-cull maybe"; do
+for args in "--instances 0" "--instances x" "--seed 3" "--frames 0" "--clusters on" "--triangle-cull maybe" \
+            "--triangle-cull on --clusters indirect"; do
   if "$BENCH" kitten $args > /dev/null 2> err.txt; then echo "FAIL: '$args' accepted"; exit 1; fi
   grep -q "sieve-bench kitten" err.txt || { echo "FAIL: '$args' gave no message"; exit 1; }
 done
