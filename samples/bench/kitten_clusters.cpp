@@ -116,8 +116,7 @@ sieve::Result<bool> writeKittenClusterLines(engine::Context& ctx, const sieve::a
                          (unsigned long long)r.lines.n);
             continue;
         }
-        const bool triangleCull = r.triangleCull && path == engine::ClusterPath::Mesh;
-        const engine::ClusterSetup setup{&clusters, path, candidates, candidates, triangleCull};
+        const engine::ClusterSetup setup{&clusters, path, candidates, candidates};
         auto hR = SceneHarness::create(ctx, field, r.extent, 1, &setup, nullptr, drawCapacity);
         if (!hR) return sieve::makeError(hR.error().code, std::string(name) + ": " + hR.error().message);
         SceneHarness& h = *hR.value();
@@ -133,10 +132,8 @@ sieve::Result<bool> writeKittenClusterLines(engine::Context& ctx, const sieve::a
         line.integer("width", r.extent.width)
             .integer("height", r.extent.height)
             .str("order", "stable")
-            .str("cluster_path", name)
-            .boolean("triangle_cull", triangleCull);
+            .str("cluster_path", name);
         addRun(line, *run);
-        addClipping(line, *run);
         std::vector<double> instanceUs, clusterUs;
         splitCull(*run, instanceUs, clusterUs);
         addStat(line, "instance_cull", stat(instanceUs));
