@@ -18,11 +18,6 @@
 // reads them), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
 // instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; counters[v] (shared/cull.h
 // CullCounters) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision.
-// The late shader works in batches (shared/cull.h SIEVE_FLAG_LATE_GROUP, _ROUNDS): a sweep tests every
-// instance of the batch against the frustum, mask and distance and finishes those out of view; the ones in
-// view are gathered in shared memory and tested for occlusion one per invocation, so that the occlusion
-// test and the LOD choice run on full subgroups whatever the order of the instance table (in niagara's
-// random placement order a subgroup of one instance per invocation held one or two instances in view).
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/dispatch.h"
@@ -32,11 +27,7 @@
 #include "shared/cull_state.h"
 #include "shared/draw_push.h"
 
-#if CULL_LATE
-layout(local_size_x = SIEVE_FLAG_LATE_GROUP) in;
-#else
 layout(local_size_x = 64) in;
-#endif
 // A uniform block: every invocation reads the same views, which the constant cache serves best.
 layout(set = 0, binding = SIEVE_FLAG_VIEWS, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
 layout(set = 0, binding = SIEVE_FLAG_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
@@ -70,7 +61,6 @@ void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) 
         drawCounts[sieveKey(sieveStream(v, b, pc.binCount), i, n)] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
 }
 
-#if !CULL_LATE
 void main() {
     const uint i = sieve_group_index() * 64u + gl_LocalInvocationID.x;
     const uint n = pc.instanceCount;
@@ -80,91 +70,50 @@ void main() {
         const uint toggles = views[v].toggles;
         const bool twoPhase = (toggles & SIEVE_CULL_TWO_PHASE) != 0u;
         const uint vi = sieveKey(v, i, n);
+#if CULL_LATE
+        const bool tested = valid;
+#else
         const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
         const bool tested = valid && (earlyView || (twoPhase && visibleLast[vi] != 0u));
+#endif
         uint culledBy;
-        const bool flag = inViewKept(i, v, tested, cache, culledBy);  // `tested` holds the phase's rule
+        const bool inFrustum = inViewKept(i, v, tested, cache, culledBy);
+#if CULL_LATE
+        const bool vis = visibleOf(i, v, inFrustum, cache);
+        const bool drawnEarly = twoPhase && valid && flagsEarly[vi] != 0u;
+        const bool flag = vis && !drawnEarly;
+        if (valid) visibleLast[vi] = vis ? 1u : 0u;
+#else
+        const bool flag = inFrustum;  // `tested` holds the phase's rule
+#endif
         bool meshValid = false;
         const uint lod = flag ? lodOf(i, v, cache, meshValid) : 0u;
         if (valid) {
+#if CULL_LATE
+            flags[vi] = flag ? 1u : 0u;
+#else
             // Only the late phase of a two-phase view reads them (flagsEarly).
             if (twoPhase) flags[vi] = flag ? 1u : 0u;
+#endif
             // Read only where flagged (draw counts > 0, lodsEarly of instances drawn early).
             if (flag) lods[vi] = lod;
             writeDrawCounts(i, v, flag, meshValid, cache.mesh);
         }
+#if CULL_LATE
+        if (v == 0u && valid)
+            state[i] = stateOf(keptBy(i, v, tested, cache), culledBy, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u,
+                               lod);
+        // Every invocation reaches the ballots (threads past the count vote false).
+        countSubgroup(inFrustum, v, 0u);
+        countSubgroup(vis, v, 2u);
+        countSubgroup(flag, v, 3u);
+        countDistanceCulled(culledBy, v);
+#else
         countSubgroup(flag, v, 1u);
         // An EARLY view's whole test happens here.
-        countSubgroup(earlyView && flag, v, 0u);
-        countSubgroup(earlyView && flag, v, 2u);
+        countSubgroup(earlyView && inFrustum, v, 0u);
+        countSubgroup(earlyView && inFrustum, v, 2u);
         countDistanceCulled(earlyView ? culledBy : SIEVE_CULL_TEST_COUNT, v);
-    }
-}
-#else
-// Instances of this workgroup's batch in view v, gathered by the sweep (indices relative to the batch).
-shared uint s_inView[SIEVE_FLAG_LATE_GROUP * SIEVE_FLAG_LATE_ROUNDS];
-shared uint s_inViewCount;
-
-// Outputs of instance i in view v once its decision is known (kept, culledBy: as inViewKept gave them).
-void writeLate(uint i, uint v, bool vis, bool drawnEarly, bool kept, uint culledBy, inout InstanceCache cache) {
-    const uint vi = sieveKey(v, i, pc.instanceCount);
-    const bool flag = vis && !drawnEarly;
-    bool meshValid = false;
-    const uint lod = flag ? lodOf(i, v, cache, meshValid) : 0u;
-    visibleLast[vi] = vis ? 1u : 0u;
-    flags[vi] = flag ? 1u : 0u;
-    if (flag) lods[vi] = lod;  // read only where flagged
-    writeDrawCounts(i, v, flag, meshValid, cache.mesh);
-    if (v == 0u) state[i] = stateOf(kept, culledBy, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u, lod);
-}
-
-bool drawnEarlyIn(uint i, uint v) {
-    return (views[v].toggles & SIEVE_CULL_TWO_PHASE) != 0u && flagsEarly[sieveKey(v, i, pc.instanceCount)] != 0u;
-}
-
-// The sweep: every instance of the batch against the frustum, the mask and the draw distance. Those out of
-// view are finished here; those in view are gathered for the occlusion test.
-void sweep(uint first, uint v) {
-    const uint n = pc.instanceCount;
-    for (uint r = 0u; r < SIEVE_FLAG_LATE_ROUNDS; ++r) {
-        const uint local = r * SIEVE_FLAG_LATE_GROUP + gl_LocalInvocationID.x;
-        const uint i = first + local;
-        const bool valid = i < n;
-        InstanceCache cache = emptyCache();
-        uint culledBy;
-        const bool inView = inViewKept(i, v, valid, cache, culledBy);
-        if (inView) s_inView[atomicAdd(s_inViewCount, 1u)] = local;
-        if (valid && !inView) writeLate(i, v, false, drawnEarlyIn(i, v), keptBy(i, v, true, cache), culledBy, cache);
-        countSubgroup(inView, v, 0u);
-        countDistanceCulled(culledBy, v);
-    }
-}
-
-// The instances of the batch in view, one per invocation: occlusion, LOD, outputs.
-void testGathered(uint first, uint v) {
-    const uint count = s_inViewCount;  // the same for the whole workgroup: the loop is uniform
-    for (uint base = 0u; base < count; base += SIEVE_FLAG_LATE_GROUP) {
-        const uint k = base + gl_LocalInvocationID.x;
-        const bool has = k < count;
-        const uint i = has ? first + s_inView[k] : 0u;
-        InstanceCache cache = emptyCache();
-        const bool vis = has && visibleOf(i, v, true, cache);
-        const bool drawnEarly = has && drawnEarlyIn(i, v);
-        if (has) writeLate(i, v, vis, drawnEarly, true, SIEVE_CULL_TEST_COUNT, cache);
-        countSubgroup(vis, v, 2u);
-        countSubgroup(vis && !drawnEarly, v, 3u);
-    }
-}
-
-void main() {
-    const uint first = sieve_group_index() * (SIEVE_FLAG_LATE_GROUP * SIEVE_FLAG_LATE_ROUNDS);
-    for (uint v = 0u; v < pc.viewCount; ++v) {
-        if (gl_LocalInvocationID.x == 0u) s_inViewCount = 0u;
-        barrier();
-        sweep(first, v);
-        barrier();
-        testGathered(first, v);
-        barrier();  // the list is read before the next view clears it
-    }
-}
 #endif
+    }
+}

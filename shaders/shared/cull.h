@@ -122,13 +122,6 @@ SIEVE_CONST(uint, SIEVE_CULL_COUNTER_WORDS, 5u)  // uints of one CullCounters
 // cost the H200's late flag pass about 0.2 ms at 10M instances where most subgroups vote.
 SIEVE_CONST(uint, SIEVE_CULL_COUNTER_STRIPES, 32u)
 
-// The late flag shader's batches (cull/flag.glsl): a workgroup of SIEVE_FLAG_LATE_GROUP invocations takes
-// SIEVE_FLAG_LATE_ROUNDS instances each, tests all of them against the frustum and the draw distance, and
-// runs the occlusion and LOD tests on the ones in view gathered densely (the host dispatches
-// ceil(N / (GROUP * ROUNDS)) workgroups). 128 is the minimum maxComputeWorkGroupInvocations.
-SIEVE_CONST(uint, SIEVE_FLAG_LATE_GROUP, 128u)
-SIEVE_CONST(uint, SIEVE_FLAG_LATE_ROUNDS, 8u)
-
 // Where the occlusion test reads the pyramid: texels [x0, x1] x [y0, y1] (at most 2x2) of `mip`.
 struct CullOcclusionQuery {
     uint mip;

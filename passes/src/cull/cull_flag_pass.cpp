@@ -57,9 +57,7 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
     set[gpu::SIEVE_FLAG_LODS_EARLY] = Binding::storage(late.lodsEarly);
     set[gpu::SIEVE_FLAG_STATE] = Binding::storage(late.state);
     set[gpu::SIEVE_FLAG_OCCLUSION_VIEW] = Binding::uniform(occlusion);
-    // Each invocation takes SIEVE_FLAG_LATE_ROUNDS instances (shared/cull.h).
-    const uint64_t rounds = gpu::SIEVE_FLAG_LATE_ROUNDS;
-    late_.dispatchLinear(cmd, set, push(layout), late_.groupsFor((layout.instanceCount + rounds - 1) / rounds));
+    late_.dispatchLinear(cmd, set, push(layout), late_.groupsFor(layout.instanceCount));
 }
 
 }  // namespace sieve
