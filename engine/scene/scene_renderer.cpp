@@ -140,7 +140,10 @@ sieve::Result<void> SceneRenderer::createStatsPools() {
         VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         info.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
         info.queryCount = 2;
-        info.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT;
+        // Read back in this bit order (kStatsValues).
+        info.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
+                                  VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT |
+                                  VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT;
         VkQueryPool pool = VK_NULL_HANDLE;
         SIEVE_VK_TRY(vkCreateQueryPool(ctx_.device(), &info, nullptr, &pool));
         vkResetQueryPool(ctx_.device(), pool, 0, 2);
@@ -413,11 +416,18 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
         FrameTriangles t;
         t.frameIndex = *slotFrame_[slot];
         const bool meshPath = clusters_ && clusters_->path() == ClusterPath::Mesh;
-        if (slot < statsPools_.size() && statsWritten_[slot] && !meshPath) {
-            uint64_t prims[2] = {0, 0};
-            VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(prims), prims,
-                                               sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
-            if (r == VK_SUCCESS) t.query = prims[0] + prims[1];
+        if (slot < statsPools_.size() && statsWritten_[slot]) {
+            // Per query (early, late draw pass): input-assembly primitives, clipping invocations, clipping
+            // primitives.
+            constexpr uint32_t kStatsValues = 3;
+            uint64_t v[2 * kStatsValues] = {};
+            VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(v), v,
+                                               kStatsValues * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+            if (r == VK_SUCCESS) {
+                if (!meshPath) t.query = v[0] + v[kStatsValues];
+                t.clippingInvocations = v[1] + v[kStatsValues + 1];
+                t.clippingPrimitives = v[2] + v[kStatsValues + 2];
+            }
         }
         if (auto d = drawReadback_->read(slot)) t.records = d->triangles;
         triangles_.add(t);
@@ -426,6 +436,8 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
     const auto t = counts.cull.valid ? triangles_.find(counts.cull.frame) : triangles_.latest();
     counts.trianglesQuery = t ? t->query : std::nullopt;
     counts.trianglesRecords = t ? t->records : std::nullopt;
+    counts.clippingInvocations = t ? t->clippingInvocations : std::nullopt;
+    counts.clippingPrimitives = t ? t->clippingPrimitives : std::nullopt;
     // With clusters the draws are the cluster lists, whose triangles the cluster plugin sums from the
     // records it writes (the mesh path draws no input-assembly primitives for the query to count).
     if (clusters_ && counts.clusters.valid && (!counts.cull.valid || counts.clusters.frame == counts.cull.frame))

@@ -38,6 +38,9 @@ struct FrameCounts {
     const char* trianglesSource = "none";      // "draw_records" | "cluster_records" | "pipeline_statistics" | "none"
     std::optional<uint64_t> trianglesQuery;    // the query's count of that frame, where it has one
     std::optional<uint64_t> trianglesRecords;  // the draw records' count of that frame, where read back
+    // The pipeline-statistics query's clipper counts of that frame, where it has them (every path; with the
+    // mesh path's triangle culling, the triangles it culled never reach the clipper).
+    std::optional<uint64_t> clippingInvocations, clippingPrimitives;
 };
 
 // How a SceneRenderer is made (beside the scene and its target).

@@ -79,6 +79,7 @@ void addClusters(nlohmann::ordered_json& j, const RunSummary& run) {
     j["clusters_cone"] = k.coneVisible;
     j["clusters_occlusion_visible"] = k.lateVisible;
     j["cluster_triangles"] = k.triangles;
+    j["cluster_triangle_cull"] = run.clusterTriangleCull;
     j["clusters_overflow"] = uint64_t(run.clusters.early.overflow) + run.clusters.late.overflow + k.dropped;
 }
 

@@ -43,6 +43,16 @@ struct ClusterMeshInputs {
     uint32_t shadowCascades = 0;
 };
 
+// Options of the mesh path beside the shading (GeometryOptions).
+struct ClusterMeshOptions {
+    // Per-triangle culling in the mesh shaders (shared/triangle_cull.h): triangles facing away where the
+    // pipeline culls that face (never in double-sided bins), with two identical vertices, or covering no
+    // sample centre of the scissor (single-sample attachments) are culled before the rasterizer; a
+    // triangle with a vertex at w <= 0 is left to the clipper. The picture is the same either way: only
+    // triangles the rasterizer would draw no sample of are culled.
+    bool triangleCull = false;
+};
+
 // One list drawn with one bin's pipeline, for recordWithRendering's ordered form.
 struct ClusterMeshBinDraw {
     const ClusterMeshInputs* inputs = nullptr;
@@ -53,7 +63,9 @@ class ClusterMeshPass {
 public:
     // Refuses a device without VK_EXT_mesh_shader's meshShader (DeviceInfo::meshShader) or kGeometryNeeds.
     static Result<ClusterMeshPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
-                                          const GeometryOptions& options = {});
+                                          const GeometryOptions& options = {},
+                                          const ClusterMeshOptions& meshOptions = {});
+    bool triangleCull() const;
     ClusterMeshPass(ClusterMeshPass&&) noexcept;
     ClusterMeshPass& operator=(ClusterMeshPass&&) noexcept;
     ~ClusterMeshPass();
