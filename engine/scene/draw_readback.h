@@ -72,6 +72,7 @@ struct FrameTriangles {
     // Pipeline statistics of both draw passes, every path: primitives that reached the clipper (clipping
     // invocations) and those it passed on (clipping primitives).
     std::optional<uint64_t> clippingInvocations, clippingPrimitives;
+    std::optional<uint64_t> meshPrimitives;  // the mesh path's mesh-primitives-generated query
 };
 
 class TriangleHistory {

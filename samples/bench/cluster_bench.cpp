@@ -4,7 +4,8 @@
 // times, culling time = the culling and cluster passes; median over every timed frame of every round.
 // Triangles: drawn per frame (pipeline statistics for instance culling, the cluster plugin's count with
 // clusters), and triangles per second of frame time. --triangle-cull on: the mesh path's per-triangle
-// culling (its line says triangle_cull; pipeline_statistics: the clipper's counts where the device has them).
+// culling (its line says triangle_cull; pipeline_statistics: the clipper's counts where the device has them;
+// mesh_primitives_generated: the mesh path's mesh-primitives-generated query where the device counts them).
 #include <cstdio>
 
 #include "assets/meshlets.h"
@@ -87,6 +88,7 @@ int clusterMain(int argc, char** argv) {
             m.all.triangles = run->triangles;
             m.all.clippingInvocations = run->clippingInvocations;
             m.all.clippingPrimitives = run->clippingPrimitives;
+            m.all.meshPrimitives = run->meshPrimitives;
         }
     bool ok = true;
     for (size_t i = 0; i < modes.size(); ++i) {

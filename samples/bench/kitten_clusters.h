@@ -2,8 +2,9 @@
 // sieve-bench kitten --clusters: the kitten field culled down to clusters (meshlets of assets/meshlets.h,
 // the builder of the city and the viewer) by engine::SceneRenderer with the ClusterPlugin, drawn through
 // indexed indirect draws and/or mesh shaders (skipped without VK_EXT_mesh_shader), one JSON line per path
-// (with triangle_cull: whether that path's mesh shaders culled triangles, and the clipper counts of the
-// pipeline-statistics query where the device has it).
+// (with triangle_cull: whether that path's mesh shaders culled triangles, the clipper counts of the
+// pipeline-statistics query where the device has it, and mesh_primitives_generated: the mesh path's
+// mesh-primitives-generated query, null where not counted).
 //
 // Capacities follow what the fixed camera can see, not N x clusters per mesh: the instances in view
 // (frustum and draw distance, the GPU's predicates on spheres grown by kInViewMargin) are the only ones

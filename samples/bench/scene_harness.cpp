@@ -113,6 +113,7 @@ sieve::Result<SceneRun> SceneHarness::run(uint32_t warmup, uint32_t frames) {
         if (counts.trianglesValid) out.triangles = counts.triangles;
         if (counts.clippingInvocations) out.clippingInvocations = counts.clippingInvocations;
         if (counts.clippingPrimitives) out.clippingPrimitives = counts.clippingPrimitives;
+        if (counts.meshPrimitivesGenerated) out.meshPrimitives = counts.meshPrimitivesGenerated;
         double cull = 0, total = 0;
         for (const auto& t : timings) {
             const double us = t.ms * 1000.0;
@@ -163,6 +164,10 @@ void addRun(Json& j, const SceneRun& run) {
 }
 
 void addClipping(Json& j, const SceneRun& run) {
+    if (run.meshPrimitives)
+        j.integer("mesh_primitives_generated", *run.meshPrimitives);
+    else
+        j.raw("mesh_primitives_generated", "null");
     if (!run.clippingInvocations || !run.clippingPrimitives) {
         j.raw("pipeline_statistics", "null");
         return;

@@ -63,6 +63,7 @@ int finishRun(Session& s, const RunCounters& counters) {
         run.clusterPath = s.model.clusterPath;
         run.clusters = s.model.clusters;
         run.clusterTriangleCull = opt.clusterTriangleCull && s.model.clusterPath == "mesh";
+        run.meshPrimitives = s.model.meshPrimitives;
         run.debugView = engine::ui::debugViewName(s.model.debugView);
         run.binNames = s.model.binNames;
         if (s.ui) run.overlay = s.model.layout;

@@ -51,7 +51,7 @@ struct MaterialPush {
     vec4 lightDir;  // xyz: towards the light; w: shadow cascades (shared/shadow.h; 0: none)
     vec4 tint;      // multiplies the shaded colour (1,1,1,1: none)
     uint flags;     // SIEVE_MATERIAL_PUSH_*
-    // cluster_material.mesh's triangle culling (shared/triangle_cull.h): the scissor's size and the
+    // cluster_material_cull.mesh's triangle culling (shared/triangle_cull.h): the scissor's size and the
     // viewport transform, framebuffer xy = ndc.xy * viewport.xy + viewport.zw.
     uint scissorWidth;
     uint scissorHeight;

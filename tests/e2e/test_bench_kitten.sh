@@ -103,6 +103,11 @@ for l in lines:
     ps = l.get('pipeline_statistics', 'missing')
     check(ps is None or (ps != 'missing' and ps['clipping_invocations'] > 0 and ps['clipping_primitives'] > 0),
           f'{what}: pipeline statistics {ps}')
+    # The mesh-primitives-generated query: absent (null), never 0, where the device does not count them or on
+    # the indirect path.
+    mp = l.get('mesh_primitives_generated', 'missing')
+    check(mp is None or (l.get('cluster_path') == 'mesh' and isinstance(mp, int) and 0 < mp <= l['triangles']),
+          f'{what}: mesh primitives generated {mp}')
     check(l['view_draw_distance'] == 200, f"{what}: niagara's draw distance")
     for p in CULL_PASSES + ['cull.check', 'cull.stats', 'cluster.early', 'cluster.late', 'cluster.stats']:
         check(l['passes_us'].get(p, 0) > 0, f'{what}: has {p}')

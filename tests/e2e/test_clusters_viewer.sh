@@ -81,9 +81,12 @@ if mesh == "ran":
     mj = json.load(open(f"{out}/mesh.json"))
     assert mj["clusters_visible"] == on["clusters_visible"], (mj["clusters_visible"], on["clusters_visible"])
     assert mj["cluster_triangle_cull"] is False
+    mp = mj["cluster_mesh_primitives_generated"]  # null where the device does not count them
+    assert mp is None or 0 < mp <= mj["cluster_triangles"], (mp, mj["cluster_triangles"])
     c = np.asarray(Image.open(f"{out}/meshcull.png").convert("RGBA"))
     diff = int((a != c).any(axis=2).sum())
     assert diff == 0, f"{diff} pixels differ between the mesh path with triangle culling and the indirect path"
     assert json.load(open(f"{out}/meshcull.json"))["cluster_triangle_cull"] is True
 assert on["cluster_triangle_cull"] is False  # the indirect path culls no triangles
+assert on["cluster_mesh_primitives_generated"] is None  # counted on the mesh path only
 PY

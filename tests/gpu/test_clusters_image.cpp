@@ -32,6 +32,7 @@ struct Picture {
     std::optional<uint64_t> trianglesQuery;  // the pipeline-statistics query's input-assembly count
     sieve::ClusterStats clusters;
     std::optional<uint64_t> clippingInvocations;  // the query's primitives that reached the clipper
+    std::optional<uint64_t> meshPrimitives;       // the mesh-primitives-generated query (mesh path)
 };
 
 size_t differingPixels(const Picture& a, const Picture& b) {
@@ -100,6 +101,7 @@ protected:
         out.trianglesQuery = counts.trianglesQuery;
         out.clusters = counts.clusters;
         out.clippingInvocations = counts.clippingInvocations;
+        out.meshPrimitives = counts.meshPrimitivesGenerated;
         return out;
     }
 
@@ -114,6 +116,16 @@ protected:
         return {render(extent, pose, false, false, ClusterPath::Indirect, true, materials),
                 render(extent, pose, true, true, ClusterPath::Indirect, true, materials),
                 render(extent, pose, true, true, ClusterPath::Mesh, true, materials, triangleCull)};
+    }
+    // The mesh-primitives-generated query: counted on the mesh path exactly where the device was created with
+    // meshShaderQueries, never on the indirect path, and at most the triangles of the clusters drawn (the
+    // mesh shaders emit each cluster's triangles, some of them flagged culled).
+    void expectMeshPrimitives(const Picture& mesh, const Picture& indirect) {
+        EXPECT_FALSE(indirect.meshPrimitives.has_value()) << "the indirect path has no mesh primitives";
+        ASSERT_EQ(mesh.meshPrimitives.has_value(), ctx().meshShaderQueries());
+        if (!mesh.meshPrimitives) return;
+        EXPECT_GT(*mesh.meshPrimitives, 0u);
+        EXPECT_LE(*mesh.meshPrimitives, mesh.triangles);
     }
     static std::string caseName(VkExtent2D extent, bool materials) {
         return std::to_string(extent.width) + "x" + std::to_string(extent.height) +
@@ -259,6 +271,11 @@ TEST_F(ClusterImageTest, MeshPathDrawsThePictureOfTheIndirectPath) {
         EXPECT_EQ(mesh.clusters.counters.triangles, indirect.clusters.counters.triangles);
         // Honest stats: the mesh path's triangles are the sum over its clusters, as the indirect path draws.
         EXPECT_EQ(mesh.triangles, indirect.triangles);
+        expectMeshPrimitives(mesh, indirect);
+        if (mesh.meshPrimitives)
+            std::printf("[ clusters ] %s: %llu triangles in the cluster records, %llu mesh primitives generated\n",
+                        caseName(extent, materials).c_str(), (unsigned long long)mesh.triangles,
+                        (unsigned long long)*mesh.meshPrimitives);
         // The query counts what enters input assembly: with materials the indirect path draws a list that holds
         // several bins once per bin (the other bins' clusters enter and are discarded), so it equals the
         // clusters' sum only for plain shading (measured on the H200: 20 triangles drawn, 80 assembled, in
@@ -296,6 +313,14 @@ TEST_F(ClusterImageTest, MeshPathTriangleCullingKeepsThePicture) {
         // The clusters are the same: triangle culling acts after the cluster lists.
         EXPECT_EQ(on.clusters.drawn(), off.clusters.drawn());
         EXPECT_EQ(on.triangles, off.triangles);
+        expectMeshPrimitives(on, indirect);
+        expectMeshPrimitives(off, indirect);
+        if (on.meshPrimitives && off.meshPrimitives) {
+            EXPECT_LE(*on.meshPrimitives, *off.meshPrimitives);
+            std::printf("[ clusters ] %s: mesh primitives generated %llu without triangle culling, %llu with\n",
+                        caseName(extent, materials).c_str(), (unsigned long long)*off.meshPrimitives,
+                        (unsigned long long)*on.meshPrimitives);
+        }
         if (!on.clippingInvocations || !off.clippingInvocations) {
             statistics = false;
             return;

@@ -42,7 +42,6 @@ Result<void> materialPipelines(const DeviceInfo& dev, const GraphicsPipelineDesc
     m.textures.emplace(std::move(textures).value());
     for (uint32_t bin = 0; bin < gpu::SIEVE_MATERIAL_BIN_COUNT; ++bin) {
         GraphicsPipelineDesc desc = base;
-        desc.vertexShader = "geometry/cluster_material.mesh";
         const std::array<uint32_t, 2> material = geometry::materialSpecialization(bin, slots);
         std::array<uint32_t, gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL + 1> spec{};
         std::copy(material.begin(), material.end(), spec.begin());
@@ -50,6 +49,10 @@ Result<void> materialPipelines(const DeviceInfo& dev, const GraphicsPipelineDesc
         geometry::applyMaterialBin(desc, bin, layout, spec);
         // After applyMaterialBin: the bin's own face culling (none when double-sided).
         spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] = geometry::triangleCullMode(m.meshOptions.triangleCull, desc, dev);
+        const bool cull = spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] != 0;
+        desc.vertexShader = cull ? "geometry/cluster_material_cull.mesh" : "geometry/cluster_material.mesh";
+        // The plain variant has no constant 2: its specialization is the material's alone.
+        if (!cull) desc.specialization = std::span<const uint32_t>(spec).first(material.size());
         desc.debugName = kNames[bin];
         auto pipeline = GraphicsPipeline::create(dev, desc);
         if (!pipeline) return pipeline.error();
@@ -76,11 +79,12 @@ Result<ClusterMeshPass> ClusterMeshPass::create(const DeviceInfo& dev, VkFormat 
     if (options.materials) {
         if (auto r = materialPipelines(dev, desc, *impl); !r) return r.error();
     } else {
-        desc.vertexShader = "geometry/cluster.mesh";
         desc.debugName = "geometry.clusters.mesh";
         std::array<uint32_t, gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL + 1> spec{};
         spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] = geometry::triangleCullMode(meshOptions.triangleCull, desc, dev);
-        desc.specialization = spec;
+        const bool cull = spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] != 0;
+        desc.vertexShader = cull ? "geometry/cluster_cull.mesh" : "geometry/cluster.mesh";
+        if (cull) desc.specialization = spec;
         auto pipeline = GraphicsPipeline::create(dev, desc);
         if (!pipeline) return pipeline.error();
         impl->pipelines.push_back(std::move(pipeline).value());
