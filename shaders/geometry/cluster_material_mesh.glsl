@@ -3,6 +3,9 @@
 // (geometry/material_vertex.glsl), so the picture equals the indirect path's. One pipeline per bin: a list
 // that holds every bin (SIEVE_MATERIAL_PUSH_MIXED_BINS) is drawn once per bin, and each bin's workgroups
 // output nothing for the clusters of other bins.
+// Compiled twice by the .mesh files that include it: plain, and with SIEVE_TRIANGLE_CULL defined
+// (cluster_material_cull.mesh), which alone culls triangles the rasterizer would draw no sample of
+// (geometry/triangle_cull.glsl).
 #include "shared/cluster.h"
 #include "shared/draw.h"
 #include "shared/material.h"

@@ -2,6 +2,9 @@
 // (sieve/cluster.h: the record's instance and material, its cluster's meshlet vertices and packed
 // triangles). Every vertex goes through the same shadeVertex as mesh.vert, and the triangles come in
 // the order of the cluster's index range, so the picture equals the indirect path's.
+// Compiled twice by the .mesh files that include it: plain, and with SIEVE_TRIANGLE_CULL defined
+// (cluster_cull.mesh), which alone culls triangles the rasterizer would draw no sample of
+// (geometry/triangle_cull.glsl).
 #include "shared/cluster.h"
 #include "shared/draw.h"
 #include "shared/geometry_push.h"

@@ -1,19 +1,9 @@
-// Per-triangle culling of the mesh-shader cluster path (shared/triangle_cull.h), included only by the culling
-// variants (cluster_cull.mesh, cluster_material_cull.mesh: SIEVE_TRIANGLE_CULL defined). A triangle is culled
-// only when the rasterizer would draw no sample of it. The vertex loop keeps each vertex's framebuffer
-// position once (triangleCullKeepVertex), then after triangleCullSync every triangle is tested from those
-// (triangleCullWrite), so the divide and the viewport transform are paid per vertex, not per corner.
-// Conservative everywhere the hardware may differ from this arithmetic:
-// - a vertex with w <= 0 (or a position that is not finite) leaves the triangle to the clipper;
-// - every framebuffer position is taken as uncertain by e: the snap to the subpixel grid, plus a relative
-//   margin far above the rounding of the divide and of the viewport transform;
-// - zero area: only triangles that name one vertex twice (they stay degenerate after any snapping);
-// - faces: culled only when the area keeps its sign (or is zero, which the rasterizer counts as back
-//   facing) for every position within e of the computed ones; the clip positions are in the order the
-//   pipeline sees them, so mirrored instances, whose twin meshes carry the reversed winding, are tested
-//   as drawn;
-// - no sample: the bounding box widened by e holds no sample centre of the scissor.
-#include "shared/triangle_cull.h"
+// Per-triangle culling of the mesh-shader cluster path (geometry/triangle_rule.glsl), included only by the
+// culling variants (cluster_cull.mesh, cluster_material_cull.mesh: SIEVE_TRIANGLE_CULL defined). The vertex
+// loop keeps each vertex's framebuffer position once (triangleCullKeepVertex), then after triangleCullSync
+// every triangle is tested from those (triangleCullWrite), so the divide and the viewport transform are paid
+// per vertex, not per corner.
+#include "geometry/triangle_rule.glsl"
 
 // Only the cull flag: the implicit block would also declare the primitive shading rate, a capability
 // (FragmentShadingRateKHR) the device was not created with.
@@ -28,50 +18,13 @@ layout(constant_id = 2) const uint kTriangleCull = SIEVE_TRIANGLE_CULL_ON;
 // Per vertex: its framebuffer xy, and z = 1 where the triangle test may use it (w > 0, finite), 0 where not.
 shared vec3 sTriangleCullVertex[SIEVE_CLUSTER_MAX_VERTICES];
 
-// `viewport`: framebuffer xy = ndc.xy * viewport.xy + viewport.zw (a negative-height viewport has
-// viewport.y < 0).
 void triangleCullKeepVertex(uint v, vec4 clip, vec4 viewport) {
-    vec3 kept = vec3(0.0);
-    if (clip.w > 0.0) {  // false for NaN too
-        const vec2 p = clip.xy / clip.w * viewport.xy + viewport.zw;
-        if (!any(isinf(p)) && !any(isnan(p))) kept = vec3(p, 1.0);
-    }
-    sTriangleCullVertex[v] = kept;
+    sTriangleCullVertex[v] = triangleCullVertex(clip, viewport);
 }
 
 void triangleCullSync() {
     memoryBarrierShared();
     barrier();
-}
-
-// Framebuffer positions pa, pb, pc (usable ones); `scissor`: the samples are the centres k + 0.5 inside
-// [0, scissor).
-bool triangleCulled(vec2 pa, vec2 pb, vec2 pc, vec4 viewport, uvec2 scissor) {
-    const vec2 lo = min(pa, min(pb, pc));
-    const vec2 hi = max(pa, max(pb, pc));
-    // The viewport terms too: ndc * scale + offset may cancel to a small result.
-    const float magnitude = max(max(abs(lo.x), abs(lo.y)), max(abs(hi.x), abs(hi.y))) +
-                            max(abs(viewport.x), abs(viewport.y)) + max(abs(viewport.z), abs(viewport.w));
-    const uint bits = (kTriangleCull >> SIEVE_TRIANGLE_CULL_SUBPIXEL_SHIFT) & 255u;
-    const float e = exp2(-float(bits)) + magnitude * exp2(-18.0);
-    // Sample centres k + 0.5, k in [0, scissor): the first at or after lo - e, the last at or before hi + e.
-    const vec2 first = max(ceil(lo - e - 0.5), vec2(0.0));
-    const vec2 last = min(floor(hi + e - 0.5), vec2(scissor) - 1.0);
-    if (any(lessThan(last, first))) return true;
-    if ((kTriangleCull & (SIEVE_TRIANGLE_CULL_FRONT | SIEVE_TRIANGLE_CULL_BACK)) == 0u) return false;
-    // Vulkan's area a = -(1/2) cross(pb - pa, pc - pa) in framebuffer coordinates; front facing where a > 0
-    // (counter-clockwise) or a < 0 (clockwise). `front` is 2a signed so that > 0 is front facing.
-    const vec2 u = pb - pa;
-    const vec2 v = pc - pa;
-    const float cross = u.x * v.y - u.y * v.x;
-    const float front = (kTriangleCull & SIEVE_TRIANGLE_CULL_CLOCKWISE) != 0u ? cross : -cross;
-    // Each edge vector may be off by 2e per coordinate: |d cross| <= 2e (|u| + |v|)_1 + 8e^2, plus the
-    // rounding of the products.
-    const float slack = 2.0 * e * (abs(u.x) + abs(u.y) + abs(v.x) + abs(v.y)) + 8.0 * e * e +
-                        exp2(-20.0) * (abs(u.x * v.y) + abs(u.y * v.x));
-    if ((kTriangleCull & SIEVE_TRIANGLE_CULL_BACK) != 0u && front + slack <= 0.0) return true;
-    if ((kTriangleCull & SIEVE_TRIANGLE_CULL_FRONT) != 0u && front - slack > 0.0) return true;
-    return false;
 }
 
 // Writes primitive t's cull flag (a declared cull output is written for every primitive); `packed`: its
@@ -80,11 +33,7 @@ void triangleCullWrite(uint t, uint packed, uint vertexCount, vec4 viewport, uve
     const uvec3 tri = uvec3(packed & 255u, (packed >> 8) & 255u, (packed >> 16) & 255u);
     // The host validates the clusters; a bad index still reads inside the shared array.
     const uvec3 i = min(tri, uvec3(max(vertexCount, 1u) - 1u));
-    const vec3 a = sTriangleCullVertex[i.x];
-    const vec3 b = sTriangleCullVertex[i.y];
-    const vec3 c = sTriangleCullVertex[i.z];
-    bool culled = false;
-    if (a.z != 0.0 && b.z != 0.0 && c.z != 0.0)
-        culled = tri.x == tri.y || tri.y == tri.z || tri.x == tri.z || triangleCulled(a.xy, b.xy, c.xy, viewport, scissor);
-    gl_MeshPrimitivesEXT[t].gl_CullPrimitiveEXT = culled;
+    gl_MeshPrimitivesEXT[t].gl_CullPrimitiveEXT =
+        triangleCulledAt(sTriangleCullVertex[i.x], sTriangleCullVertex[i.y], sTriangleCullVertex[i.z], tri,
+                         kTriangleCull, viewport, scissor);
 }
