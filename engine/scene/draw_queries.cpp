@@ -8,11 +8,13 @@ namespace {
 
 // Early and late draw pass.
 constexpr uint32_t kQueries = 2;
-// The pipeline statistics counted, read back in this bit order.
-constexpr VkQueryPipelineStatisticFlags kStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT |
-                                                      VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT |
-                                                      VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT;
-constexpr uint32_t kStatisticValues = 3;
+// The pipeline statistics counted, read back in this bit order: the clipper's counts, and input-assembly
+// primitives except on the mesh path, where a pipeline-statistics query active during a mesh draw must not
+// count them (VUID-vkCmdDrawMeshTasksIndirectEXT-pipelineStatistics-07076) and there is nothing to count.
+constexpr VkQueryPipelineStatisticFlags kClipping =
+    VK_QUERY_PIPELINE_STATISTIC_CLIPPING_INVOCATIONS_BIT | VK_QUERY_PIPELINE_STATISTIC_CLIPPING_PRIMITIVES_BIT;
+constexpr VkQueryPipelineStatisticFlags kInputAssembly = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT;
+constexpr uint32_t kMaxStatisticValues = 3;
 
 sieve::Result<void> createPools(VkDevice device, VkQueryType type, VkQueryPipelineStatisticFlags statistics,
                                 uint32_t count, std::vector<VkQueryPool>& pools) {
@@ -37,8 +39,10 @@ sieve::Result<DrawQueries> DrawQueries::create(Context& ctx, uint32_t framesInFl
     VkPhysicalDeviceFeatures features;
     vkGetPhysicalDeviceFeatures(ctx.physical(), &features);
     // Both are optional: without them the counts stay absent.
+    q.inputAssembly_ = !meshPath;
+    const VkQueryPipelineStatisticFlags statistics = kClipping | (meshPath ? 0 : kInputAssembly);
     if (features.pipelineStatisticsQuery)
-        if (auto r = createPools(q.device_, VK_QUERY_TYPE_PIPELINE_STATISTICS, kStatistics, framesInFlight, q.stats_);
+        if (auto r = createPools(q.device_, VK_QUERY_TYPE_PIPELINE_STATISTICS, statistics, framesInFlight, q.stats_);
             !r)
             return r.error();
     if (meshPath && ctx.meshShaderQueries())
@@ -53,6 +57,7 @@ DrawQueries& DrawQueries::operator=(DrawQueries&& o) noexcept {
     if (this == &o) return *this;
     destroy();
     device_ = std::exchange(o.device_, VK_NULL_HANDLE);
+    inputAssembly_ = o.inputAssembly_;
     stats_ = std::move(o.stats_);
     mesh_ = std::move(o.mesh_);
     written_ = std::move(o.written_);
@@ -92,13 +97,16 @@ DrawQueryCounts DrawQueries::read(uint32_t slot) const {
     DrawQueryCounts out;
     if (slot >= written_.size() || !written_[slot]) return out;
     if (slot < stats_.size()) {
-        uint64_t v[kQueries * kStatisticValues] = {};
-        const VkResult r = vkGetQueryPoolResults(device_, stats_[slot], 0, kQueries, sizeof(v), v,
-                                                 kStatisticValues * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
+        // Per query: [input-assembly primitives,] clipping invocations, clipping primitives.
+        const uint32_t values = inputAssembly_ ? 3 : 2, first = inputAssembly_ ? 1 : 0;
+        uint64_t v[kQueries * kMaxStatisticValues] = {};
+        const VkResult r =
+            vkGetQueryPoolResults(device_, stats_[slot], 0, kQueries, kQueries * values * sizeof(uint64_t), v,
+                                  values * sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
         if (r == VK_SUCCESS) {
-            out.inputPrimitives = v[0] + v[kStatisticValues];
-            out.clippingInvocations = v[1] + v[kStatisticValues + 1];
-            out.clippingPrimitives = v[2] + v[kStatisticValues + 2];
+            if (inputAssembly_) out.inputPrimitives = v[0] + v[values];
+            out.clippingInvocations = v[first] + v[values + first];
+            out.clippingPrimitives = v[first + 1] + v[values + first + 1];
         }
     }
     if (slot < mesh_.size()) {

@@ -16,7 +16,7 @@ namespace engine {
 
 // Both draw passes of one frame summed; absent where not counted.
 struct DrawQueryCounts {
-    std::optional<uint64_t> inputPrimitives;  // input assembly (indirect draws; the mesh path has none)
+    std::optional<uint64_t> inputPrimitives;  // input assembly (indirect draws; not counted on the mesh path)
     std::optional<uint64_t> clippingInvocations, clippingPrimitives;
     std::optional<uint64_t> meshPrimitives;  // primitives the mesh shaders emitted (mesh path)
 };
@@ -42,6 +42,7 @@ public:
 private:
     void destroy();
     VkDevice device_ = VK_NULL_HANDLE;
+    bool inputAssembly_ = true;       // the statistics count input-assembly primitives (not on the mesh path)
     std::vector<VkQueryPool> stats_;  // pipeline statistics, per slot; empty without them
     std::vector<VkQueryPool> mesh_;   // mesh primitives generated, per slot; empty without them
     std::vector<bool> written_;       // a frame was recorded into the slot since creation

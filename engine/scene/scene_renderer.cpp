@@ -394,9 +394,9 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
     if (slot < slotFrame_.size() && slotFrame_[slot]) {
         FrameTriangles t;
         t.frameIndex = *slotFrame_[slot];
-        const bool meshPath = clusters_ && clusters_->path() == ClusterPath::Mesh;
+        // The mesh path has no input assembly: DrawQueries counts none there (inputPrimitives stays absent).
         const DrawQueryCounts q = queries_.read(slot);
-        if (!meshPath) t.query = q.inputPrimitives;
+        t.query = q.inputPrimitives;
         t.clippingInvocations = q.clippingInvocations;
         t.clippingPrimitives = q.clippingPrimitives;
         t.meshPrimitives = q.meshPrimitives;
