@@ -17,8 +17,9 @@
 #include "shared/draw.h"
 
 layout(set = 0, binding = SIEVE_CSCAN_WORK, std430) buffer Work { ClusterWork work; };
-layout(set = 0, binding = SIEVE_CSCAN_DRAWS_A, std430) readonly buffer DrawsA { DrawCommand drawsA[]; };
-layout(set = 0, binding = SIEVE_CSCAN_DRAWS_B, std430) readonly buffer DrawsB { DrawCommand drawsB[]; };
+// restrict readonly: nothing writes the lists during a phase (A and B may be one buffer, only ever read).
+layout(set = 0, binding = SIEVE_CSCAN_DRAWS_A, std430) restrict readonly buffer DrawsA { DrawCommand drawsA[]; };
+layout(set = 0, binding = SIEVE_CSCAN_DRAWS_B, std430) restrict readonly buffer DrawsB { DrawCommand drawsB[]; };
 layout(set = 0, binding = SIEVE_CSCAN_COUNTERS, std430) buffer Counters { ClusterCounters counters; };
 layout(push_constant) uniform Push { ClusterPush pc; };
 

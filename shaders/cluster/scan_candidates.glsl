@@ -6,7 +6,7 @@
 #define SIEVE_TILE_VALUE 1
 #include "cluster/scan.glsl"
 
-layout(set = 0, binding = SIEVE_CSCAN_RANGES, std430) readonly buffer Ranges { ClusterRange ranges[]; };
+layout(set = 0, binding = SIEVE_CSCAN_RANGES, std430) restrict readonly buffer Ranges { ClusterRange ranges[]; };
 
 void scanParameters() {
     scanOf(work.slotCount, 0u);

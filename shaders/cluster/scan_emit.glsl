@@ -6,8 +6,12 @@
 // skips the workgroups past the count). Dispatched over ClusterWork::candidateTiles.
 #include "cluster/scan.glsl"
 
-layout(set = 0, binding = SIEVE_CSCAN_CLUSTERS, std430) readonly buffer Clusters { Cluster clusters[]; };
-layout(set = 0, binding = SIEVE_CSCAN_CANDIDATES, std430) readonly buffer Candidates { uvec2 candidates[]; };
+// restrict: nothing writes the tables a record is read from during the scan, so the loads of one
+// invocation's records need not wait for the stores of its earlier ones (its records are independent).
+layout(set = 0, binding = SIEVE_CSCAN_CLUSTERS, std430) restrict readonly buffer Clusters { Cluster clusters[]; };
+layout(set = 0, binding = SIEVE_CSCAN_CANDIDATES, std430) restrict readonly buffer Candidates {
+    uvec2 candidates[];
+};
 layout(set = 0, binding = SIEVE_CSCAN_OUT_DRAWS, std430) writeonly buffer OutDraws { DrawCommand outDraws[]; };
 layout(set = 0, binding = SIEVE_CSCAN_OUT_COUNTS, std430) writeonly buffer OutCounts { DrawCounts outCounts; };
 layout(set = 0, binding = SIEVE_CSCAN_TASKS, std430) writeonly buffer Tasks { uint tasks[3]; };
