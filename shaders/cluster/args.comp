@@ -1,7 +1,7 @@
 #version 460
 // First step of a cluster phase: the live candidate slots (the records the input lists hold, clamped to
-// drawCapacity) and the dispatches of count.comp and of the scan of its output (shared/cluster.h
-// ClusterWork). One invocation.
+// drawCapacity) and the dispatch of scan_candidates over them (shared/cluster.h ClusterWork; at least one
+// workgroup: an empty scan still writes its total). One invocation.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/cluster.h"
 #include "shared/draw.h"
@@ -20,6 +20,5 @@ void main() {
     const uint slots = liveA + liveB;
     work.liveA = liveA;
     work.slotCount = slots;
-    work.slots = clusterDispatch(groupsFor(slots, pc.linearGroup));
-    work.slotTiles = clusterDispatch(groupsFor(slots, pc.scanTile));
+    work.slotTiles = clusterDispatch(max(groupsFor(slots, pc.scanTile), 1u));
 }

@@ -38,7 +38,7 @@ layout(location = 5) flat out uint outKey[];  // debug colour per cluster (its f
 #endif
 
 void main() {
-    // The task command folds the count into rows (emit.comp): workgroups past it output nothing.
+    // The task command folds the count into rows (cluster/scan_emit.glsl): workgroups past it output nothing.
     const uint g = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;
     if (g >= counts.count) {
         SetMeshOutputsEXT(0, 0);

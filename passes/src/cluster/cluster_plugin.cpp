@@ -1,7 +1,9 @@
-// The cluster plugin (sieve/cluster.h): per phase, the live sizes from the input lists' counts, clusters
-// per listed draw, their scan, the cluster test, the scan of its flags and the stable compaction into the
-// phase's cluster list. Every step after the first is dispatched indirectly from the sizes the GPU wrote
-// (shared/cluster.h ClusterWork): a phase costs what the frame holds, not what the capacities allow.
+// The cluster plugin (sieve/cluster.h): per phase four dependent dispatches: the live sizes from the input
+// lists' counts (args.comp), the scan of the clusters per listed draw (scan_candidates), the cluster test
+// (test.comp), and the scan of its flags with the stable compaction into the phase's cluster list
+// (scan_emit); the scans are single-pass (decoupled look-back, shaders/cluster/scan.glsl). Every step after
+// the first is dispatched indirectly from the sizes the GPU wrote (shared/cluster.h ClusterWork): a phase
+// costs what the frame holds, not what the capacities allow.
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
@@ -11,6 +13,7 @@
 #include "core/bindings.h"
 #include "core/vk.h"
 #include "prim/common.h"
+#include "prim/single_pass.h"
 #include "shared/cull_bindings.h"
 #include "sieve/barriers.h"
 #include "sieve/cluster_tuning.h"
@@ -40,31 +43,42 @@ void computeToIndirectBarrier(VkCommandBuffer cmd) {
                       VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
-// The pipelines of a phase: args.comp, count/test/emit, and the three dispatches of its scans.
+// The pipelines of a phase: args.comp, the two scans (shaders/cluster/scan.glsl) and test.comp.
 struct Pipelines {
-    ComputePipeline args, count, test, emit, scanReduce, scanTop, scanDown;
+    ComputePipeline args, scanCandidates, test, scanEmit;
 };
 
-Result<Pipelines> createPipelines(const DeviceInfo& dev, const prim::detail::Tiles& tiles) {
+// The scans' constants: the prim tiles' (0..2), then the single-pass scan's (3..7; MODE 0 offsets,
+// MODE 1 records).
+Result<std::array<uint32_t, 8>> scanSpec(const DeviceInfo& dev, const prim::detail::Tiles& tiles,
+                                         const prim::PrimOptions& options, uint32_t mode, bool& packed) {
+    auto look = prim::detail::Lookback::resolve(dev, options, false, mode, false);
+    if (!look) return look.error();
+    packed = look->packed;
+    const std::array<uint32_t, 3> t = tiles.spec();
+    const std::array<uint32_t, 5>& c = look->constants;
+    return std::array<uint32_t, 8>{t[0], t[1], t[2], c[0], c[1], c[2], c[3], c[4]};
+}
+
+Result<Pipelines> createPipelines(const DeviceInfo& dev, const prim::detail::Tiles& tiles,
+                                  const prim::PrimOptions& options) {
     Pipelines p;
-    // count and emit take their workgroup size from constant 0 (test.comp and args.comp have fixed ones);
-    // the scans take the prim tiles' constants.
-    const uint32_t group[] = {fittedGroupSize(dev, 256)};
-    const std::array<uint32_t, 3> tileSpec = tiles.spec();
+    bool packed = false;
+    auto offsets = scanSpec(dev, tiles, options, 0, packed);
+    if (!offsets) return offsets.error();
+    auto records = scanSpec(dev, tiles, options, 1, packed);
+    if (!records) return records.error();
     const struct {
         ComputePipeline* pipe;
         const char* name;
         std::span<const uint32_t> spec;
-    } all[] = {{&p.args, "cluster/args.comp", {}},
-               {&p.count, "cluster/count.comp", group},
-               {&p.test, "cluster/test.comp", {}},
-               {&p.emit, "cluster/emit.comp", group},
-               {&p.scanReduce, "cluster/scan_reduce.comp", tileSpec},
-               {&p.scanTop, "cluster/scan_top.comp", tileSpec},
-               {&p.scanDown, "cluster/scan_down.comp", tileSpec}};
+    } all[] = {
+        {&p.args, "cluster/args.comp", {}},
+        {&p.scanCandidates, packed ? "cluster/scan_candidates_packed.comp" : "cluster/scan_candidates.comp", *offsets},
+        {&p.test, "cluster/test.comp", {}},
+        {&p.scanEmit, packed ? "cluster/scan_emit_packed.comp" : "cluster/scan_emit.comp", *records}};
     for (const auto& a : all) {
-        // count.comp reads everything it needs from ClusterWork: no push constants.
-        ComputePipelineDesc desc{a.name, a.pipe == &p.count ? 0u : uint32_t(sizeof(gpu::ClusterPush))};
+        ComputePipelineDesc desc{a.name, uint32_t(sizeof(gpu::ClusterPush))};
         desc.specialization = a.spec;
         auto pipe = ComputePipeline::create(dev, desc);
         if (!pipe) return pipe.error();
@@ -112,8 +126,8 @@ struct ClusterPlugin::Impl {
     }
     Result<void> recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const;
     BindingSet<gpu::SIEVE_CTEST_BINDINGS> testBindings(const Bindings& b, SlotId drawsB, BufferRange params) const;
-    BindingSet<gpu::SIEVE_CEMIT_BINDINGS> emitBindings(const Bindings& b, SlotId drawsB, uint32_t phase) const;
-    void recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src, SlotId dst) const;
+    BindingSet<gpu::SIEVE_CSCAN_BINDINGS> scanBindings(const Bindings& b, SlotId drawsB, uint32_t phase,
+                                                       bool emit) const;
     BufferRange range(const Bindings& b, SlotId s) const {
         return {b[s].buffer, b[s].offset, b[s].size ? b[s].size : slots[s].size};
     }
@@ -192,7 +206,7 @@ Result<std::unique_ptr<ClusterPlugin>> createClusterPlugin(const DeviceInfo& dev
     m.instanceCount = config.maxInstances;
     m.sizes = sizes.value();
     m.sizes.scanTile = tiles.value().tile();
-    auto pipes = createPipelines(dev, tiles.value());
+    auto pipes = createPipelines(dev, tiles.value(), tuning.scan);
     if (!pipes) return pipes.error();
     m.pipes = std::move(pipes).value();
     auto sampler = NearestSampler::create(dev, "clusters.pyramid");
@@ -271,28 +285,11 @@ Result<void> ClusterPlugin::prepare(const FrameInfo& frame) {
     m.push.coneBins = m.config.coneBins;
     m.push.visibilitySlots = m.sizes.visibilitySlots;
     m.push.maxGroupsX = std::max(m.config.meshGroupsX, 1u);
-    m.push.linearGroup = m.pipes.count.localSize()[0];
     m.push.testGroup = m.pipes.test.localSize()[0];
     m.push.scanTile = m.sizes.scanTile;
     m.info = frame;
     m.prepared = true;
     return {};
-}
-
-void ClusterPlugin::Impl::recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src,
-                                     SlotId dst) const {
-    auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
-    const BufferRange tiles = dispatchArgs(
-        b, push.step == 0 ? offsetof(gpu::ClusterWork, slotTiles) : offsetof(gpu::ClusterWork, candidateTiles));
-    const uint32_t phase = push.phase;
-    pipes.scanReduce.dispatchIndirect(cmd, {st(src), st(id.tileSums), st(id.work)}, &push, sizeof(push), tiles);
-    computeToComputeBarrier(cmd);
-    pipes.scanTop.dispatch(
-        cmd,
-        {st(id.tileSums), st(id.tileSums), st(id.work), st(id.counters), st(id.outCounts[phase]), st(id.tasks[phase])},
-        push, 1);
-    computeToIndirectBarrier(cmd);
-    pipes.scanDown.dispatchIndirect(cmd, {st(src), st(dst), st(id.work), st(id.tileSums)}, &push, sizeof(push), tiles);
 }
 
 // cluster/test.comp's descriptors (shared/cull_bindings.h); drawsB: the phase's instance draw list.
@@ -312,24 +309,28 @@ BindingSet<gpu::SIEVE_CTEST_BINDINGS> ClusterPlugin::Impl::testBindings(const Bi
                 Binding::sampled(b[id.pyramid].view, sampler.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL))});
 }
 
-// cluster/emit.comp's descriptors (shared/cull_bindings.h).
-BindingSet<gpu::SIEVE_CEMIT_BINDINGS> ClusterPlugin::Impl::emitBindings(const Bindings& b, SlotId drawsB,
-                                                                        uint32_t phase) const {
+// The scans' descriptors (shared/cull_bindings.h SIEVE_CSCAN_*): scan_candidates (emit false) writes the
+// candidate offsets, scan_emit the phase's list; each shader's layout holds only the bindings it uses.
+BindingSet<gpu::SIEVE_CSCAN_BINDINGS> ClusterPlugin::Impl::scanBindings(const Bindings& b, SlotId drawsB,
+                                                                        uint32_t phase, bool emit) const {
     auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
-    return bindingsAt<gpu::SIEVE_CEMIT_BINDINGS>(
-        {bindAt(gpu::SIEVE_CEMIT_CLUSTERS, st(id.clusters)), bindAt(gpu::SIEVE_CEMIT_DRAWS_A, st(id.drawsEarly)),
-         bindAt(gpu::SIEVE_CEMIT_DRAWS_B, st(drawsB)), bindAt(gpu::SIEVE_CEMIT_FLAGS, st(id.flags)),
-         bindAt(gpu::SIEVE_CEMIT_CANDIDATES, st(id.candidates)),
-         bindAt(gpu::SIEVE_CEMIT_OUT_OFFSETS, st(id.outOffsets)), bindAt(gpu::SIEVE_CEMIT_WORK, st(id.work)),
-         bindAt(gpu::SIEVE_CEMIT_OUT_DRAWS, st(id.outDraws[phase])),
-         bindAt(gpu::SIEVE_CEMIT_OUT_IDS, st(id.outIds[phase])), bindAt(gpu::SIEVE_CEMIT_COUNTERS, st(id.counters))});
+    return bindingsAt<gpu::SIEVE_CSCAN_BINDINGS>(
+        {bindAt(gpu::SIEVE_CSCAN_FLAGS, st(id.flags)),
+         bindAt(gpu::SIEVE_CSCAN_OUTPUT, st(emit ? id.outIds[phase] : id.candOffsets)),
+         bindAt(gpu::SIEVE_CSCAN_LOOKBACK, st(id.lookback)), bindAt(gpu::SIEVE_CSCAN_WORK, st(id.work)),
+         bindAt(gpu::SIEVE_CSCAN_DRAWS_A, st(id.drawsEarly)), bindAt(gpu::SIEVE_CSCAN_DRAWS_B, st(drawsB)),
+         bindAt(gpu::SIEVE_CSCAN_COUNTERS, st(id.counters)), bindAt(gpu::SIEVE_CSCAN_RANGES, st(id.ranges)),
+         bindAt(gpu::SIEVE_CSCAN_CLUSTERS, st(id.clusters)), bindAt(gpu::SIEVE_CSCAN_CANDIDATES, st(id.candidates)),
+         bindAt(gpu::SIEVE_CSCAN_OUT_DRAWS, st(id.outDraws[phase])),
+         bindAt(gpu::SIEVE_CSCAN_OUT_COUNTS, st(id.outCounts[phase])),
+         bindAt(gpu::SIEVE_CSCAN_TASKS, st(id.tasks[phase]))});
 }
 
 Result<void> ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const {
     auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
     gpu::ClusterPush push = this->push;
     push.phase = phase;
-    push.computeGroupsX = pipes.count.maxGroupsX();
+    push.computeGroupsX = pipes.args.maxGroupsX();
     const SlotId drawsB = phase == 0 ? id.drawsEarly : id.drawsLate;
     const SlotId countsB = phase == 0 ? id.countsEarly : id.countsLate;
     ScopedLabel label(cmd, phase == 0 ? "cluster.early" : "cluster.late");
@@ -338,25 +339,20 @@ Result<void> ClusterPlugin::Impl::recordPhase(VkCommandBuffer cmd, const Binding
                         VkDeviceSize(sizes.outputCapacity) * sizeof(gpu::DrawCommand), 0);
         transferToComputeBarrier(cmd);
     }
+    // Four dependent dispatches; each barrier also makes the sizes and dispatches just written visible to
+    // the indirect reads after it.
     pipes.args.dispatch(cmd, {st(id.countsEarly), st(countsB), st(id.work)}, push, 1);
     computeToIndirectBarrier(cmd);
-    pipes.count.dispatchIndirect(cmd, {st(id.ranges), st(id.drawsEarly), st(drawsB), st(id.work), st(id.candCounts)},
-                                 nullptr, 0, dispatchArgs(b, offsetof(gpu::ClusterWork, slots)));
-    computeToComputeBarrier(cmd);
-    push.step = 0;
-    recordScan(cmd, b, push, id.candCounts, id.candOffsets);
+    pipes.scanCandidates.dispatchIndirect(cmd, scanBindings(b, drawsB, phase, false), &push, sizeof(push),
+                                          dispatchArgs(b, offsetof(gpu::ClusterWork, slotTiles)));
     computeToIndirectBarrier(cmd);
     const BufferRange params{b[id.params].buffer, b[id.params].offset + sizes.paramsStride * info.frameSlot,
                              sizeof(gpu::CullParams)};
     const auto test = testBindings(b, drawsB, params);
     pipes.test.dispatchIndirect(cmd, test, &push, sizeof(push), dispatchArgs(b, offsetof(gpu::ClusterWork, tests)));
-    computeToComputeBarrier(cmd);
-    push.step = 1;
-    recordScan(cmd, b, push, id.flags, id.outOffsets);
     computeToIndirectBarrier(cmd);
-    const auto emit = emitBindings(b, drawsB, phase);
-    pipes.emit.dispatchIndirect(cmd, emit, &push, sizeof(push),
-                                dispatchArgs(b, offsetof(gpu::ClusterWork, candidates)));
+    pipes.scanEmit.dispatchIndirect(cmd, scanBindings(b, drawsB, phase, true), &push, sizeof(push),
+                                    dispatchArgs(b, offsetof(gpu::ClusterWork, candidateTiles)));
     return {};
 }
 
@@ -403,6 +399,9 @@ Result<void> ClusterPlugin::record(uint32_t pass, VkCommandBuffer cmd, const Bin
         auto* dst = static_cast<char*>(b[m.id.params].mapped);
         std::memcpy(dst + m.sizes.paramsStride * m.info.frameSlot, &m.params, sizeof(m.params));
         vkCmdFillBuffer(cmd, b[m.id.counters].buffer, b[m.id.counters].offset, sizeof(gpu::ClusterCounters), 0);
+        // The scans' look-back status: counter, epoch and statuses at 0 (shaders/cluster/scan.glsl); the
+        // frame's four scans then run in epochs 0..3.
+        vkCmdFillBuffer(cmd, b[m.id.lookback].buffer, b[m.id.lookback].offset, m.sizes.lookbackWords() * 4, 0);
         // Last frame's visibility of memory the host just created means nothing: start from none.
         // Only the slot's own bytes: the binding may be a range of a larger buffer.
         if (m.fresh && m.sizes.visibilitySlots)

@@ -52,16 +52,13 @@ void addOwn(const Sizes& s, Adder& add, SlotIds& id) {
         add.buffer(CP::kVisibility, Lifetime::Persistent, VkDeviceSize(s.visibilitySlots) * 4, kStorage | kDst | kSrc);
     id.counters =
         add.buffer("clusters.counters", Lifetime::Transient, sizeof(gpu::ClusterCounters), kStorage | kDst | kSrc);
-    id.candCounts = add.buffer("clusters.candidate_counts", Lifetime::Transient, 2 * C * 4, kStorage);
     id.candOffsets = add.buffer("clusters.candidate_offsets", Lifetime::Transient, 2 * C * 4, kStorage);
-    // The phase's live sizes and indirect dispatches (shared/cluster.h ClusterWork), and its scans' tile sums
-    // (one u32 per tile of the larger scan, in whole uvec4s).
+    // The phase's live sizes and indirect dispatches (shared/cluster.h ClusterWork), and its scans'
+    // look-back status (zeroed by the early pass).
     id.work = add.buffer("clusters.work", Lifetime::Transient, sizeof(gpu::ClusterWork), kStorage | kIndirect);
-    const VkDeviceSize tiles = (std::max(2 * C, K) + s.scanTile - 1) / s.scanTile;
-    id.tileSums = add.buffer("clusters.tile_sums", Lifetime::Transient, (tiles + 3) / 4 * 16, kStorage);
+    id.lookback = add.buffer("clusters.lookback", Lifetime::Transient, s.lookbackWords() * 4, kStorage | kDst);
     id.flags = add.buffer("clusters.flags", Lifetime::Transient, K * 4, kStorage);
     id.candidates = add.buffer("clusters.candidates", Lifetime::Transient, K * 8, kStorage);
-    id.outOffsets = add.buffer("clusters.out_offsets", Lifetime::Transient, K * 4, kStorage);
     id.stats = add.buffer("clusters.stats", Lifetime::Persistent, sizeof(StatsRecord) * s.framesInFlight, kDst,
                           Memory::Readback);
     const char* draws[2] = {CP::kClusterDrawsEarly, CP::kClusterDrawsLate};
@@ -84,19 +81,19 @@ void addPasses(const Sizes& s, const SlotIds& id, std::vector<PassDesc>& passes)
     for (int p = 0; p < 2; ++p) {
         PassDesc d;
         d.name = p == 0 ? "cluster.early" : "cluster.late";
-        d.uses = {uniformRead(id.params),          storageRead(id.instances),       storageRead(id.primitives),
-                  storageRead(id.clusters),        storageRead(id.ranges),          storageRead(id.instanceSlots),
-                  storageRead(id.drawsEarly),      storageRead(id.countsEarly),     storageReadWrite(id.visibility),
-                  storageReadWrite(id.counters),   storageReadWrite(id.candCounts), storageReadWrite(id.candOffsets),
-                  storageReadWrite(id.work),       storageReadWrite(id.tileSums),   storageReadWrite(id.flags),
-                  storageReadWrite(id.candidates), storageReadWrite(id.outOffsets), sampledImage(id.pyramid),
-                  storageWrite(id.outDraws[p]),    storageWrite(id.outCounts[p]),   storageWrite(id.outIds[p]),
-                  storageWrite(id.tasks[p])};
+        d.uses = {uniformRead(id.params),        storageRead(id.instances),        storageRead(id.primitives),
+                  storageRead(id.clusters),      storageRead(id.ranges),           storageRead(id.instanceSlots),
+                  storageRead(id.drawsEarly),    storageRead(id.countsEarly),      storageReadWrite(id.visibility),
+                  storageReadWrite(id.counters), storageReadWrite(id.candOffsets), storageReadWrite(id.work),
+                  storageReadWrite(id.lookback), storageReadWrite(id.flags),       storageReadWrite(id.candidates),
+                  sampledImage(id.pyramid),      storageWrite(id.outDraws[p]),     storageWrite(id.outCounts[p]),
+                  storageWrite(id.outIds[p]),    storageWrite(id.tasks[p])};
         d.uses.push_back(indirectRead(id.work));
         if (s.padDraws) d.uses.push_back(transferWrite(id.outDraws[p]));
         if (p == 0) {
             d.uses.push_back(transferWrite(id.counters));
             d.uses.push_back(transferWrite(id.visibility));  // cleared on first use
+            d.uses.push_back(transferWrite(id.lookback));    // cleared every frame
         } else {
             d.uses.push_back(storageRead(id.drawsLate));
             d.uses.push_back(storageRead(id.countsLate));
@@ -112,6 +109,13 @@ void addPasses(const Sizes& s, const SlotIds& id, std::vector<PassDesc>& passes)
 }
 
 }  // namespace
+
+// Two control words (ticket counter, epoch), then up to three words per tile of the larger scan (two when
+// packed, after the 64-bit alignment of the control words).
+VkDeviceSize Sizes::lookbackWords() const {
+    const VkDeviceSize values = std::max<VkDeviceSize>(2 * VkDeviceSize(drawCapacity), candidateCapacity);
+    return 2 + 3 * ((values + scanTile - 1) / scanTile);
+}
 
 SlotIds describeSlots(const Sizes& s, std::vector<SlotDesc>& slots, std::vector<PassDesc>& passes) {
     slots.clear();

@@ -18,6 +18,8 @@ struct Sizes {
     uint32_t framesInFlight = 2;
     VkDeviceSize paramsStride = 0;
     uint32_t scanTile = 4096;  // values per workgroup of the phase's scans (shaders/cluster/scan.glsl)
+    // u32 words of the scans' look-back status (shaders/cluster/scan.glsl), zeroed once per frame.
+    VkDeviceSize lookbackWords() const;
     VkExtent2D pyramid{1, 1};
     uint32_t pyramidMips = 1;
     // No drawIndirectCount: the output lists are drawn over their capacity, so they start zeroed (empty
@@ -37,7 +39,7 @@ static_assert(sizeof(StatsRecord) == 96);
 struct SlotIds {
     SlotId instances, primitives, clusters, ranges, instanceSlots, drawsEarly, countsEarly, drawsLate, countsLate,
         pyramid;
-    SlotId params, visibility, counters, candCounts, candOffsets, work, tileSums, flags, candidates, outOffsets, stats;
+    SlotId params, visibility, counters, candOffsets, work, lookback, flags, candidates, stats;
     SlotId outDraws[2], outCounts[2], outIds[2], tasks[2];
 };
 
