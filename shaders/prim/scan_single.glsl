@@ -33,6 +33,7 @@
 // Polls are relaxed atomics everywhere: acquire semantics on the polling atomic itself make Mesa lavapipe
 // (LLVM 15) abandon the workgroup; a relaxed poll followed by a fence is the portable form.
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -49,17 +50,17 @@ layout(constant_id = 5) const bool HAS_PAYLOAD = false;
 layout(constant_id = 6) const uint SPIN = 2048;
 layout(constant_id = 7) const uint LOOKBACK_PER_LANE = 1;  // predecessors each lane inspects per poll
 
-layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
-layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
-layout(set = 0, binding = 1) writeonly buffer Dst1 { uint v[]; } dst1;  // offsets (MODE 0) or records
-layout(set = 0, binding = 1) writeonly buffer Dst4 { uvec4 v[]; } dst4;
-layout(set = 0, binding = 2) coherent buffer Status { uint v[]; } status;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_SRC) readonly buffer Src1 { uint v[]; } src1;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_SRC) readonly buffer Src4 { uvec4 v[]; } src4;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_DST) writeonly buffer Dst1 { uint v[]; } dst1;  // offsets (MODE 0) or records
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_DST) writeonly buffer Dst4 { uvec4 v[]; } dst4;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_STATUS) coherent buffer Status { uint v[]; } status;
 #if SIEVE_PACKED_STATUS
-layout(set = 0, binding = 2) coherent buffer Status64 { uint64_t v[]; } status64;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_STATUS) coherent buffer Status64 { uint64_t v[]; } status64;
 #endif
-layout(set = 0, binding = 3) writeonly buffer Total { uint v[]; } total;  // total, or count
-layout(set = 0, binding = 4) writeonly buffer Overflow { uint v[]; } overflow;
-layout(set = 0, binding = 5) readonly buffer Payload { uint v[]; } payload;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_TOTAL) writeonly buffer Total { uint v[]; } total;  // total, or count
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_OVERFLOW) writeonly buffer Overflow { uint v[]; } overflow;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_PAYLOAD) readonly buffer Payload { uint v[]; } payload;
 layout(push_constant) uniform Push { ScanSinglePush pc; };
 
 #define recOut dst1

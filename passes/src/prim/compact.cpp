@@ -85,12 +85,19 @@ void Compact::Impl::recordAppend(VkCommandBuffer cmd, const CompactOptions& o, c
         computeBarrier(cmd);
         const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
         const Binding payload = o.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
-        second.dispatchLinear(cmd, {flags, records, payload, counter.binding},
-                              AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
-                              uint32_t(ceilDiv(items, tiles.tile())));
+        second.dispatchLinear(
+            cmd,
+            bindingsAt<gpu::SIEVE_APPEND_BINDINGS>(
+                {bindAt(gpu::SIEVE_APPEND_FLAGS, flags), bindAt(gpu::SIEVE_APPEND_OUT, records),
+                 bindAt(gpu::SIEVE_APPEND_PAYLOAD, payload), bindAt(gpu::SIEVE_APPEND_COUNTER, counter.binding)}),
+            AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
+            uint32_t(ceilDiv(items, tiles.tile())));
     }
     computeBarrier(cmd);
-    finish.dispatch(cmd, {counter.binding, count.binding, overflow.binding},
+    finish.dispatch(cmd,
+                    bindingsAt<gpu::SIEVE_FINISH_BINDINGS>({bindAt(gpu::SIEVE_FINISH_COUNTER, counter.binding),
+                                                            bindAt(gpu::SIEVE_FINISH_COUNT, count.binding),
+                                                            bindAt(gpu::SIEVE_FINISH_OVERFLOW, overflow.binding)}),
                     FinishPush{counter.index, count.index, overflow.index, capacity}, 1);
 }
 
@@ -105,9 +112,13 @@ void Compact::Impl::recordScatter(VkCommandBuffer cmd, const CompactOptions& o, 
         computeBarrier(cmd);
         const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
         const Binding payload = o.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
-        second.dispatchLinear(cmd,
-                              {flags, Binding::storage(sub(offsets, first * 4, items * 4)), records, payload,
-                               total.binding, count.binding, overflow.binding},
+        const auto set = bindingsAt<gpu::SIEVE_SCATTER_BINDINGS>(
+            {bindAt(gpu::SIEVE_SCATTER_FLAGS, flags),
+             bindAt(gpu::SIEVE_SCATTER_OFFSETS, Binding::storage(sub(offsets, first * 4, items * 4))),
+             bindAt(gpu::SIEVE_SCATTER_OUT, records), bindAt(gpu::SIEVE_SCATTER_PAYLOAD, payload),
+             bindAt(gpu::SIEVE_SCATTER_TOTAL, total.binding), bindAt(gpu::SIEVE_SCATTER_COUNT, count.binding),
+             bindAt(gpu::SIEVE_SCATTER_OVERFLOW, overflow.binding)});
+        second.dispatchLinear(cmd, set,
                               ScatterPush{uint32_t(items), uint32_t(first), capacity, total.index, count.index,
                                           overflow.index, first == 0 ? 1u : 0u},
                               uint32_t(ceilDiv(items, tiles.tile())));
@@ -260,10 +271,12 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
     computeBarrier(cmd);
     const Binding payload = options_.payload ? Binding::storage(sub(b.payload, 0, n * rb)) : Binding::storage(offsets);
     const uint64_t slots = std::max<uint64_t>(std::min<uint64_t>(n, capacity), 1);  // one group writes the count
-    impl.second.dispatchLinear(
-        cmd, {Binding::storage(offsets), recordsBinding, payload, total.binding, count.binding, overflow.binding},
-        GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
-        uint32_t(ceilDiv(slots, impl.tiles.workgroup)));
+    const auto set = bindingsAt<gpu::SIEVE_GATHER_BINDINGS>(
+        {bindAt(gpu::SIEVE_GATHER_OFFSETS, Binding::storage(offsets)), bindAt(gpu::SIEVE_GATHER_OUT, recordsBinding),
+         bindAt(gpu::SIEVE_GATHER_PAYLOAD, payload), bindAt(gpu::SIEVE_GATHER_TOTAL, total.binding),
+         bindAt(gpu::SIEVE_GATHER_COUNT, count.binding), bindAt(gpu::SIEVE_GATHER_OVERFLOW, overflow.binding)});
+    impl.second.dispatchLinear(cmd, set, GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
+                               uint32_t(ceilDiv(slots, impl.tiles.workgroup)));
     return {};
 }
 
