@@ -58,6 +58,9 @@ struct Compact::Impl {
     void recordScatter(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b,
                        const BufferRange& offsets, const Binding& records, const Word& total, const Word& count,
                        const Word& overflow, uint64_t n, uint32_t capacity, uint64_t rb) const;
+    void recordGather(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b, const BufferRange& offsets,
+                      const Binding& records, const Word& total, const Word& count, const Word& overflow, uint64_t n,
+                      uint32_t capacity, uint64_t rb) const;
 };
 
 Result<void> Compact::Impl::checkArrays(const CompactOptions& o, const CompactBuffers& b, uint64_t n, uint32_t capacity,
@@ -220,6 +223,22 @@ VkDeviceSize Compact::scratchBytes(uint64_t n) const {
     }
 }
 
+void Compact::Impl::recordGather(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b,
+                                 const BufferRange& offsets, const Binding& records, const Word& total,
+                                 const Word& count, const Word& overflow, uint64_t n, uint32_t capacity,
+                                 uint64_t rb) const {
+    ScopedLabel gather(cmd, "compact.gather");
+    computeBarrier(cmd);
+    const Binding payload = o.payload ? Binding::storage(sub(b.payload, 0, n * rb)) : Binding::storage(offsets);
+    const uint64_t slots = std::max<uint64_t>(std::min<uint64_t>(n, capacity), 1);  // one group writes the count
+    const auto set = bindingsAt<gpu::SIEVE_GATHER_BINDINGS>(
+        {bindAt(gpu::SIEVE_GATHER_OFFSETS, Binding::storage(offsets)), bindAt(gpu::SIEVE_GATHER_OUT, records),
+         bindAt(gpu::SIEVE_GATHER_PAYLOAD, payload), bindAt(gpu::SIEVE_GATHER_TOTAL, total.binding),
+         bindAt(gpu::SIEVE_GATHER_COUNT, count.binding), bindAt(gpu::SIEVE_GATHER_OVERFLOW, overflow.binding)});
+    second.dispatchLinear(cmd, set, GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
+                          uint32_t(ceilDiv(slots, tiles.workgroup)));
+}
+
 Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint64_t n, uint32_t capacity) const {
     const Impl& impl = *impl_;
     const DeviceInfo& dev = impl.dev;
@@ -267,16 +286,7 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
         impl.recordScatter(cmd, options_, b, offsets, recordsBinding, total, count, overflow, n, capacity, rb);
         return {};
     }
-    ScopedLabel gather(cmd, "compact.gather");
-    computeBarrier(cmd);
-    const Binding payload = options_.payload ? Binding::storage(sub(b.payload, 0, n * rb)) : Binding::storage(offsets);
-    const uint64_t slots = std::max<uint64_t>(std::min<uint64_t>(n, capacity), 1);  // one group writes the count
-    const auto set = bindingsAt<gpu::SIEVE_GATHER_BINDINGS>(
-        {bindAt(gpu::SIEVE_GATHER_OFFSETS, Binding::storage(offsets)), bindAt(gpu::SIEVE_GATHER_OUT, recordsBinding),
-         bindAt(gpu::SIEVE_GATHER_PAYLOAD, payload), bindAt(gpu::SIEVE_GATHER_TOTAL, total.binding),
-         bindAt(gpu::SIEVE_GATHER_COUNT, count.binding), bindAt(gpu::SIEVE_GATHER_OVERFLOW, overflow.binding)});
-    impl.second.dispatchLinear(cmd, set, GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
-                               uint32_t(ceilDiv(slots, impl.tiles.workgroup)));
+    impl.recordGather(cmd, options_, b, offsets, recordsBinding, total, count, overflow, n, capacity, rb);
     return {};
 }
 
