@@ -15,11 +15,12 @@ namespace engine {
 namespace {
 
 // The mesh path's pass, shading as the indirect path's GeometryPass (same options, same textures).
-sieve::Result<sieve::ClusterMeshPass> createMeshPass(Context& ctx, const ClusterDrawTarget& target) {
+sieve::Result<sieve::ClusterMeshPass> createMeshPass(Context& ctx, const ClusterDrawTarget& target, bool triangleCull) {
     const bool materials = target.materials && target.scene;
     const sieve::GeometryOptions options =
         materials ? sceneGeometryOptions(ctx, *target.scene, true) : sieve::GeometryOptions{};
-    auto mesh = sieve::ClusterMeshPass::create(ctx.info(), target.colorFormat, target.depthFormat, options);
+    auto mesh = sieve::ClusterMeshPass::create(ctx.info(), target.colorFormat, target.depthFormat, options,
+                                               {.triangleCull = triangleCull});
     if (!mesh || !materials) return mesh;
     const std::vector<VkImageView> views = target.scene->materials.views();
     if (auto t = mesh->setTextures(views); !t) return t.error();
@@ -54,7 +55,7 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
     r->path_ = setup.path;
     sieve::ClusterConfig config = configFor(cull, setup, instanceCount, coneBins);
     if (setup.path == ClusterPath::Mesh) {
-        auto mesh = createMeshPass(ctx, target);
+        auto mesh = createMeshPass(ctx, target, setup.triangleCull);
         if (!mesh) return mesh.error();
         r->mesh_ = std::make_unique<sieve::ClusterMeshPass>(std::move(mesh).value());
         // Task workgroups: rows of maxMeshWorkGroupCount[0], at most maxMeshWorkGroupTotalCount in all.

@@ -37,6 +37,8 @@ struct ClusterSetup {
     // the device's mesh task workgroups.
     uint32_t candidateCapacity = 0;
     uint32_t outputCapacity = 0;
+    // Mesh path: per-triangle culling in the mesh shaders (sieve::ClusterMeshOptions::triangleCull).
+    bool triangleCull = false;
 };
 
 // What the mesh path draws into and with: the attachments' formats and the scene whose materials it shades

@@ -69,6 +69,10 @@ struct FrameTriangles {
     uint64_t frameIndex = 0;
     std::optional<uint64_t> query;    // pipeline statistics (input-assembly primitives of both draw passes)
     std::optional<uint64_t> records;  // DrawReadback
+    // Pipeline statistics of both draw passes, every path: primitives that reached the clipper (clipping
+    // invocations) and those it passed on (clipping primitives).
+    std::optional<uint64_t> clippingInvocations, clippingPrimitives;
+    std::optional<uint64_t> meshPrimitives;  // the mesh path's mesh-primitives-generated query
 };
 
 class TriangleHistory {

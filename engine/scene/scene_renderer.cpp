@@ -120,7 +120,10 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     auto geometry = createSceneGeometry(ctx, colorFormat, r->scene_, r->materialMode_, options.depthFormat);
     if (!geometry) return geometry.error();
     r->geometry_.emplace(std::move(geometry).value());
-    if (auto p = r->createStatsPools(); !p) return p.error();
+    // Optional counts: without them the triangle count comes from the records alone.
+    auto queries = DrawQueries::create(ctx, framesInFlight, r->clusters_ && r->clusters_->path() == ClusterPath::Mesh);
+    if (!queries) return queries.error();
+    r->queries_ = std::move(queries).value();
     std::vector<sieve::StreamRange> cameraStreams;
     for (uint32_t bin = 0; bin < r->plugin_->config().binCount; ++bin)
         cameraStreams.push_back(r->plugin_->stream(0, bin));
@@ -131,28 +134,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     return r;
 }
 
-// Pipeline statistics are optional; without them the triangle count stays unavailable.
-sieve::Result<void> SceneRenderer::createStatsPools() {
-    VkPhysicalDeviceFeatures features;
-    vkGetPhysicalDeviceFeatures(ctx_.physical(), &features);
-    if (!features.pipelineStatisticsQuery) return {};
-    for (uint32_t i = 0; i < framesInFlight_; ++i) {
-        VkQueryPoolCreateInfo info{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        info.queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS;
-        info.queryCount = 2;
-        info.pipelineStatistics = VK_QUERY_PIPELINE_STATISTIC_INPUT_ASSEMBLY_PRIMITIVES_BIT;
-        VkQueryPool pool = VK_NULL_HANDLE;
-        SIEVE_VK_TRY(vkCreateQueryPool(ctx_.device(), &info, nullptr, &pool));
-        vkResetQueryPool(ctx_.device(), pool, 0, 2);
-        statsPools_.push_back(pool);
-    }
-    statsWritten_.assign(framesInFlight_, false);
-    return {};
-}
-
-SceneRenderer::~SceneRenderer() {
-    for (VkQueryPool pool : statsPools_) vkDestroyQueryPool(ctx_.device(), pool, nullptr);
-}
+SceneRenderer::~SceneRenderer() = default;
 
 sieve::Result<void> SceneRenderer::build(VkExtent2D extent) {
     extent_ = extent;
@@ -412,13 +394,12 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
     if (slot < slotFrame_.size() && slotFrame_[slot]) {
         FrameTriangles t;
         t.frameIndex = *slotFrame_[slot];
-        const bool meshPath = clusters_ && clusters_->path() == ClusterPath::Mesh;
-        if (slot < statsPools_.size() && statsWritten_[slot] && !meshPath) {
-            uint64_t prims[2] = {0, 0};
-            VkResult r = vkGetQueryPoolResults(ctx_.device(), statsPools_[slot], 0, 2, sizeof(prims), prims,
-                                               sizeof(uint64_t), VK_QUERY_RESULT_64_BIT);
-            if (r == VK_SUCCESS) t.query = prims[0] + prims[1];
-        }
+        // The mesh path has no input assembly: DrawQueries counts none there (inputPrimitives stays absent).
+        const DrawQueryCounts q = queries_.read(slot);
+        t.query = q.inputPrimitives;
+        t.clippingInvocations = q.clippingInvocations;
+        t.clippingPrimitives = q.clippingPrimitives;
+        t.meshPrimitives = q.meshPrimitives;
         if (auto d = drawReadback_->read(slot)) t.records = d->triangles;
         triangles_.add(t);
     }
@@ -426,6 +407,9 @@ void SceneRenderer::collect(uint32_t slot, std::vector<graph::PassTiming>& timin
     const auto t = counts.cull.valid ? triangles_.find(counts.cull.frame) : triangles_.latest();
     counts.trianglesQuery = t ? t->query : std::nullopt;
     counts.trianglesRecords = t ? t->records : std::nullopt;
+    counts.clippingInvocations = t ? t->clippingInvocations : std::nullopt;
+    counts.clippingPrimitives = t ? t->clippingPrimitives : std::nullopt;
+    counts.meshPrimitivesGenerated = t ? t->meshPrimitives : std::nullopt;
     // With clusters the draws are the cluster lists, whose triangles the cluster plugin sums from the
     // records it writes (the mesh path draws no input-assembly primitives for the query to count).
     if (clusters_ && counts.clusters.valid && (!counts.cull.valid || counts.clusters.frame == counts.cull.frame))
@@ -480,9 +464,8 @@ sieve::Result<void> SceneRenderer::record(Target& target, const Frame& frame, co
         if (!plugin_->toggles().freeze) clusterView_ = views[0].desc;
         if (prepared) prepared = prepareClusters(*clusters_, plugin_->toggles(), clusterView_, info);
     }
-    if (!statsPools_.empty()) vkCmdResetQueryPool(frame.cmd, statsPools_[info.frameSlot], 0, 2);
+    queries_.reset(frame.cmd, info.frameSlot);
     auto r = executor_->execute(frame.cmd, info);
-    if (!statsPools_.empty()) statsWritten_[info.frameSlot] = true;
     if (info.frameSlot < slotFrame_.size()) slotFrame_[info.frameSlot] = info.frameIndex;
     if (!prepared) return prepared;
     if (!plugin_->lastError().empty()) return sieve::makeError(VK_ERROR_UNKNOWN, plugin_->lastError());
@@ -503,11 +486,11 @@ uint64_t SceneRenderer::cameraDrawCapacity() const {
 }
 
 void SceneRenderer::beginStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
-    if (!statsPools_.empty()) vkCmdBeginQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0, 0);
+    queries_.begin(cmd, f.frameSlot, late);
 }
 
 void SceneRenderer::endStats(VkCommandBuffer cmd, bool late, const sieve::FrameInfo& f) const {
-    if (!statsPools_.empty()) vkCmdEndQuery(cmd, statsPools_[f.frameSlot], late ? 1 : 0);
+    queries_.end(cmd, f.frameSlot, late);
 }
 
 void SceneRenderer::recordMeshDraw(bool late, const ClusterMeshSlots& s, VkCommandBuffer cmd, const sieve::Bindings& b,

@@ -12,6 +12,7 @@
 #include "engine/graph/executor.h"
 #include "engine/graph/graph_desc.h"
 #include "engine/scene/cluster_renderer.h"
+#include "engine/scene/draw_queries.h"
 #include "engine/scene/draw_readback.h"
 #include "engine/scene/gpu_scene.h"
 #include "engine/scene/shadow_pass.h"
@@ -38,6 +39,12 @@ struct FrameCounts {
     const char* trianglesSource = "none";      // "draw_records" | "cluster_records" | "pipeline_statistics" | "none"
     std::optional<uint64_t> trianglesQuery;    // the query's count of that frame, where it has one
     std::optional<uint64_t> trianglesRecords;  // the draw records' count of that frame, where read back
+    // The pipeline-statistics query's clipper counts of that frame, where it has them (every path; with the
+    // mesh path's triangle culling, the triangles it culled never reach the clipper).
+    std::optional<uint64_t> clippingInvocations, clippingPrimitives;
+    // The mesh path's VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT count of that frame (both draw passes),
+    // where the device was created with meshShaderQueries; absent elsewhere (never 0 for "not counted").
+    std::optional<uint64_t> meshPrimitivesGenerated;
 };
 
 // How a SceneRenderer is made (beside the scene and its target).
@@ -128,7 +135,6 @@ private:
     graph::SlotId pluginSlot(const std::vector<graph::SlotId>& m, const char* name) const {
         return m[plugin_->slot(name)];
     }
-    sieve::Result<void> createStatsPools();
     template <typename T>
     sieve::Result<void> addOptional(std::unique_ptr<T>& member, sieve::Result<std::unique_ptr<T>> made);
     void recordDraw(bool late, VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo& frame);
@@ -171,9 +177,7 @@ private:
     // Graph slots of the host's resources.
     graph::SlotId color_{}, depth_{}, vertices_{}, indices_{}, uvs_{}, materials_{};
     graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
-    // Pipeline statistics: one pool per frame slot, a query per draw pass.
-    std::vector<VkQueryPool> statsPools_;
-    std::vector<bool> statsWritten_;
+    DrawQueries queries_;  // around the draw passes (pipeline statistics, mesh primitives generated)
     std::unique_ptr<DrawReadback> drawReadback_;
     bool materialMode_ = true;                        // the geometry pass draws materials (plain colours otherwise)
     std::vector<std::optional<uint64_t>> slotFrame_;  // the frame last recorded into each slot

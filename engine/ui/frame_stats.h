@@ -149,6 +149,9 @@ struct OverlayModel {
     CullingSwitches switches;  // what the overlay's culling section switches
     std::string clusterPath;   // "mesh" / "indirect" when the draws are cluster lists; "" without clusters
     sieve::ClusterStats clusters;
+    // The mesh path's mesh-primitives-generated query of the frame of `counts` (engine::FrameCounts);
+    // absent where the device does not count them or the path is not the mesh path.
+    std::optional<uint64_t> meshPrimitives;
     HiZView hiz;
     bool captureAvailable = false;  // RenderDoc is loaded
     std::string status;             // last action's result ("screenshot written to ..."), in the bottom bar

@@ -197,7 +197,7 @@ float drawMainWindow(OverlayModel& m, const MainBox& box, ImVec2 display, float 
         actions = drawActionsSection(m.captureAvailable);
         if (section(m, "counts", tall && open >= 1)) {
             drawCountsSection(m.counts, m.triangles, m.switches, m.binNames);
-            drawClusterCounts(m.clusterPath, m.clusters);
+            drawClusterCounts(m.clusterPath, m.clusters, m.meshPrimitives);
         }
         if (section(m, "culling", open >= 2)) changed |= drawTogglesSection(m.switches);
         if (section(m, "debug view", m.debugView != DebugView::Off && !m.policy.quarter))

@@ -35,8 +35,10 @@ void drawViewsTable(const sieve::CullingStats& counts, const std::vector<std::st
 void drawTimingsSection(const PassTimings& timings, float maxScreenY, const std::vector<std::string>& idle,
                         OverlayLayout* layout = nullptr);
 std::vector<std::string> idlePasses(const OverlayModel& model);
-void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats);  // cluster culling's counts
-bool drawTogglesSection(CullingSwitches& switches);                                 // true when something changed
+// Cluster culling's counts, and the mesh path's mesh-primitives-generated query (absent: not counted).
+void drawClusterCounts(const std::string& path, const sieve::ClusterStats& stats,
+                       const std::optional<uint64_t>& meshPrimitives);
+bool drawTogglesSection(CullingSwitches& switches);  // true when something changed
 // off / culling / LOD / clusters, with a legend of two lines (clusters: the draws are cluster lists).
 bool drawDebugViewSection(DebugView& view, bool clusters);
 void drawHiZSection(HiZView& view);  // show, min/max, mip slider

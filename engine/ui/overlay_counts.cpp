@@ -106,7 +106,8 @@ void drawViewsTable(const sieve::CullingStats& c, const std::vector<std::string>
     if (!names.empty()) disabledWrapped(("bins (a pipeline each): " + names).c_str());
 }
 
-void drawClusterCounts(const std::string& path, const sieve::ClusterStats& s) {
+void drawClusterCounts(const std::string& path, const sieve::ClusterStats& s,
+                       const std::optional<uint64_t>& meshPrimitives) {
     if (path.empty()) return;
     if (!s.valid) {
         disabledWrapped("no cluster counts yet");
@@ -121,6 +122,9 @@ void drawClusterCounts(const std::string& path, const sieve::ClusterStats& s) {
         countRow("occlusion visible", true, k.lateVisible, k.lateTested);
         countRow("drawn (early + late)", true, s.drawn(), k.lateTested);
         countRow("cluster triangles", true, k.triangles, 0);
+        // The device's own count of what the mesh shaders emitted, beside the records' sum.
+        if (path == "mesh")
+            countRow("mesh primitives (query)", meshPrimitives.has_value(), meshPrimitives.value_or(0), 0);
         countRow("overflow + dropped", true, s.early.overflow + s.late.overflow + k.dropped, 0);
         ImGui::EndTable();
     }

@@ -79,6 +79,9 @@ void addClusters(nlohmann::ordered_json& j, const RunSummary& run) {
     j["clusters_cone"] = k.coneVisible;
     j["clusters_occlusion_visible"] = k.lateVisible;
     j["cluster_triangles"] = k.triangles;
+    j["cluster_triangle_cull"] = run.clusterTriangleCull;
+    j["cluster_mesh_primitives_generated"] =
+        run.meshPrimitives ? nlohmann::ordered_json(*run.meshPrimitives) : nlohmann::ordered_json(nullptr);
     j["clusters_overflow"] = uint64_t(run.clusters.early.overflow) + run.clusters.late.overflow + k.dropped;
 }
 

@@ -17,7 +17,10 @@
 // counts, triangles and triangles_pipeline_statistics are of one frame: counts_frame.
 // With clusters also "cluster_path": "mesh"|"indirect", "clusters_tested", "clusters_visible" (drawn, both
 // phases), "clusters_frustum", "clusters_cone", "clusters_occlusion_visible", "cluster_triangles",
-// "clusters_overflow"; without them "cluster_path": "off".
+// "clusters_overflow", "cluster_triangle_cull" (the mesh path's per-triangle culling),
+// "cluster_mesh_primitives_generated": N | null (the mesh path's VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT
+// count of the counts' frame, both draw passes; null where the device does not count them or on the indirect
+// path); without them "cluster_path": "off".
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,9 +43,11 @@ struct RunSummary {
     std::optional<HiZView::Readout> hizReadout;  // the Hi-Z view's last texel read out under the cursor
     std::string clusterPath;                     // "" without clusters (no cluster keys are written)
     sieve::ClusterStats clusters;
-    std::vector<std::string> binNames;  // of each stream (views[].bins); empty: "bin N"
-    float drawDistance = 0.0f;          // the camera view's (0: no limit)
-    bool stable = true;                 // the draw lists' order (sieve::CullingTuning::stable)
+    bool clusterTriangleCull = false;        // the mesh path culled triangles in its mesh shaders
+    std::optional<uint64_t> meshPrimitives;  // the mesh path's mesh-primitives-generated query, where counted
+    std::vector<std::string> binNames;       // of each stream (views[].bins); empty: "bin N"
+    float drawDistance = 0.0f;               // the camera view's (0: no limit)
+    bool stable = true;                      // the draw lists' order (sieve::CullingTuning::stable)
 };
 
 // "drawn" counts draw records (both lists), "occlusion_visible_early/late" the instances drawn by each

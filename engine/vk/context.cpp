@@ -104,6 +104,8 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     optional(have.f12.vulkanMemoryModelDeviceScope, want.f12.vulkanMemoryModelDeviceScope);
     need(have.f13.maintenance4, want.f13.maintenance4, "maintenance4");
     optional(have.mesh.meshShader, want.mesh.meshShader);
+    // The mesh path's mesh-primitives-generated query (engine/scene/draw_queries.h), only with mesh shaders.
+    optional(have.mesh.meshShader && have.mesh.meshShaderQueries, want.mesh.meshShaderQueries);
     // Everything the plugin needs, exactly as it lists it.
     sieve::enableRequiredFeatures({&want.f2, &want.f11, &want.f12, &want.f13, nullptr, nullptr});
     return missing;
@@ -448,6 +450,7 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     if (!device) return device.error();
     device_ = device.value();
     samplerAnisotropy_ = want.f2.features.samplerAnisotropy == VK_TRUE;
+    meshShaderQueries_ = ext.meshShader && want.mesh.meshShaderQueries == VK_TRUE;
     volkLoadDevice(device_);
     if (auto r = aliasKhrEntryPoints(); !r) return r;
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);

@@ -61,6 +61,9 @@ public:
     bool core13() const { return core13_; }
     // The optional samplerAnisotropy feature is enabled (textured materials filter anisotropically).
     bool samplerAnisotropy() const { return samplerAnisotropy_; }
+    // VK_EXT_mesh_shader's meshShaderQueries feature is enabled (VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT);
+    // false wherever the plugin's mesh path is unavailable (DeviceInfo::meshShader false).
+    bool meshShaderQueries() const { return meshShaderQueries_ && info_.meshShader; }
 
     // Validation messages (warnings and errors) seen so far; tests fail on any.
     uint32_t validationMessageCount() const { return messageCount_; }
@@ -101,6 +104,7 @@ private:
     bool validation_ = false;
     bool core13_ = true;
     bool samplerAnisotropy_ = false;
+    bool meshShaderQueries_ = false;
     std::atomic<uint32_t> messageCount_{0};
     mutable std::mutex messageMutex_;
     std::vector<std::string> messages_;

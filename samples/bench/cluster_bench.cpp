@@ -3,7 +3,9 @@
 // by mesh shaders, in the same run, interleaved in rounds. Frame time = the sum of the graph's per-pass GPU
 // times, culling time = the culling and cluster passes; median over every timed frame of every round.
 // Triangles: drawn per frame (pipeline statistics for instance culling, the cluster plugin's count with
-// clusters), and triangles per second of frame time.
+// clusters), and triangles per second of frame time. --triangle-cull on: the mesh path's per-triangle
+// culling (its line says triangle_cull; pipeline_statistics: the clipper's counts where the device has them;
+// mesh_primitives_generated: the mesh path's mesh-primitives-generated query where the device counts them).
 #include <cstdio>
 
 #include "assets/meshlets.h"
@@ -39,6 +41,10 @@ int clusterMain(int argc, char** argv) {
     cli::Parser p = subcommandParser(kName, kDescription);
     p.count("--n", "N", "instances of the dense scene (default 2000)", n, 1, 1u << 24)
         .count("--rounds", "R", "interleaved rounds of every mode (default 3)", rounds, 1, 100);
+    bool triangleCull = false;
+    p.onOff("--triangle-cull",
+            "the mesh path culls back-facing, degenerate and sample-less triangles in its mesh shaders (default off)",
+            triangleCull);
     addCityOptions(p, o, 100000, "check the cluster lists (see above); exit 1 on a mismatch");
     if (auto exit = p.run(argc, argv, 1)) return *exit;
     const VkExtent2D extent = o.extent();
@@ -61,8 +67,9 @@ int clusterMain(int argc, char** argv) {
     modes.push_back({"clusters+indirect", nullptr, {}});
     if (ctx.info().meshShader) modes.push_back({"clusters+mesh", nullptr, {}});
     for (size_t m = 0; m < modes.size(); ++m) {
-        const engine::ClusterSetup setup{&clusters.value(),
-                                         m == 2 ? engine::ClusterPath::Mesh : engine::ClusterPath::Indirect};
+        engine::ClusterSetup setup{&clusters.value(),
+                                   m == 2 ? engine::ClusterPath::Mesh : engine::ClusterPath::Indirect};
+        setup.triangleCull = triangleCull && m == 2;
         auto h = SceneHarness::create(ctx, scene, extent, 1, m == 0 ? nullptr : &setup, &pose);
         if (!h) return fail(kName, std::string(modes[m].name) + ": " + h.error().message);
         modes[m].harness = std::move(h).value();
@@ -79,6 +86,9 @@ int clusterMain(int argc, char** argv) {
             m.all.stats = run->stats;
             m.all.clusters = run->clusters;
             m.all.triangles = run->triangles;
+            m.all.clippingInvocations = run->clippingInvocations;
+            m.all.clippingPrimitives = run->clippingPrimitives;
+            m.all.meshPrimitives = run->meshPrimitives;
         }
     bool ok = true;
     for (size_t i = 0; i < modes.size(); ++i) {
@@ -94,8 +104,10 @@ int clusterMain(int argc, char** argv) {
             .integer("height", extent.height)
             .integer("all_triangles", allTriangles)
             .integer("triangles", triangles)
-            .num("triangles_per_s", frame.median > 0 ? double(triangles) / (frame.median * 1e-6) : 0);
+            .num("triangles_per_s", frame.median > 0 ? double(triangles) / (frame.median * 1e-6) : 0)
+            .boolean("triangle_cull", triangleCull && i == 2);
         addRun(line, m.all);
+        addClipping(line, m.all);
         if (withClusters) line.obj("clusters", clusterCounts(m.all.clusters));
         if (o.verify) {
             std::string why;

@@ -5,6 +5,7 @@
 // share of the instances in the frustum and the share that niagara's draw distance (200) would keep of
 // those, printed on stderr and written in the lines. --clusters culls on down to clusters instead
 // (kitten_clusters.h): one line per cluster path.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -58,6 +59,7 @@ struct KittenOptions {
     std::string kitten = SIEVE_KITTEN_GLB;
     std::string order = "niagara";  // of the instance table: niagara's placement order, or "morton"
     std::string clusters = "off";   // off | indirect | mesh | all (indirect then mesh)
+    bool triangleCull = false;      // the mesh path's per-triangle culling
     uint32_t warmupMs = 500;
     CityOptions render;  // --width --height --frames --warmup --verify --out
 };
@@ -120,6 +122,9 @@ int kittenMain(int argc, char** argv) {
     p.choice("--order", {"niagara", "morton"}, "order of the instance table (default niagara)", o.order);
     p.choice("--clusters", {"off", "indirect", "mesh", "all"},
              "cull clusters too, drawn by this path (all: both; default off: instances only)", o.clusters);
+    p.onOff("--triangle-cull",
+            "the mesh path culls back-facing, degenerate and sample-less triangles in its mesh shaders (default off)",
+            o.triangleCull);
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
@@ -140,6 +145,9 @@ int kittenMain(int argc, char** argv) {
     std::vector<engine::ClusterPath> paths;
     if (o.clusters == "indirect" || o.clusters == "all") paths.push_back(engine::ClusterPath::Indirect);
     if (o.clusters == "mesh" || o.clusters == "all") paths.push_back(engine::ClusterPath::Mesh);
+    if (o.triangleCull && std::find(paths.begin(), paths.end(), engine::ClusterPath::Mesh) == paths.end())
+        return fail(kName,
+                    "--triangle-cull on culls triangles in the mesh path's shaders: it needs --clusters mesh or all");
     sieve::assets::ClusterData meshClusters;
     if (!paths.empty()) {
         auto built = sieve::assets::buildClusters(mesh);
@@ -202,7 +210,7 @@ int kittenMain(int argc, char** argv) {
                 .num("within_distance_fraction", double(counts.withinDistance) / double(n));
         };
         if (!paths.empty()) {
-            const KittenClusterRun run{lines, paths, view, proj, kittenCameraView(o), extent};
+            const KittenClusterRun run{lines, paths, view, proj, kittenCameraView(o), extent, o.triangleCull};
             auto ok = writeKittenClusterLines(ctx, *field, meshClusters, run, sink);
             if (!ok) return fail(kName, ok.error().message);
             allOk = allOk && ok.value();

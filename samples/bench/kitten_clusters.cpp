@@ -116,7 +116,8 @@ sieve::Result<bool> writeKittenClusterLines(engine::Context& ctx, const sieve::a
                          (unsigned long long)r.lines.n);
             continue;
         }
-        const engine::ClusterSetup setup{&clusters, path, candidates, candidates};
+        const bool triangleCull = r.triangleCull && path == engine::ClusterPath::Mesh;
+        const engine::ClusterSetup setup{&clusters, path, candidates, candidates, triangleCull};
         auto hR = SceneHarness::create(ctx, field, r.extent, 1, &setup, nullptr, drawCapacity);
         if (!hR) return sieve::makeError(hR.error().code, std::string(name) + ": " + hR.error().message);
         SceneHarness& h = *hR.value();
@@ -132,8 +133,10 @@ sieve::Result<bool> writeKittenClusterLines(engine::Context& ctx, const sieve::a
         line.integer("width", r.extent.width)
             .integer("height", r.extent.height)
             .str("order", "stable")
-            .str("cluster_path", name);
+            .str("cluster_path", name)
+            .boolean("triangle_cull", triangleCull);
         addRun(line, *run);
+        addClipping(line, *run);
         std::vector<double> instanceUs, clusterUs;
         splitCull(*run, instanceUs, clusterUs);
         addStat(line, "instance_cull", stat(instanceUs));

@@ -1,7 +1,10 @@
 #pragma once
 // sieve-bench kitten --clusters: the kitten field culled down to clusters (meshlets of assets/meshlets.h,
 // the builder of the city and the viewer) by engine::SceneRenderer with the ClusterPlugin, drawn through
-// indexed indirect draws and/or mesh shaders (skipped without VK_EXT_mesh_shader), one JSON line per path.
+// indexed indirect draws and/or mesh shaders (skipped without VK_EXT_mesh_shader), one JSON line per path
+// (with triangle_cull: whether that path's mesh shaders culled triangles, the clipper counts of the
+// pipeline-statistics query where the device has it, and mesh_primitives_generated: the mesh path's
+// mesh-primitives-generated query, null where not counted).
 //
 // Capacities follow what the fixed camera can see, not N x clusters per mesh: the instances in view
 // (frustum and draw distance, the GPU's predicates on spheres grown by kInViewMargin) are the only ones
@@ -32,6 +35,7 @@ struct KittenClusterRun {
     glm::mat4 view{1.0f}, proj{1.0f};
     sieve::CullView cameraView;  // with the draw distance the capacities are sized for
     VkExtent2D extent{0, 0};
+    bool triangleCull = false;  // the mesh path's per-triangle culling (engine::ClusterSetup::triangleCull)
 };
 
 // Builds the harness of each path on `field` (whose indices `clusters` was built from, its instance slots

@@ -111,6 +111,9 @@ sieve::Result<SceneRun> SceneHarness::run(uint32_t warmup, uint32_t frames) {
         if (counts.cull.valid) out.stats = counts.cull;
         if (counts.clusters.valid) out.clusters = counts.clusters;
         if (counts.trianglesValid) out.triangles = counts.triangles;
+        if (counts.clippingInvocations) out.clippingInvocations = counts.clippingInvocations;
+        if (counts.clippingPrimitives) out.clippingPrimitives = counts.clippingPrimitives;
+        if (counts.meshPrimitivesGenerated) out.meshPrimitives = counts.meshPrimitivesGenerated;
         double cull = 0, total = 0;
         for (const auto& t : timings) {
             const double us = t.ms * 1000.0;
@@ -158,6 +161,21 @@ void addRun(Json& j, const SceneRun& run) {
         .integer("late_draws", s.late.count)
         .integer("overflow", s.overflow());
     j.obj("counts", counts);
+}
+
+void addClipping(Json& j, const SceneRun& run) {
+    if (run.meshPrimitives)
+        j.integer("mesh_primitives_generated", *run.meshPrimitives);
+    else
+        j.raw("mesh_primitives_generated", "null");
+    if (!run.clippingInvocations || !run.clippingPrimitives) {
+        j.raw("pipeline_statistics", "null");
+        return;
+    }
+    Json stats;
+    stats.integer("clipping_invocations", *run.clippingInvocations)
+        .integer("clipping_primitives", *run.clippingPrimitives);
+    j.obj("pipeline_statistics", stats);
 }
 
 Json clusterCounts(const sieve::ClusterStats& c) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct SceneRun {
     sieve::CullingStats stats;                          // counts of a late frame (the camera does not move)
     sieve::ClusterStats clusters;                       // cluster counts of a late frame (with clusters)
     uint64_t triangles = 0;                             // pipeline statistics of a late frame (indirect draws)
+    // Pipeline statistics of a late frame, where the device has them: primitives that reached the clipper
+    // (clipping invocations) and those it passed on (clipping primitives), both draw passes, every path.
+    std::optional<uint64_t> clippingInvocations, clippingPrimitives;
+    // The mesh path's mesh-primitives-generated query of a late frame (both draw passes), where the device
+    // counts them (meshShaderQueries); absent elsewhere.
+    std::optional<uint64_t> meshPrimitives;
 };
 
 // Adds the per-pass medians and the frame/culling totals to a JSON line.
@@ -36,6 +43,9 @@ void addRun(Json& j, const SceneRun& run);
 // the late phase's frustum, cone and occlusion survivors, drawn per phase, dropped candidates, and
 // overflow (dropped plus records past the output capacity).
 Json clusterCounts(const sieve::ClusterStats& c);
+// "pipeline_statistics": {"clipping_invocations", "clipping_primitives"} of the run, or null without them;
+// "mesh_primitives_generated": the mesh-primitives-generated query's count, or null without it.
+void addClipping(Json& j, const SceneRun& run);
 
 class SceneHarness {
 public:

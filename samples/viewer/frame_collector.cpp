@@ -37,6 +37,7 @@ void FrameCollector::collect(uint32_t slot) {
     model_.clusters = counts.clusters;
     model_.trianglesSource = counts.trianglesSource;
     model_.trianglesQuery = counts.trianglesQuery;
+    model_.meshPrimitives = counts.meshPrimitivesGenerated;
     if (std::getenv("SIEVE_DEBUG_COUNTS") && c.valid)
         std::printf("frame %llu: fr %u eD %u lV %u lD %u early %u/%u/%u late %u/%u/%u\n", (unsigned long long)c.frame,
                     c.frustumVisible, c.earlyDrawn, c.lateVisible, c.lateDrawn, c.early.count, c.early.total,

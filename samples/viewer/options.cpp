@@ -161,6 +161,10 @@ void addSceneOptions(cli::Parser& p, ViewerOptions& o) {
                 [&o](const std::string& v) {
                     return (v == "mesh" || v == "indirect" || v == "auto") && (o.clusterPath = v, true);
                 })
+        .onOff("--cluster-triangle-cull",
+               "mesh path: cull back-facing, degenerate and sample-less triangles in the mesh shaders, the "
+               "picture unchanged (default off)",
+               o.clusterTriangleCull)
         .option("--grid", "AxB", "replicate the glTF scene on a grid, A columns by B rows", [&o](const std::string& v) {
             cli::Extent e;
             if (!cli::parseExtent(v, 1 << 20, e)) return false;

@@ -45,6 +45,7 @@ struct ViewerOptions {
     bool clusters = false;             // cluster culling (meshlets) below the instances
     bool clusterCone = true;           // ... with the back-facing cone test
     std::string clusterPath = "auto";  // mesh | indirect | auto (mesh where VK_EXT_mesh_shader exists)
+    bool clusterTriangleCull = false;  // mesh path: per-triangle culling in the mesh shaders
     uint32_t gridX = 0, gridY = 0;     // --grid AxB; 0: scene default
     int captureFrame = -1;             // RenderDoc capture of this frame index; -1: none
     std::string captureFile;           // RenderDoc capture path template

@@ -15,7 +15,8 @@ sieve::Result<std::unique_ptr<engine::SceneRenderer>> RendererMaker::make(bool s
         if (!built) return sieve::makeError(VK_ERROR_UNKNOWN, built.error());
         clusters_ = std::move(*built);
     }
-    if (clusters) setup_ = {&clusters_->data, clusters_->path};
+    if (clusters)
+        setup_ = {.data = &clusters_->data, .path = clusters_->path, .triangleCull = opt_.clusterTriangleCull};
     engine::SceneRendererOptions ro;
     ro.framesInFlight = target_.framesInFlight();
     ro.shadowCascades = shadows ? (opt_.cascades ? opt_.cascades : 3u) : 0u;

@@ -62,6 +62,8 @@ int finishRun(Session& s, const RunCounters& counters) {
         engine::ui::RunSummary run = runSummary(s.ctx.properties().deviceName, s.model, rendered);
         run.clusterPath = s.model.clusterPath;
         run.clusters = s.model.clusters;
+        run.clusterTriangleCull = opt.clusterTriangleCull && s.model.clusterPath == "mesh";
+        run.meshPrimitives = s.model.meshPrimitives;
         run.debugView = engine::ui::debugViewName(s.model.debugView);
         run.binNames = s.model.binNames;
         if (s.ui) run.overlay = s.model.layout;

@@ -1,15 +1,16 @@
 #version 460
 // First step of a cluster phase: the live candidate slots (the records the input lists hold, clamped to
-// drawCapacity) and the dispatches of count.comp and of the scan of its output (shared/cluster.h
-// ClusterWork). One invocation.
+// drawCapacity) and the dispatch of scan_candidates over them (shared/cluster.h ClusterWork; at least one
+// workgroup: an empty scan still writes its total). One invocation.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/cluster.h"
+#include "shared/cull_bindings.h"
 #include "shared/draw.h"
 
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0, std430) readonly buffer CountsA { DrawCounts countsA; };
-layout(set = 0, binding = 1, std430) readonly buffer CountsB { DrawCounts countsB; };
-layout(set = 0, binding = 2, std430) writeonly buffer Work { ClusterWork work; };
+layout(set = 0, binding = SIEVE_CARGS_COUNTS_A, std430) readonly buffer CountsA { DrawCounts countsA; };
+layout(set = 0, binding = SIEVE_CARGS_COUNTS_B, std430) readonly buffer CountsB { DrawCounts countsB; };
+layout(set = 0, binding = SIEVE_CARGS_WORK, std430) writeonly buffer Work { ClusterWork work; };
 layout(push_constant) uniform Push { ClusterPush pc; };
 
 #include "cluster/work.glsl"
@@ -20,6 +21,5 @@ void main() {
     const uint slots = liveA + liveB;
     work.liveA = liveA;
     work.slotCount = slots;
-    work.slots = clusterDispatch(groupsFor(slots, pc.linearGroup));
-    work.slotTiles = clusterDispatch(groupsFor(slots, pc.scanTile));
+    work.slotTiles = clusterDispatch(max(groupsFor(slots, pc.scanTile), 1u));
 }

@@ -1,62 +1,46 @@
-// The cluster phase's scans, on the GPU's live sizes (ClusterWork): ClusterPush::step 0 scans the slots'
-// cluster counts (slotCount values), step 1 the candidates' flags (tested values). Three dispatches:
-// scan_reduce.comp (the sum of each tile), scan_top.comp (one workgroup: the tile sums scanned in place,
-// the total and the next dispatches), scan_down.comp (each tile scanned from its base). The tiles and
-// the workgroup scan are the prim scans' (prim/config.glsl: WG, ROUNDS, SUBGROUPS; a tile is TILE
-// values). Binding 0 the values, 1 the output, 2 the phase's ClusterWork.
+// The cluster phase's two scans, each one dispatch of the library's single-pass scan with decoupled
+// look-back (prim/scan_single.glsl) with the phase's own work fused in through its hooks, on the live
+// sizes the GPU wrote (shared/cluster.h ClusterWork): scan_candidates.glsl (the clusters of each listed
+// draw, computed where the scan loads them) and scan_emit.glsl (the test's flags, compacted into the
+// phase's list where the scan writes them). One workgroup per tile, at least one: an empty scan still
+// writes its total. The shader defines SIEVE_PACKED_STATUS (0: two words per tile; 1: one 64-bit word).
+//
+// The look-back status (binding 2) is zeroed once per frame, before the early phase: its ticket counter and
+// epoch start at 0 and each scan advances the epoch (prim/scan_single.glsl), so the frame's four scans run
+// in epochs 0..3 and never see each other's statuses. The whole input is one chunk: every binding of a
+// phase fits maxStorageBufferRange (ClusterPlugin checks its capacities against it).
 #extension GL_GOOGLE_include_directive : require
-#include "prim/config.glsl"
+#define SIEVE_SCAN_FUSED 1
+#include "prim/scan_single.glsl"
 #include "shared/cluster.h"
+#include "shared/cull_bindings.h"
 #include "shared/draw.h"
 
-layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
-layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
-layout(set = 0, binding = 1) writeonly buffer Dst1 { uint v[]; } dst1;
-layout(set = 0, binding = 1) writeonly buffer Dst4 { uvec4 v[]; } dst4;
-layout(set = 0, binding = 2, std430) buffer Work { ClusterWork work; };
+layout(set = 0, binding = SIEVE_CSCAN_WORK, std430) buffer Work { ClusterWork work; };
+// restrict readonly: nothing writes the lists during a phase (A and B may be one buffer, only ever read).
+layout(set = 0, binding = SIEVE_CSCAN_DRAWS_A, std430) restrict readonly buffer DrawsA { DrawCommand drawsA[]; };
+layout(set = 0, binding = SIEVE_CSCAN_DRAWS_B, std430) restrict readonly buffer DrawsB { DrawCommand drawsB[]; };
+layout(set = 0, binding = SIEVE_CSCAN_COUNTERS, std430) buffer Counters { ClusterCounters counters; };
 layout(push_constant) uniform Push { ClusterPush pc; };
 
-#include "prim/tile_load.glsl"
-#include "prim/workgroup_scan.glsl"
+#include "cluster/lists.glsl"
 #include "cluster/work.glsl"
 
-uint scanCount() {
-    return pc.step == 0u ? work.slotCount : work.tested;
-}
+uint liveA;  // ClusterWork::liveA
 
-void storeVec(uint e, uint n, uvec4 x) {
-    if (e + 4u <= n) {
-        dst4.v[e >> 2] = x;
-        return;
-    }
-    for (uint c = 0u; c < 4u; ++c)
-        if (e + c < n) dst1.v[e + c] = x[c];
-}
-
-// The sum of the tile at `tileBase` of n values. Every invocation calls it (barriers).
-uint tileSum(uint tileBase, uint n) {
-    uvec4 sums = uvec4(0);
-    for (uint r = 0u; r < ROUNDS; ++r) sums[r] = vecSum(loadVec(tileElement(tileBase, r), n, 0u));
-    uvec4 totals;
-    workgroupExclusiveScan(sums, totals);
-    return vecSum(totals);
-}
-
-// Writes the exclusive scan of the tile at `tileBase` of n values, starting from `offset`; returns the
-// offset after the tile. Every invocation calls it (barriers). In place where dst is src: each invocation
-// reads its own values before the first barrier and writes only those.
-uint scanTile(uint tileBase, uint n, uint offset) {
-    uvec4 x[4];
-    uvec4 sums = uvec4(0);
-    for (uint r = 0u; r < ROUNDS; ++r) {
-        x[r] = loadVec(tileElement(tileBase, r), n, 0u);
-        sums[r] = vecSum(x[r]);
-    }
-    uvec4 totals;
-    const uvec4 ex = workgroupExclusiveScan(sums, totals);
-    for (uint r = 0u; r < ROUNDS; ++r) {
-        storeVec(tileElement(tileBase, r), n, uvec4(offset + ex[r]) + vecExclusive(x[r]));
-        offset += totals[r];
-    }
-    return offset;
+// The scan's parameters (scanParameters()): n values from the start of the status buffer, records below
+// `capacity` (MODE 1).
+void scanOf(uint n, uint capacity) {
+    sp.n = n;
+    sp.firstTile = 0u;
+    sp.lastTile = max(groupsFor(n, TILE), 1u) - 1u;
+    sp.firstItem = 0u;
+    sp.counterWord = 0u;  // the ticket counter, then the epoch
+    sp.flagsWord = SIEVE_PACKED_STATUS != 0 ? 1u : 2u;
+    sp.prevStatus = 0u;
+    sp.prevCounterWord = 0u;
+    sp.totalWord = 0u;
+    sp.overflowWord = 0u;
+    sp.capacity = capacity;
+    liveA = work.liveA;
 }

@@ -1,7 +1,8 @@
 // Body of the single-pass exclusive scan with decoupled look-back (tier c), optionally with stable
 // compaction in the same pass (CompactMethod::OnePass: records scattered instead of offsets written).
 // Included by scan_single.comp (status in two words per tile) and scan_single_packed.comp
-// (SIEVE_PACKED_STATUS: one 64-bit word per tile).
+// (SIEVE_PACKED_STATUS: one 64-bit word per tile), and by shaders that fuse their own input, records and
+// total into the scan through hooks (SIEVE_SCAN_FUSED below; the cluster plugin's shaders/cluster/scan_*).
 //
 // Tiles take their ids from an atomic counter in start order, so every predecessor of a tile has started.
 // A tile publishes its aggregate (state 1), looks back over its predecessors, then publishes its inclusive
@@ -50,23 +51,51 @@ layout(constant_id = 5) const bool HAS_PAYLOAD = false;
 layout(constant_id = 6) const uint SPIN = 2048;
 layout(constant_id = 7) const uint LOOKBACK_PER_LANE = 1;  // predecessors each lane inspects per poll
 
+#ifndef SIEVE_TILE_VALUE
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_SRC) readonly buffer Src1 { uint v[]; } src1;
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_SRC) readonly buffer Src4 { uvec4 v[]; } src4;
+#endif
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_DST) writeonly buffer Dst1 { uint v[]; } dst1;  // offsets (MODE 0) or records
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_DST) writeonly buffer Dst4 { uvec4 v[]; } dst4;
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_STATUS) coherent buffer Status { uint v[]; } status;
 #if SIEVE_PACKED_STATUS
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_STATUS) coherent buffer Status64 { uint64_t v[]; } status64;
 #endif
+
+#include "prim/tile_load.glsl"
+#include "prim/workgroup_scan.glsl"
+
+#ifdef SIEVE_SCAN_FUSED
+// A shader that fuses its own work into the scan (shaders/cluster/scan_*.glsl) defines SIEVE_SCAN_FUSED
+// before including this file, declares its other resources at bindings past SIEVE_SCAN_SINGLE_STATUS and
+// defines these hooks (and may define SIEVE_TILE_VALUE: the input computed, not read from binding 0;
+// prim/tile_load.glsl):
+ScanSinglePush sp;                                   // the scan's parameters, filled by scanParameters()
+void scanParameters();                               // first thing of main, every invocation
+void writeRecord(uint slot, uint local, uint item);  // MODE != 0: item `local` of the chunk is record `slot`
+void scanTileDone();                                 // every invocation, after the tile's records or offsets
+void scanFinish(uint inclusive);                     // invocation 0 of the last tile: the scan's total
+#else
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_TOTAL) writeonly buffer Total { uint v[]; } total;  // total, or count
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_OVERFLOW) writeonly buffer Overflow { uint v[]; } overflow;
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_PAYLOAD) readonly buffer Payload { uint v[]; } payload;
-layout(push_constant) uniform Push { ScanSinglePush pc; };
+layout(push_constant) uniform Push { ScanSinglePush sp; };
 
 #define recOut dst1
-#include "prim/tile_load.glsl"
-#include "prim/workgroup_scan.glsl"
 #include "prim/record.glsl"
+
+void scanParameters() {}
+void scanTileDone() {}
+void scanFinish(uint inclusive) {
+    if (MODE == 0) {
+        total.v[sp.totalWord] = inclusive;
+    } else {
+        const uint kept = min(inclusive, sp.capacity);
+        total.v[sp.totalWord] = kept;
+        overflow.v[sp.overflowWord] = inclusive - kept;
+    }
+}
+#endif
 
 const uint STATE_SILENT = 0;
 const uint STATE_AGGREGATE = 1;
@@ -86,19 +115,19 @@ uvec2 decode(uint tag, uint value, uint epoch) {
 
 #if SIEVE_PACKED_STATUS
 void publish(uint tile, uint value, uint state, uint epoch) {
-    atomicStore(status64.v[pc.flagsWord + tile - pc.firstTile], packUint2x32(uvec2(value, (epoch << 2) | state)),
+    atomicStore(status64.v[sp.flagsWord + tile - sp.firstTile], packUint2x32(uvec2(value, (epoch << 2) | state)),
                 gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 }
 // (state, value) of predecessor p; predecessors in earlier chunks are that chunk's last tile.
 uvec2 poll(uint p, uint epoch, uint prevEpoch) {
-    const bool here = p >= pc.firstTile;
-    const uvec2 w = unpackUint2x32(atomicLoad(status64.v[here ? pc.flagsWord + p - pc.firstTile : pc.prevStatus],
+    const bool here = p >= sp.firstTile;
+    const uvec2 w = unpackUint2x32(atomicLoad(status64.v[here ? sp.flagsWord + p - sp.firstTile : sp.prevStatus],
                                               gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
     return decode(w.y, w.x, here ? epoch : prevEpoch);
 }
 #else
 uint statusWord(uint p) {
-    return p >= pc.firstTile ? pc.flagsWord + 3u * (p - pc.firstTile) : pc.prevStatus;
+    return p >= sp.firstTile ? sp.flagsWord + 3u * (p - sp.firstTile) : sp.prevStatus;
 }
 void publish(uint tile, uint value, uint state, uint epoch) {
     const uint at = statusWord(tile);
@@ -110,7 +139,7 @@ void publish(uint tile, uint value, uint state, uint epoch) {
 uvec2 poll(uint p, uint epoch, uint prevEpoch) {
     const uint tag =
         atomicLoad(status.v[statusWord(p)], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-    return decode(tag, 0, p >= pc.firstTile ? epoch : prevEpoch);
+    return decode(tag, 0, p >= sp.firstTile ? epoch : prevEpoch);
 }
 #endif
 
@@ -120,9 +149,9 @@ uvec2 poll(uint p, uint epoch, uint prevEpoch) {
 // docs/subgroup-matrix.md), and a stride of gl_SubgroupSize would skip part of the tile.
 uint subgroupReduceTile(uint tileBase, uint width) {
     uint sum = 0;
-    const uint end = min(tileBase + TILE, pc.n);
+    const uint end = min(tileBase + TILE, sp.n);
     for (uint e = tileBase + 4 * gl_SubgroupInvocationID; e < end; e += 4 * width) {
-        uvec4 x = loadVec(e, pc.n, 0);
+        uvec4 x = loadVec(e, sp.n, 0);
         if (BINARIZE) x = uvec4(notEqual(x, uvec4(0)));
         sum += vecSum(x);
     }
@@ -176,8 +205,8 @@ uint lookBack(uint tile, uint epoch, uint prevEpoch) {
                 for (uint j = 0; j < width; ++j) {
                     if (!subgroupBallotBitExtract(quiet, j)) continue;
                     const uint q = end - 1 - (k * width + j);
-                    if (q < pc.firstTile) continue;
-                    const uint sum = subgroupReduceTile((q - pc.firstTile) * TILE, width);
+                    if (q < sp.firstTile) continue;
+                    const uint sum = subgroupReduceTile((q - sp.firstTile) * TILE, width);
                     if (lane == j) s[k] = uvec2(STATE_REDUCED, sum);
                 }
             }
@@ -213,7 +242,7 @@ void sumSubgroupTotals(uint stride, inout uvec4 before, inout uvec4 all) {
 uvec4 loadTile(uint tileBase, out uvec4 x[4]) {
     uvec4 sums = uvec4(0);
     for (uint r = 0; r < ROUNDS; ++r) {
-        x[r] = loadVec(tileElement(tileBase, r), pc.n, 0);
+        x[r] = loadVec(tileElement(tileBase, r), sp.n, 0);
         if (BINARIZE) x[r] = uvec4(notEqual(x[r], uvec4(0)));
         sums[r] = vecSum(x[r]);
     }
@@ -221,37 +250,39 @@ uvec4 loadTile(uint tileBase, out uvec4 x[4]) {
 }
 
 void main() {
+    scanParameters();
     const uint t = gl_LocalInvocationID.x;
-    const uint tiles = (pc.n + TILE - 1) / TILE;
+    // n = 0 (a fused scan of an empty input) still runs one tile: it publishes 0 and finishes the scan.
+    const uint tiles = max((sp.n + TILE - 1) / TILE, 1u);
     if (sieve_group_index() >= tiles) return;  // spare groups of a folded dispatch take no tile id
     if (t == 0) {
 #if SIEVE_PACKED_STATUS
         // Ticket (low word) and epoch (high word) in one 64-bit add: no ordering needed.
-        const uvec2 control = unpackUint2x32(atomicAdd(status64.v[pc.counterWord / 2], uint64_t(1), gl_ScopeDevice,
+        const uvec2 control = unpackUint2x32(atomicAdd(status64.v[sp.counterWord / 2], uint64_t(1), gl_ScopeDevice,
                                                        gl_StorageSemanticsBuffer, gl_SemanticsRelaxed));
         const uint ticket = control.x, epoch = control.y;
         if (ticket == tiles - 1u)  // every tile of this dispatch has its ticket and epoch
-            atomicStore(status64.v[pc.counterWord / 2], packUint2x32(uvec2(0u, epoch + 1u)), gl_ScopeDevice,
+            atomicStore(status64.v[sp.counterWord / 2], packUint2x32(uvec2(0u, epoch + 1u)), gl_ScopeDevice,
                         gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
 #else
         const uint epoch =
-            atomicLoad(status.v[pc.counterWord + 1], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-        const uint ticket = atomicAdd(status.v[pc.counterWord], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+            atomicLoad(status.v[sp.counterWord + 1], gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+        const uint ticket = atomicAdd(status.v[sp.counterWord], 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                                       gl_SemanticsAcquireRelease);
         if (ticket == tiles - 1u) {  // every tile of this dispatch has its ticket and has read the epoch
-            atomicStore(status.v[pc.counterWord], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
-            atomicStore(status.v[pc.counterWord + 1], epoch + 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
+            atomicStore(status.v[sp.counterWord], 0u, gl_ScopeDevice, gl_StorageSemanticsBuffer, gl_SemanticsRelaxed);
+            atomicStore(status.v[sp.counterWord + 1], epoch + 1u, gl_ScopeDevice, gl_StorageSemanticsBuffer,
                         gl_SemanticsRelaxed);
         }
 #endif
         s_tile = ticket;
         s_epoch = epoch;
         // The previous chunk finished in an earlier dispatch and advanced its epoch once since.
-        s_prevEpoch = pc.firstTile > 0 ? status.v[pc.prevCounterWord + 1] - 1u : 0u;
+        s_prevEpoch = sp.firstTile > 0 ? status.v[sp.prevCounterWord + 1] - 1u : 0u;
     }
     barrier();
     const uint local = s_tile;
-    const uint tile = pc.firstTile + local;
+    const uint tile = sp.firstTile + local;
     const uint epoch = s_epoch, prevEpoch = s_prevEpoch;
 
     uvec4 x[4];
@@ -301,25 +332,18 @@ void main() {
         const uint e = tileElement(local * TILE, r);
         const uvec4 o = uvec4(offset + ex[r]) + vecExclusive(x[r]);
         if (MODE == 0) {
-            if (e + 4 <= pc.n) {
+            if (e + 4 <= sp.n) {
                 dst4.v[e >> 2] = o;
             } else {
                 for (uint c = 0; c < 4; ++c)
-                    if (e + c < pc.n) dst1.v[e + c] = o[c];
+                    if (e + c < sp.n) dst1.v[e + c] = o[c];
             }
         } else {
             for (uint c = 0; c < 4; ++c)
-                if (x[r][c] != 0 && o[c] < pc.capacity) writeRecord(o[c], e + c, pc.firstItem + e + c);
+                if (x[r][c] != 0 && o[c] < sp.capacity) writeRecord(o[c], e + c, sp.firstItem + e + c);
         }
         offset += roundTotals[r];
     }
-    if (t == 0 && tile == pc.lastTile) {
-        if (MODE == 0) {
-            total.v[pc.totalWord] = inclusive;
-        } else {
-            const uint kept = min(inclusive, pc.capacity);
-            total.v[pc.totalWord] = kept;
-            overflow.v[pc.overflowWord] = inclusive - kept;
-        }
-    }
+    scanTileDone();
+    if (t == 0 && tile == sp.lastTile) scanFinish(inclusive);
 }

@@ -60,14 +60,14 @@ struct ClusterPush {
     uint coneBins;           // bit b: primitives of bin b may be cone culled (back faces culled there)
     uint visibilitySlots;    // size of the visibility table (slots past it are never read or written)
     uint maxGroupsX;         // mesh path: task workgroups per row of the indirect command
-    uint step;               // scan_*.comp: 0 the slots' cluster counts, 1 the candidates' flags
     uint computeGroupsX;     // workgroups per row of the compute dispatches (maxComputeWorkGroupCount[0])
-    uint linearGroup;        // workgroup size of count.comp and emit.comp
     uint testGroup;          // workgroup size of test.comp
     uint scanTile;           // elements per workgroup of scan_*.comp
     uint pad0;
     uint pad1;
     uint pad2;
+    uint pad3;
+    uint pad4;
 };
 
 // A VkDispatchIndirectCommand (x, y, z), padded: at most computeGroupsX workgroups per row.
@@ -79,14 +79,12 @@ struct ClusterDispatch {
 };
 
 // The live sizes of one phase and the dispatches they need, written on the GPU (shaders/cluster/args.comp
-// from the input lists' counts, scan_top.comp from the scans' totals): every pass after args.comp is
+// from the input lists' counts, the scans' last tiles from their totals): every pass after args.comp is
 // dispatched indirectly from here, so a phase costs what its frame holds, whatever the capacities.
 struct ClusterWork {
-    ClusterDispatch slots;           // count.comp over the live candidate slots
-    ClusterDispatch slotTiles;       // the scan of the slots' cluster counts: one workgroup per tile
+    ClusterDispatch slotTiles;       // scan_candidates: one workgroup per tile of the live slots (at least 1)
     ClusterDispatch tests;           // test.comp over the tested candidates
-    ClusterDispatch candidates;      // emit.comp over the tested candidates
-    ClusterDispatch candidateTiles;  // the scan of the candidates' flags
+    ClusterDispatch candidateTiles;  // scan_emit: one workgroup per tile of the tested candidates (at least 1)
     uint liveA;                      // records of list A read: min(its count, drawCapacity)
     uint slotCount;                  // live candidate slots: liveA, plus list B's (late phase)
     uint candidateTotal;             // clusters of the live slots
@@ -118,7 +116,7 @@ SIEVE_NS_END
 #ifdef __cplusplus
 static_assert(sizeof(sieve::gpu::Cluster) == 64 && sizeof(sieve::gpu::ClusterRange) == 16 &&
                   sizeof(sieve::gpu::ClusterPush) == 64 && sizeof(sieve::gpu::ClusterCounters) == 48 &&
-                  sizeof(sieve::gpu::ClusterWork) == 112,
+                  sizeof(sieve::gpu::ClusterWork) == 80,
               "cluster layouts");
 namespace sieve::gpu {
 #endif

@@ -60,18 +60,28 @@ SIEVE_CONST(uint, SIEVE_CTEST_COUNTERS, 13)
 SIEVE_CONST(uint, SIEVE_CTEST_PYRAMID, 14)  // sampler2D
 SIEVE_CONST(uint, SIEVE_CTEST_BINDINGS, 15)
 
-// cluster/emit.comp
-SIEVE_CONST(uint, SIEVE_CEMIT_CLUSTERS, 0)
-SIEVE_CONST(uint, SIEVE_CEMIT_DRAWS_A, 1)
-SIEVE_CONST(uint, SIEVE_CEMIT_DRAWS_B, 2)
-SIEVE_CONST(uint, SIEVE_CEMIT_FLAGS, 3)
-SIEVE_CONST(uint, SIEVE_CEMIT_CANDIDATES, 4)
-SIEVE_CONST(uint, SIEVE_CEMIT_OUT_OFFSETS, 5)
-SIEVE_CONST(uint, SIEVE_CEMIT_WORK, 6)
-SIEVE_CONST(uint, SIEVE_CEMIT_OUT_DRAWS, 7)
-SIEVE_CONST(uint, SIEVE_CEMIT_OUT_IDS, 8)
-SIEVE_CONST(uint, SIEVE_CEMIT_COUNTERS, 9)
-SIEVE_CONST(uint, SIEVE_CEMIT_BINDINGS, 10)
+// cluster/args.comp
+SIEVE_CONST(uint, SIEVE_CARGS_COUNTS_A, 0)  // the early list's counts
+SIEVE_CONST(uint, SIEVE_CARGS_COUNTS_B, 1)  // the phase's list's counts
+SIEVE_CONST(uint, SIEVE_CARGS_WORK, 2)
+SIEVE_CONST(uint, SIEVE_CARGS_BINDINGS, 3)
+
+// cluster/scan_candidates.glsl and scan_emit.glsl (the cluster phase's single-pass scans). 0..2 are the
+// scan's own (prim/scan_single.glsl declares them at these numbers).
+SIEVE_CONST(uint, SIEVE_CSCAN_FLAGS, 0)     // scan_emit: its input (scan_candidates computes its own)
+SIEVE_CONST(uint, SIEVE_CSCAN_OUTPUT, 1)    // scan_candidates: the candidate offsets; scan_emit: the ids
+SIEVE_CONST(uint, SIEVE_CSCAN_LOOKBACK, 2)  // the look-back status (coherent)
+SIEVE_CONST(uint, SIEVE_CSCAN_WORK, 3)
+SIEVE_CONST(uint, SIEVE_CSCAN_DRAWS_A, 4)  // the early list
+SIEVE_CONST(uint, SIEVE_CSCAN_DRAWS_B, 5)  // the phase's list
+SIEVE_CONST(uint, SIEVE_CSCAN_COUNTERS, 6)
+SIEVE_CONST(uint, SIEVE_CSCAN_RANGES, 7)    // scan_candidates
+SIEVE_CONST(uint, SIEVE_CSCAN_CLUSTERS, 8)  // scan_emit, and the rest
+SIEVE_CONST(uint, SIEVE_CSCAN_CANDIDATES, 9)
+SIEVE_CONST(uint, SIEVE_CSCAN_OUT_DRAWS, 10)
+SIEVE_CONST(uint, SIEVE_CSCAN_OUT_COUNTS, 11)
+SIEVE_CONST(uint, SIEVE_CSCAN_TASKS, 12)
+SIEVE_CONST(uint, SIEVE_CSCAN_BINDINGS, 13)
 
 SIEVE_NS_END
 

@@ -51,9 +51,12 @@ struct MaterialPush {
     vec4 lightDir;  // xyz: towards the light; w: shadow cascades (shared/shadow.h; 0: none)
     vec4 tint;      // multiplies the shaded colour (1,1,1,1: none)
     uint flags;     // SIEVE_MATERIAL_PUSH_*
+    // cluster_material_cull.mesh's triangle culling (shared/triangle_cull.h): the scissor's size and the
+    // viewport transform, framebuffer xy = ndc.xy * viewport.xy + viewport.zw.
+    uint scissorWidth;
+    uint scissorHeight;
     uint pad0;
-    uint pad1;
-    uint pad2;
+    vec4 viewport;
 };
 
 // Specialization constants of geometry/material.vert + material.frag (constant_id = index): the texture
@@ -67,7 +70,8 @@ SIEVE_NS_END
 #ifdef __cplusplus
 static_assert(sizeof(sieve::gpu::Material) == 96, "std430: vec4 + 4 words + 3 vec4 + 4 words");
 static_assert(sizeof(sieve::gpu::VertexUv) == 8, "R32G32_SFLOAT");
-static_assert(sizeof(sieve::gpu::MaterialPush) == 112, "mat4 + 2 vec4 + 4 words as the GLSL block lays them out");
+static_assert(sizeof(sieve::gpu::MaterialPush) == 128,
+              "mat4 + 2 vec4 + 4 words + vec4 as the GLSL block lays them out");
 #endif
 
 #endif

@@ -25,6 +25,25 @@ struct DepthWritePush {
     uint pad;
 };
 
+// test/triangle_cull.comp: culled[i] = 1 where the mesh path's per-triangle rule (geometry/triangle_rule.glsl)
+// culls cases[i], for i < count.
+struct TriangleCullCase {
+    vec4 a, b, c;  // clip positions, in the order the pipeline sees them
+    uvec4 tri;     // xyz: their local vertex indices (equal ones: a degenerate triangle)
+};
+struct TriangleCullPush {
+    vec4 viewport;  // framebuffer xy = ndc.xy * viewport.xy + viewport.zw
+    uint mode;      // SIEVE_TRIANGLE_CULL_* (shared/triangle_cull.h)
+    uint count;
+    uint scissorWidth;
+    uint scissorHeight;
+};
+
 SIEVE_NS_END
+
+#ifdef __cplusplus
+static_assert(sizeof(sieve::gpu::TriangleCullCase) == 64, "3 vec4 + uvec4 (std430)");
+static_assert(sizeof(sieve::gpu::TriangleCullPush) == 32, "vec4 + 4 words");
+#endif
 
 #endif

@@ -99,6 +99,15 @@ for l in lines:
     what = f"clusters {l.get('cluster_path')}"
     check(l['scenario'] == 'kitten' and l['n'] == n and l['order'] == 'stable', f'{what}: scenario, n, order')
     check(l.get('verified') is True, f'{what}: verified')
+    check(l.get('triangle_cull') is False, f'{what}: no triangle culling without --triangle-cull on')
+    ps = l.get('pipeline_statistics', 'missing')
+    check(ps is None or (ps != 'missing' and ps['clipping_invocations'] > 0 and ps['clipping_primitives'] > 0),
+          f'{what}: pipeline statistics {ps}')
+    # The mesh-primitives-generated query: absent (null), never 0, where the device does not count them or on
+    # the indirect path.
+    mp = l.get('mesh_primitives_generated', 'missing')
+    check(mp is None or (l.get('cluster_path') == 'mesh' and isinstance(mp, int) and 0 < mp <= l['triangles']),
+          f'{what}: mesh primitives generated {mp}')
     check(l['view_draw_distance'] == 200, f"{what}: niagara's draw distance")
     for p in CULL_PASSES + ['cull.check', 'cull.stats', 'cluster.early', 'cluster.late', 'cluster.stats']:
         check(l['passes_us'].get(p, 0) > 0, f'{what}: has {p}')
@@ -138,7 +147,8 @@ fi
 grep -q "sieve-bench kitten: the kitten mesh '$WORK/no/kitten.glb' is missing" err.txt ||
   { cat err.txt; echo "FAIL: no clear message for a missing kitten"; exit 1; }
 # Bad options are refused with a message, not run.
-for args in "--instances 0" "--instances x" "--seed 3" "--frames 0" "--clusters on"; do
+for args in "--instances 0" "--instances x" "--seed 3" "--frames 0" "--clusters on" "--triangle-cull maybe" \
+            "--triangle-cull on --clusters indirect"; do
   if "$BENCH" kitten $args > /dev/null 2> err.txt; then echo "FAIL: '$args' accepted"; exit 1; fi
   grep -q "sieve-bench kitten" err.txt || { echo "FAIL: '$args' gave no message"; exit 1; }
 done

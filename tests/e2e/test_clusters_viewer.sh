@@ -3,8 +3,8 @@
 # picture of --clusters off with culling off (pixel for pixel: both draw the scene with the clusters built,
 # the second through --cluster-path indirect and every cluster), the stats JSON carries the cluster keys
 # with fewer triangles than instance culling alone, --cluster-path mesh either runs (a device with
-# VK_EXT_mesh_shader: the same picture) or is refused with a clear message and exit 1 (lavapipe), and bad
-# values are refused with exit 2. $1: build directory, $2: source directory.
+# VK_EXT_mesh_shader: the same picture, also with --cluster-triangle-cull on) or is refused with a clear
+# message and exit 1 (lavapipe), and bad values are refused with exit 2. $1: build directory, $2: source directory.
 source "$(dirname "$0")/lib.sh"
 
 common=(--headless --frames 8 --width 257 --height 145 --overlay off --scene dense --instances 36 --lod off
@@ -29,12 +29,19 @@ if [ $rc -eq 0 ]; then
 elif [ $rc -ne 1 ] || ! grep -q "no VK_EXT_mesh_shader" "$out/mesh.log"; then
   echo "--cluster-path mesh: exit $rc without the expected message"; cat "$out/mesh.log"; exit 1
 fi
+# The mesh path's per-triangle culling keeps the picture (where the mesh path runs).
+if [ $mesh = ran ]; then
+  "$viewer" "${common[@]}" --clusters on --cluster-path mesh --cluster-triangle-cull on \
+      --screenshot "$out/meshcull.png" --stats "$out/meshcull.json" >"$out/meshcull.log" 2>&1
+fi
 if grep -q '^\[vulkan\]' "$out"/*.log; then echo "validation messages:"; grep '^\[vulkan\]' "$out"/*.log | head; exit 1; fi
 set +e
 "$viewer" --headless --clusters maybe >/dev/null 2>&1; bad1=$?
 "$viewer" --headless --cluster-path fast >/dev/null 2>&1; bad2=$?
+"$viewer" --headless --cluster-triangle-cull maybe >/dev/null 2>&1; bad3=$?
 set -e
-[ $bad1 -eq 2 ] && [ $bad2 -eq 2 ] || { echo "bad flag values: exit $bad1, $bad2 (want 2)"; exit 1; }
+[ $bad1 -eq 2 ] && [ $bad2 -eq 2 ] && [ $bad3 -eq 2 ] ||
+  { echo "bad flag values: exit $bad1, $bad2, $bad3 (want 2)"; exit 1; }
 
 /usr/bin/python3 - "$out" "$mesh" <<'PY'
 import json, sys
@@ -73,4 +80,13 @@ if mesh == "ran":
     assert diff == 0, f"{diff} pixels differ between the mesh and indirect paths"
     mj = json.load(open(f"{out}/mesh.json"))
     assert mj["clusters_visible"] == on["clusters_visible"], (mj["clusters_visible"], on["clusters_visible"])
+    assert mj["cluster_triangle_cull"] is False
+    mp = mj["cluster_mesh_primitives_generated"]  # null where the device does not count them
+    assert mp is None or 0 < mp <= mj["cluster_triangles"], (mp, mj["cluster_triangles"])
+    c = np.asarray(Image.open(f"{out}/meshcull.png").convert("RGBA"))
+    diff = int((a != c).any(axis=2).sum())
+    assert diff == 0, f"{diff} pixels differ between the mesh path with triangle culling and the indirect path"
+    assert json.load(open(f"{out}/meshcull.json"))["cluster_triangle_cull"] is True
+assert on["cluster_triangle_cull"] is False  # the indirect path culls no triangles
+assert on["cluster_mesh_primitives_generated"] is None  # counted on the mesh path only
 PY

@@ -318,6 +318,8 @@ protected:
     struct SizeCase {
         uint32_t instances, maxClusters, drawCapacity, candidates, outputs, earlyDraws, lateDraws;
         uint32_t workgroup = 256, vectors = 4, rowLimit = 0;
+        uint32_t spins = 2048;  // look-back polls before a tile reduces its silent predecessors itself
+        bool packed = true;     // one 64-bit look-back status per tile where the device has 64-bit atomics
     };
     void runSizeCase(const SizeCase& k, std::mt19937& rng) {
         ClusterScene s = makeScene(k.instances, 4, k.maxClusters, rng);
@@ -329,6 +331,8 @@ protected:
         run.outputCapacity = k.outputs;
         run.scan.workgroupSize = k.workgroup;
         run.scan.vectorsPerThread = k.vectors;
+        run.scan.lookbackSpins = k.spins;
+        run.scan.packedLookbackStatus = k.packed;
         sieve::overrideMaxGroupsX(k.rowLimit);
         runAndCompare(s, lastLists.early, lastLists.late, run, rng);
         sieve::overrideMaxGroupsX(0);  // never leak the lowered limit into other tests
@@ -340,10 +344,11 @@ protected:
     Lists lastLists;
 };
 
-// A dispatch of `items` in workgroups of `group`, folded into rows of at most `rowLimit` workgroups.
+// A dispatch of `items` in workgroups of `group` (at least `least` workgroups), folded into rows of at most
+// `rowLimit` workgroups.
 void expectDispatch(const sieve::gpu::ClusterDispatch& d, uint64_t items, uint32_t group, uint32_t rowLimit,
-                    const char* what) {
-    const uint64_t groups = (items + group - 1) / group;
+                    const char* what, uint64_t least = 0) {
+    const uint64_t groups = std::max((items + group - 1) / group, least);
     EXPECT_EQ(d.x, std::min<uint64_t>(groups, rowLimit)) << what;
     EXPECT_EQ(d.z, 1u) << what;
     if (groups == 0) return;
@@ -398,7 +403,7 @@ TEST_F(ClusterTest, EdgeSizesOfTheCandidateSpaceMatchTheReference) {
 // Cost proportional to the work (issue 23): every pass after the first is dispatched from the sizes the GPU
 // wrote (shared/cluster.h ClusterWork), not from the capacities. Small frames in a plugin sized for far
 // more (drawCapacity 4096, 2^20 candidates) and large ones in small tiles (32 x 1 vectors: 128 values a
-// tile, so the top scan walks several chunks), with the rows limit lowered to 3 workgroups so that every
+// tile, so the scans span many tiles), with the rows limit lowered to 3 workgroups so that every
 // dispatch folds: the lists equal the reference and every dispatch covers exactly the live items.
 TEST_F(ClusterTest, DispatchesFollowTheFrameNotTheCapacities) {
     std::mt19937 rng(23);
@@ -424,17 +429,62 @@ TEST_F(ClusterTest, DispatchesFollowTheFrameNotTheCapacities) {
         scan.vectorsPerThread = k.vectors;
         auto tiles = sieve::prim::detail::resolveTiles(ctx().info(), scan, true);
         ASSERT_TRUE(tiles) << tiles.error().message;
-        const uint32_t linear = sieve::fittedGroupSize(ctx().info(), 256);
-        expectDispatch(w.slots, w.slotCount, linear, rows, "count");
-        expectDispatch(w.slotTiles, w.slotCount, tiles->tile(), rows, "slot scan");
+        // The scans run one workgroup even on nothing: it writes their totals.
+        expectDispatch(w.slotTiles, w.slotCount, tiles->tile(), rows, "slot scan", 1);
         expectDispatch(w.tests, w.tested, 128, rows, "test");
-        expectDispatch(w.candidates, w.tested, linear, rows, "emit");
-        expectDispatch(w.candidateTiles, w.tested, tiles->tile(), rows, "flag scan");
+        expectDispatch(w.candidateTiles, w.tested, tiles->tile(), rows, "flag scan and emit", 1);
         if (k.candidates == 20000) {
             EXPECT_GT(lastRef.counters.dropped, 0u);
         }
         if (k.vectors == 1) {
-            EXPECT_GT(w.candidateTotal, 128u * 128u) << "the top scan walks more than one chunk";
+            EXPECT_GT(w.candidateTotal, 128u * 128u) << "the scans span more tiles than a look-back window";
         }
+    }
+}
+
+// The single-pass scans' edges: tiles of 128 values (32 x 1 vectors), with the live slots and the tested
+// candidates of the late phase on, just before and just after tile boundaries, none at all, and in a
+// hundred tiles (the look-back walks several windows), with the output list overflowing; the lists equal
+// the reference and the sizes are the intended ones. Twice: as configured by default, and with two status
+// words per tile and one poll before a tile reduces its silent predecessors itself (the bounded-wait
+// fallback recomputes the clusters per draw or reloads the flags; it runs where tiles run concurrently:
+// on this machine's lavapipe with LP_NUM_THREADS=16, where a fallback sum off by one fails this test).
+TEST_F(ClusterTest, SinglePassScansAtTileBoundariesMatchTheReference) {
+    std::mt19937 rng(29);
+    struct Edge {
+        SizeCase size;
+        uint32_t slots, tested;  // late phase; tested 0: not checked (the candidates' total varies)
+    };
+    const Edge edges[] = {
+        {{1, 1, 1, 0, 0, 0, 0, 32, 1, 0}, 0, 0},                         // no draws: both scans empty
+        {{300, 2, 64, 0, 0, 64, 64, 32, 1, 0}, 128, 0},                  // slots: exactly one tile
+        {{300, 2, 64, 0, 0, 64, 63, 32, 1, 0}, 127, 0},                  // ... one short
+        {{300, 2, 65, 0, 0, 64, 65, 32, 1, 3}, 129, 0},                  // ... one over (rows of 3)
+        {{300, 2, 128, 0, 0, 128, 128, 32, 1, 0}, 256, 0},               // two full tiles
+        {{300, 20, 128, 128, 0, 128, 128, 32, 1, 0}, 256, 128},          // tested: exactly one tile
+        {{300, 20, 128, 127, 0, 128, 128, 32, 1, 0}, 256, 127},          // ... one short
+        {{300, 20, 128, 129, 0, 128, 128, 32, 1, 0}, 256, 129},          // ... one over
+        {{300, 20, 128, 256, 7, 128, 128, 32, 1, 0}, 256, 256},          // two tiles, output overflows
+        {{3000, 60, 4096, 12800, 100, 4096, 4096, 32, 1, 0}, 0, 12800},  // a hundred tiles
+    };
+    for (const bool fallback : {false, true}) {
+        for (Edge e : edges) {
+            SizeCase& k = e.size;
+            if (fallback) {
+                k.spins = 1;
+                k.packed = false;
+            }
+            SCOPED_TRACE("instances " + std::to_string(k.instances) + ", capacity " + std::to_string(k.drawCapacity) +
+                         ", candidates " + std::to_string(k.candidates) + ", late draws " +
+                         std::to_string(k.lateDraws) + (fallback ? ", fallback" : ""));
+            ASSERT_NO_FATAL_FAILURE(runSizeCase(k, rng));
+            if (e.slots || !e.tested) {
+                EXPECT_EQ(lastWork.slotCount, e.slots);
+            }
+            if (e.tested) {
+                EXPECT_EQ(lastWork.tested, e.tested);
+            }
+        }
+        EXPECT_GT(lastRef.late.counts.overflow, 0u);
     }
 }

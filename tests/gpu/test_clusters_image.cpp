@@ -31,6 +31,8 @@ struct Picture {
     uint64_t triangles = 0;
     std::optional<uint64_t> trianglesQuery;  // the pipeline-statistics query's input-assembly count
     sieve::ClusterStats clusters;
+    std::optional<uint64_t> clippingInvocations;  // the query's primitives that reached the clipper
+    std::optional<uint64_t> meshPrimitives;       // the mesh-primitives-generated query (mesh path)
 };
 
 size_t differingPixels(const Picture& a, const Picture& b) {
@@ -59,12 +61,12 @@ protected:
     // Frames at a fixed camera; the last one's pixels and triangle count.
     Picture render(VkExtent2D extent, const sieve::assets::CameraPose& pose, bool clusters, bool cull,
                    engine::ClusterPath path = engine::ClusterPath::Indirect, bool twoPhase = true,
-                   bool materials = true) {
+                   bool materials = true, bool triangleCull = false) {
         Picture out;
         auto target = engine::HeadlessTarget::create(ctx(), {extent, VK_FORMAT_R8G8B8A8_UNORM, 2});
         EXPECT_TRUE(target) << target.error().message;
         if (!target) return out;
-        const engine::ClusterSetup setup{&clusters_, path};
+        const engine::ClusterSetup setup{.data = &clusters_, .path = path, .triangleCull = triangleCull};
         auto renderer =
             engine::SceneRenderer::create(ctx(), scene_, target.value()->colorFormat(), extent,
                                           {.clusters = clusters ? &setup : nullptr, .materials = materials});
@@ -98,7 +100,36 @@ protected:
         out.triangles = counts.triangles;
         out.trianglesQuery = counts.trianglesQuery;
         out.clusters = counts.clusters;
+        out.clippingInvocations = counts.clippingInvocations;
+        out.meshPrimitives = counts.meshPrimitivesGenerated;
         return out;
+    }
+
+    // The mesh-path tests' pictures of one case: culling off, clusters through the indirect path, clusters
+    // through the mesh path (with or without its triangle culling).
+    struct PathPictures {
+        Picture reference, indirect, mesh;
+    };
+    PathPictures renderPaths(VkExtent2D extent, const sieve::assets::CameraPose& pose, bool materials,
+                             bool triangleCull) {
+        using engine::ClusterPath;
+        return {render(extent, pose, false, false, ClusterPath::Indirect, true, materials),
+                render(extent, pose, true, true, ClusterPath::Indirect, true, materials),
+                render(extent, pose, true, true, ClusterPath::Mesh, true, materials, triangleCull)};
+    }
+    // The mesh-primitives-generated query: counted on the mesh path exactly where the device was created with
+    // meshShaderQueries, never on the indirect path, and at most the triangles of the clusters drawn (the
+    // mesh shaders emit each cluster's triangles, some of them flagged culled).
+    void expectMeshPrimitives(const Picture& mesh, const Picture& indirect) {
+        EXPECT_FALSE(indirect.meshPrimitives.has_value()) << "the indirect path has no mesh primitives";
+        ASSERT_EQ(mesh.meshPrimitives.has_value(), ctx().meshShaderQueries());
+        if (!mesh.meshPrimitives) return;
+        EXPECT_GT(*mesh.meshPrimitives, 0u);
+        EXPECT_LE(*mesh.meshPrimitives, mesh.triangles);
+    }
+    static std::string caseName(VkExtent2D extent, bool materials) {
+        return std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+               (materials ? " materials" : " plain");
     }
 
     sieve::assets::SceneData scene_;
@@ -232,18 +263,19 @@ TEST_F(ClusterImageTest, MeshPathDrawsThePictureOfTheIndirectPath) {
                                                sieve::assets::lookAtPose({60, 70, 60}, {0, 0, 0})};
     const VkExtent2D extents[] = {{161, 91}, {1919, 1079}};
     auto compare = [&](VkExtent2D extent, const sieve::assets::CameraPose& pose, bool materials) {
-        SCOPED_TRACE(std::to_string(extent.width) + "x" + std::to_string(extent.height) +
-                     (materials ? " materials" : " plain"));
-        using engine::ClusterPath;
-        const Picture reference = render(extent, pose, false, false, ClusterPath::Indirect, true, materials);
-        const Picture indirect = render(extent, pose, true, true, ClusterPath::Indirect, true, materials);
-        const Picture mesh = render(extent, pose, true, true, ClusterPath::Mesh, true, materials);
+        SCOPED_TRACE(caseName(extent, materials));
+        const auto [reference, indirect, mesh] = renderPaths(extent, pose, materials, false);
         EXPECT_EQ(differingPixels(mesh, indirect), 0u) << "mesh and indirect paths differ";
         EXPECT_EQ(differingPixels(mesh, reference), 0u) << "mesh path and culling off differ";
         EXPECT_EQ(mesh.clusters.drawn(), indirect.clusters.drawn());
         EXPECT_EQ(mesh.clusters.counters.triangles, indirect.clusters.counters.triangles);
         // Honest stats: the mesh path's triangles are the sum over its clusters, as the indirect path draws.
         EXPECT_EQ(mesh.triangles, indirect.triangles);
+        expectMeshPrimitives(mesh, indirect);
+        if (mesh.meshPrimitives)
+            std::printf("[ clusters ] %s: %llu triangles in the cluster records, %llu mesh primitives generated\n",
+                        caseName(extent, materials).c_str(), (unsigned long long)mesh.triangles,
+                        (unsigned long long)*mesh.meshPrimitives);
         // The query counts what enters input assembly: with materials the indirect path draws a list that holds
         // several bins once per bin (the other bins' clusters enter and are discarded), so it equals the
         // clusters' sum only for plain shading (measured on the H200: 20 triangles drawn, 80 assembled, in
@@ -258,4 +290,70 @@ TEST_F(ClusterImageTest, MeshPathDrawsThePictureOfTheIndirectPath) {
     use(sieve::test::loadGltfData("materials.gltf"));
     compare({173, 109}, sieve::assets::lookAtPose({3.1f, 1.7f, 4.3f}, {-0.4f, 0.2f, -0.5f}), true);
     compare({131, 97}, sieve::assets::lookAtPose({-1.3f, -0.3f, -3.1f}, {0.6f, 0.1f, 0.0f}), true);
+}
+
+// The mesh path's per-triangle culling (ClusterMeshOptions::triangleCull: back faces where the pipeline culls
+// them, degenerate triangles, triangles covering no sample) culls only what the rasterizer would not draw: the
+// picture equals triangle culling off, the indirect path and culling off, pixel for pixel, at odd sizes and
+// a 1919x1079 frame, plainly shaded and with materials (double-sided and blend bins, mirrored instances drawn
+// with their reversed-winding twins). Where the device has pipeline statistics, fewer primitives reach the
+// clipper with it on. Needs VK_EXT_mesh_shader (not on lavapipe).
+TEST_F(ClusterImageTest, MeshPathTriangleCullingKeepsThePicture) {
+    if (!ctx().info().meshShader) GTEST_SKIP() << "the device has no VK_EXT_mesh_shader (lavapipe): mesh path not run";
+    uint64_t clippedOff = 0, clippedOn = 0;
+    bool statistics = true;
+    auto compare = [&](VkExtent2D extent, const sieve::assets::CameraPose& pose, bool materials) {
+        SCOPED_TRACE(caseName(extent, materials));
+        const auto [reference, indirect, on] = renderPaths(extent, pose, materials, true);
+        const Picture off = render(extent, pose, true, true, engine::ClusterPath::Mesh, true, materials, false);
+        ASSERT_FALSE(reference.pixels.empty());
+        EXPECT_EQ(differingPixels(on, off), 0u) << "triangle culling changed the mesh path's picture";
+        EXPECT_EQ(differingPixels(on, indirect), 0u) << "triangle culling on and the indirect path differ";
+        EXPECT_EQ(differingPixels(on, reference), 0u) << "triangle culling on and culling off differ";
+        // The clusters are the same: triangle culling acts after the cluster lists.
+        EXPECT_EQ(on.clusters.drawn(), off.clusters.drawn());
+        EXPECT_EQ(on.triangles, off.triangles);
+        expectMeshPrimitives(on, indirect);
+        expectMeshPrimitives(off, indirect);
+        if (on.meshPrimitives && off.meshPrimitives) {
+            EXPECT_LE(*on.meshPrimitives, *off.meshPrimitives);
+            std::printf("[ clusters ] %s: mesh primitives generated %llu without triangle culling, %llu with\n",
+                        caseName(extent, materials).c_str(), (unsigned long long)*off.meshPrimitives,
+                        (unsigned long long)*on.meshPrimitives);
+        }
+        if (!on.clippingInvocations || !off.clippingInvocations) {
+            statistics = false;
+            return;
+        }
+        EXPECT_LE(*on.clippingInvocations, *off.clippingInvocations);
+        std::printf(
+            "[ clusters ] %ux%u %s: %llu triangles drawn; reaching the clipper: %llu without triangle "
+            "culling, %llu with\n",
+            extent.width, extent.height, materials ? "materials" : "plain", (unsigned long long)on.triangles,
+            (unsigned long long)*off.clippingInvocations, (unsigned long long)*on.clippingInvocations);
+        clippedOff += *off.clippingInvocations;
+        clippedOn += *on.clippingInvocations;
+    };
+    // MeshPathDrawsThePictureOfTheIndirectPath's cameras and sizes, a low camera with many back faces, and
+    // cameras of the glTF scenes used nowhere else.
+    const sieve::assets::CameraPose poses[] = {sieve::assets::defaultCityCamera(),
+                                               sieve::assets::lookAtPose({60, 70, 60}, {0, 0, 0}),
+                                               sieve::assets::lookAtPose({-15, 2, 25}, {10, 6, -10})};
+    const VkExtent2D extents[] = {{161, 91}, {1919, 1079}};
+    for (const auto& pose : poses)
+        for (const VkExtent2D extent : extents)
+            for (bool materials : {false, true}) compare(extent, pose, materials);
+    // Alpha cards seen from behind, double-sided and single-sided; mirrored instances.
+    use(sieve::test::loadGltfData("materials.gltf"));
+    compare({167, 103}, sieve::assets::lookAtPose({-2.9f, 1.1f, 3.7f}, {0.3f, -0.1f, -0.2f}), true);
+    compare({173, 109}, sieve::assets::lookAtPose({3.1f, 1.7f, 4.3f}, {-0.4f, 0.2f, -0.5f}), true);
+    compare({131, 97}, sieve::assets::lookAtPose({-1.3f, -0.3f, -3.1f}, {0.6f, 0.1f, 0.0f}), true);
+    use(sieve::test::loadGltfData("mirrored.gltf"));
+    compare({149, 87}, sieve::assets::lookAtPose({-1.7f, 0.9f, 2.1f}, {0.0f, 0.1f, 0.0f}), true);
+    compare({149, 87}, sieve::assets::lookAtPose({1.9f, -0.7f, -2.2f}, {0.0f, 0.1f, 0.0f}), true);
+    if (!statistics) {
+        std::printf("[ clusters ] no pipeline statistics: the clipper counts are not compared\n");
+        return;
+    }
+    EXPECT_LT(clippedOn, clippedOff) << "triangle culling culled nothing before the clipper";
 }

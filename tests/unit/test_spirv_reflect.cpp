@@ -117,7 +117,7 @@ TEST(SpirvReflect, PushBlocksMatchTheirSharedStructs) {
         {"test/fill.comp", sizeof(sieve::gpu::FillPush)},
         {"test/add.comp", sizeof(sieve::gpu::AddPush)},
         {"ui/imgui.vert", sizeof(sieve::gpu::ImGuiPush)},
-        {"geometry/mesh.vert", sizeof(sieve::gpu::GeometryPush)},  // mat4 (MatrixStride) + 3 x vec4
+        {"geometry/mesh.vert", sizeof(sieve::gpu::GeometryPush)},  // mat4 (MatrixStride) + 4 x vec4
         {"geometry/mesh.frag", sizeof(sieve::gpu::GeometryPush)},
         {"geometry/material.vert", sizeof(sieve::gpu::MaterialPush)},
         {"geometry/material.frag", sizeof(sieve::gpu::MaterialPush)},

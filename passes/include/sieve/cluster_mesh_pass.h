@@ -3,9 +3,10 @@
 // plugin (sieve/cluster.h) with one mesh workgroup per record, vkCmdDrawMeshTasksIndirectEXT on the list's
 // task command. Same shading, depth test and face culling as GeometryPass in the same mode, and the same
 // picture:
-// - plain mode: one pipeline (cluster.mesh + mesh.frag);
-// - material mode (GeometryOptions::materials): one pipeline per bin (cluster_material.mesh +
-//   material.frag: textures, alpha mask and blend, double-sided), the texture array set by setTextures.
+// - plain mode: one pipeline (cluster.mesh + mesh.frag; cluster_cull.mesh with triangle culling);
+// - material mode (GeometryOptions::materials): one pipeline per bin (cluster_material.mesh, or
+//   cluster_material_cull.mesh with triangle culling, + material.frag: textures, alpha mask and blend,
+//   double-sided), the texture array set by setTextures.
 //   A mixed list (mixedBins) is recorded once per bin; each bin's workgroups skip the other bins' clusters.
 //   Blend bins go after every opaque and masked draw of the frame (GeometryPass::isBlendBin).
 // Recorded inside the host's vkCmdBeginRendering scope (or recordWithRendering).
@@ -43,6 +44,18 @@ struct ClusterMeshInputs {
     uint32_t shadowCascades = 0;
 };
 
+// Options of the mesh path beside the shading (GeometryOptions).
+struct ClusterMeshOptions {
+    // Per-triangle culling in the mesh shaders (shared/triangle_cull.h): triangles facing away where the
+    // pipeline culls that face (never in double-sided bins), naming one vertex twice, or covering no sample
+    // centre of the scissor (single-sample attachments) are culled before the rasterizer; a triangle with a
+    // vertex at w <= 0 is left to the clipper. The picture is the same either way: only triangles the
+    // rasterizer would draw no sample of are culled. On, the pipelines use the culling variants of the mesh
+    // shaders (cluster_cull.mesh, cluster_material_cull.mesh); off (or multisampled), the plain ones, which
+    // carry nothing of it.
+    bool triangleCull = false;
+};
+
 // One list drawn with one bin's pipeline, for recordWithRendering's ordered form.
 struct ClusterMeshBinDraw {
     const ClusterMeshInputs* inputs = nullptr;
@@ -53,7 +66,9 @@ class ClusterMeshPass {
 public:
     // Refuses a device without VK_EXT_mesh_shader's meshShader (DeviceInfo::meshShader) or kGeometryNeeds.
     static Result<ClusterMeshPass> create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
-                                          const GeometryOptions& options = {});
+                                          const GeometryOptions& options = {},
+                                          const ClusterMeshOptions& meshOptions = {});
+    bool triangleCull() const;
     ClusterMeshPass(ClusterMeshPass&&) noexcept;
     ClusterMeshPass& operator=(ClusterMeshPass&&) noexcept;
     ~ClusterMeshPass();

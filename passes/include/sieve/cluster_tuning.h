@@ -9,8 +9,9 @@
 namespace sieve {
 
 struct ClusterTuning {
-    // The tiles of the phases' scans (workgroupSize, vectorsPerThread, subgroups; the tier and the
-    // look-back options do not apply: the cluster scans are their own, sized on the GPU).
+    // The phases' single-pass scans: their tiles (workgroupSize, vectorsPerThread, subgroups) and look-back
+    // (lookbackSpins, packedLookbackStatus, lookbackPerLane); the tier and persistentLookback do not apply:
+    // the cluster scans are their own, sized on the GPU, with a status zeroed once per frame.
     prim::PrimOptions scan;
 };
 

@@ -29,7 +29,7 @@ constexpr uint64_t kDefaultMaxCandidates = uint64_t(1) << 24;
 struct ClusterPlugin::Impl {
     Impl(const DeviceInfo& dev, const ClusterConfig& config, const ClusterTuning& tuning, const Sizes& sizes,
          const prim::detail::Tiles& tiles)
-        : config(config), tuning(tuning), kit(dev, sizes, tiles) {}
+        : config(config), tuning(tuning), kit(dev, sizes, tiles, tuning.scan) {}
     ClusterConfig config;
     ClusterTuning tuning;
     ClusterKit kit;

@@ -25,7 +25,7 @@ struct Phase {
         const gpu::DrawCommand* draw;
     };
 
-    // Every cluster of every listed draw, in the order count.comp writes them (the late phase: the early
+    // Every cluster of every listed draw, in the order the candidate scan numbers them (the late phase: the early
     // list's draws at slots [0, C), then the late list's at [C, 2C)).
     std::vector<Candidate> candidates(bool late) const {
         const uint32_t C = p.push.drawCapacity;
@@ -75,7 +75,7 @@ struct Phase {
         return flag;
     }
 
-    // emit.comp's record of a drawn cluster: its triangles with the draw's vertex offset, instance and material.
+    // scan_emit's record of a drawn cluster: its triangles with the draw's vertex offset, instance and material.
     static gpu::DrawCommand clusterDraw(const gpu::Cluster& cl, const gpu::DrawCommand& draw) {
         gpu::DrawCommand d = draw;
         d.indexCount = cl.triangleCount * 3u;

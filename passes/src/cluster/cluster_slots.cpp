@@ -38,16 +38,20 @@ void declareShared(SlotTable& slots, const Sizes& s) {
                   VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, Memory::Upload);
     add(ClusterPlugin::kVisibility, Lifetime::Persistent, VkDeviceSize(s.visibilitySlots) * 4, kStorage | kDst | kSrc);
     add(kCounters, Lifetime::Transient, sizeof(gpu::ClusterCounters), kStorage | kDst | kSrc);
-    add(kCandCounts, Lifetime::Transient, 2 * C * 4, kStorage);
     add(kCandOffsets, Lifetime::Transient, 2 * C * 4, kStorage);
-    // The phase's live sizes and indirect dispatches (shared/cluster.h ClusterWork), and its scans' tile sums
-    // (one u32 per tile of the larger scan, in whole uvec4s).
+    // The phase's live sizes and indirect dispatches (shared/cluster.h ClusterWork), and its scans'
+    // look-back status (zeroed by the early pass).
     add(kWork, Lifetime::Transient, sizeof(gpu::ClusterWork), kStorage | kIndirect);
-    const VkDeviceSize tiles = (std::max(2 * C, K) + s.scanTile - 1) / s.scanTile;
-    add(kTileSums, Lifetime::Transient, (tiles + 3) / 4 * 16, kStorage);
+    add(kLookback, Lifetime::Transient, s.lookbackWords() * 4, kStorage | kDst);
     add(kFlags, Lifetime::Transient, K * 4, kStorage);
     add(kCandidates, Lifetime::Transient, K * 8, kStorage);
-    add(kOutOffsets, Lifetime::Transient, K * 4, kStorage);
+}
+
+// Two control words (ticket counter, epoch), then up to three words per tile of the larger scan (two when
+// packed, after the 64-bit alignment of the control words).
+VkDeviceSize Sizes::lookbackWords() const {
+    const VkDeviceSize values = std::max<VkDeviceSize>(2 * VkDeviceSize(drawCapacity), candidateCapacity);
+    return 2 + 3 * ((values + scanTile - 1) / scanTile);
 }
 
 SlotIds requireSlots(SlotTable& slots) {
@@ -66,13 +70,11 @@ SlotIds requireSlots(SlotTable& slots) {
                r(kParams),
                r(CP::kVisibility),
                r(kCounters),
-               r(kCandCounts),
                r(kCandOffsets),
                r(kWork),
-               r(kTileSums),
+               r(kLookback),
                r(kFlags),
                r(kCandidates),
-               r(kOutOffsets),
                {},
                {},
                {},

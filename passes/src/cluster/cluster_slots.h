@@ -20,6 +20,8 @@ struct Sizes {
     uint32_t framesInFlight = 2;
     VkDeviceSize paramsStride = 0;
     uint32_t scanTile = 4096;  // values per workgroup of the phase's scans (shaders/cluster/scan.glsl)
+    // u32 words of the scans' look-back status (shaders/cluster/scan.glsl), zeroed once per frame.
+    VkDeviceSize lookbackWords() const;
     VkExtent2D pyramid{1, 1};
     uint32_t pyramidMips = 1;
     // No drawIndirectCount: the output lists are drawn over their capacity, so they start zeroed (empty
@@ -39,13 +41,11 @@ static_assert(sizeof(StatsRecord) == 96);
 // The plugin's own slots (the imported and exported ones are named in sieve/cluster.h).
 inline constexpr const char* kParams = "clusters.params";
 inline constexpr const char* kCounters = "clusters.counters";
-inline constexpr const char* kCandCounts = "clusters.candidate_counts";
 inline constexpr const char* kCandOffsets = "clusters.candidate_offsets";
 inline constexpr const char* kWork = "clusters.work";
-inline constexpr const char* kTileSums = "clusters.tile_sums";
+inline constexpr const char* kLookback = "clusters.lookback";
 inline constexpr const char* kFlags = "clusters.flags";
 inline constexpr const char* kCandidates = "clusters.candidates";
-inline constexpr const char* kOutOffsets = "clusters.out_offsets";
 inline constexpr const char* kStats = "clusters.stats";
 // Each phase's output lists (phase 0: early, 1: late).
 inline constexpr const char* kOutDraws[2] = {ClusterPlugin::kClusterDrawsEarly, ClusterPlugin::kClusterDrawsLate};
@@ -70,7 +70,7 @@ void declareShared(SlotTable& slots, const Sizes& s);
 struct SlotIds {
     SlotId instances, primitives, clusters, ranges, instanceSlots, drawsEarly, countsEarly, drawsLate, countsLate,
         pyramid;
-    SlotId params, visibility, counters, candCounts, candOffsets, work, tileSums, flags, candidates, outOffsets;
+    SlotId params, visibility, counters, candOffsets, work, lookback, flags, candidates;
     SlotId outDraws[2], outCounts[2], outIds[2], tasks[2];
 };
 // Every slot above, by name (a missing one is reported by describeStages).

@@ -11,16 +11,17 @@
 
 namespace sieve::cluster {
 
-// The device, the resolved capacities (sizes() follows resize()), the scan tiles, and
+// The device, the resolved capacities (sizes() follows resize()), the scans' tiles and options, and
 // (StageCache) what both phases share.
 class ClusterKit : public StageCache {
 public:
-    ClusterKit(const DeviceInfo& dev, const Sizes& sizes, prim::detail::Tiles tiles)
-        : dev_(dev), sizes_(sizes), tiles_(tiles) {}
+    ClusterKit(const DeviceInfo& dev, const Sizes& sizes, prim::detail::Tiles tiles, const prim::PrimOptions& scan)
+        : dev_(dev), sizes_(sizes), tiles_(tiles), scan_(scan) {}
     const DeviceInfo& dev() const { return dev_; }
     const Sizes& sizes() const { return sizes_; }
     Sizes& sizes() { return sizes_; }
     const prim::detail::Tiles& tiles() const { return tiles_; }
+    const prim::PrimOptions& scanOptions() const { return scan_; }  // ClusterTuning::scan
     ClusterStats& stats() { return stats_; }
     const ClusterStats& stats() const { return stats_; }
 
@@ -28,6 +29,7 @@ private:
     DeviceInfo dev_;
     Sizes sizes_;
     prim::detail::Tiles tiles_;
+    prim::PrimOptions scan_;
     ClusterStats stats_;
 };
 

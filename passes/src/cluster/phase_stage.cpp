@@ -1,15 +1,17 @@
-// One phase of the cluster plugin (sieve/cluster.h: cluster.early, cluster.late): the live sizes from the
-// input lists' counts, clusters per listed draw, their scan, the cluster test (shaders/cluster/test.comp),
-// the scan of its flags and the stable compaction into the phase's cluster list (emit.comp). Every step
-// after the first is dispatched indirectly from the sizes the GPU wrote (shared/cluster.h ClusterWork): a
-// phase costs what the frame holds, not what the capacities allow. The early stage also owns the slots
-// both phases share and starts the frame with them.
+// One phase of the cluster plugin (sieve/cluster.h: cluster.early, cluster.late), four dependent
+// dispatches: the live sizes from the input lists' counts (args.comp), the scan of the clusters per listed
+// draw (scan_candidates), the cluster test (test.comp), and the scan of its flags with the stable
+// compaction into the phase's cluster list (scan_emit); the scans are single-pass (decoupled look-back,
+// shaders/cluster/scan.glsl). Every step after the first is dispatched indirectly from the sizes the GPU
+// wrote (shared/cluster.h ClusterWork): a phase costs what the frame holds, not what the capacities allow.
+// The early stage also owns the slots both phases share and starts the frame with them.
 #include <cstddef>
 #include <cstring>
 
 #include "cluster/cluster_stage.h"
 #include "core/slot_uses.h"
 #include "core/vk.h"
+#include "prim/single_pass.h"
 #include "shared/cull_bindings.h"
 #include "sieve/barriers.h"
 #include "sieve/pipeline.h"
@@ -27,31 +29,42 @@ void computeToIndirectBarrier(VkCommandBuffer cmd) {
                       VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
 }
 
-// The pipelines of a phase: args.comp, count/test/emit, and the three dispatches of its scans.
+// The pipelines of a phase: args.comp, the two scans (shaders/cluster/scan.glsl) and test.comp.
 struct Pipelines {
-    ComputePipeline args, count, test, emit, scanReduce, scanTop, scanDown;
+    ComputePipeline args, scanCandidates, test, scanEmit;
 };
 
-Result<Pipelines> createPipelines(const DeviceInfo& dev, const prim::detail::Tiles& tiles) {
+// The scans' constants: the prim tiles' (0..2), then the single-pass scan's (3..7; MODE 0 offsets,
+// MODE 1 records).
+Result<std::array<uint32_t, 8>> scanSpec(const DeviceInfo& dev, const prim::detail::Tiles& tiles,
+                                         const prim::PrimOptions& options, uint32_t mode, bool& packed) {
+    auto look = prim::detail::Lookback::resolve(dev, options, false, mode, false);
+    if (!look) return look.error();
+    packed = look->packed;
+    const std::array<uint32_t, 3> t = tiles.spec();
+    const std::array<uint32_t, 5>& c = look->constants;
+    return std::array<uint32_t, 8>{t[0], t[1], t[2], c[0], c[1], c[2], c[3], c[4]};
+}
+
+Result<Pipelines> createPipelines(const DeviceInfo& dev, const prim::detail::Tiles& tiles,
+                                  const prim::PrimOptions& options) {
     Pipelines p;
-    // count and emit take their workgroup size from constant 0 (test.comp and args.comp have fixed ones);
-    // the scans take the prim tiles' constants.
-    const uint32_t group[] = {fittedGroupSize(dev, 256)};
-    const std::array<uint32_t, 3> tileSpec = tiles.spec();
+    bool packed = false;
+    auto offsets = scanSpec(dev, tiles, options, 0, packed);
+    if (!offsets) return offsets.error();
+    auto records = scanSpec(dev, tiles, options, 1, packed);
+    if (!records) return records.error();
     const struct {
         ComputePipeline* pipe;
         const char* name;
         std::span<const uint32_t> spec;
-    } all[] = {{&p.args, "cluster/args.comp", {}},
-               {&p.count, "cluster/count.comp", group},
-               {&p.test, "cluster/test.comp", {}},
-               {&p.emit, "cluster/emit.comp", group},
-               {&p.scanReduce, "cluster/scan_reduce.comp", tileSpec},
-               {&p.scanTop, "cluster/scan_top.comp", tileSpec},
-               {&p.scanDown, "cluster/scan_down.comp", tileSpec}};
+    } all[] = {
+        {&p.args, "cluster/args.comp", {}},
+        {&p.scanCandidates, packed ? "cluster/scan_candidates_packed.comp" : "cluster/scan_candidates.comp", *offsets},
+        {&p.test, "cluster/test.comp", {}},
+        {&p.scanEmit, packed ? "cluster/scan_emit_packed.comp" : "cluster/scan_emit.comp", *records}};
     for (const auto& a : all) {
-        // count.comp reads everything it needs from ClusterWork: no push constants.
-        ComputePipelineDesc desc{a.name, a.pipe == &p.count ? 0u : uint32_t(sizeof(gpu::ClusterPush))};
+        ComputePipelineDesc desc{a.name, uint32_t(sizeof(gpu::ClusterPush))};
         desc.specialization = a.spec;
         auto pipe = ComputePipeline::create(dev, desc);
         if (!pipe) return pipe.error();
@@ -67,7 +80,7 @@ struct PhaseShared {
 };
 
 Result<PhaseShared> createShared(const ClusterKit& kit) {
-    auto pipes = createPipelines(kit.dev(), kit.tiles());
+    auto pipes = createPipelines(kit.dev(), kit.tiles(), kit.scanOptions());
     if (!pipes) return pipes.error();
     auto sampler = NearestSampler::create(kit.dev(), "clusters.pyramid");
     if (!sampler) return sampler.error();
@@ -104,10 +117,12 @@ private:
     void recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const ClusterFrame& f) const;
     Result<void> recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const;
     BindingSet<gpu::SIEVE_CTEST_BINDINGS> testBindings(const Bindings& b, SlotId drawsB, BufferRange params) const;
-    BindingSet<gpu::SIEVE_CEMIT_BINDINGS> emitBindings(const Bindings& b, SlotId drawsB, uint32_t phase) const;
+    BindingSet<gpu::SIEVE_CSCAN_BINDINGS> scanBindings(const Bindings& b, SlotId drawsB, uint32_t phase,
+                                                       bool emit) const;
+    std::array<SlotUse, 3> argsTable(SlotId countsB) const;
     std::array<SlotUse, 15> testTable(SlotId drawsB) const;
-    std::array<SlotUse, 10> emitTable(SlotId drawsB, uint32_t phase) const;
-    void recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src, SlotId dst) const;
+    std::array<SlotUse, 7> candidatesTable(SlotId drawsB) const;
+    std::array<SlotUse, 12> emitTable(SlotId drawsB, uint32_t phase) const;
     BufferRange range(const Bindings& b, SlotId s) const { return sieve::range(b, *slots_, s); }
     BufferRange dispatchArgs(const Bindings& b, size_t offset) const {
         return {b[id.work].buffer, b[id.work].offset + offset, sizeof(gpu::ClusterDispatch)};
@@ -122,9 +137,8 @@ private:
     FrameInfo info;
 };
 
-// The phase's pass, with every slot any of its dispatches binds: those of args.comp, count.comp and the
-// scans (recordPhase, recordScan) first, as they write what the test and the emit read, then the test's
-// and the emit's, from the tables their descriptors are pushed from.
+// The phase's pass: every slot its dispatches bind, from the tables their descriptors are pushed from,
+// in dispatch order (each transient is written before it is read), then the fills.
 PassDesc PhaseStage::describe(SlotTable& slots) {
     id = requireSlots(slots);
     slots_ = &slots;
@@ -133,24 +147,16 @@ PassDesc PhaseStage::describe(SlotTable& slots) {
     using namespace use;
     PassDesc d;
     d.name = p == 0 ? "cluster.early" : "cluster.late";
-    d.uses = {storageRead(id.countsEarly),
-              storageRead(p == 0 ? id.countsEarly : id.countsLate),
-              storageRead(id.ranges),
-              storageReadWrite(id.candCounts),
-              storageReadWrite(id.candOffsets),
-              storageReadWrite(id.work),
-              indirectRead(id.work),
-              storageReadWrite(id.tileSums),
-              storageReadWrite(id.counters),
-              storageWrite(id.outOffsets),
-              storageWrite(id.outCounts[p]),
-              storageWrite(id.tasks[p])};
+    appendUses(d.uses, argsTable(p == 0 ? id.countsEarly : id.countsLate));
+    d.uses.push_back(indirectRead(id.work));  // every later dispatch
+    appendUses(d.uses, candidatesTable(drawsB));
     appendUses(d.uses, testTable(drawsB));
     appendUses(d.uses, emitTable(drawsB, p));
     if (sizes.padDraws) d.uses.push_back(transferWrite(id.outDraws[p]));
     if (p == 0) {
         d.uses.push_back(transferWrite(id.counters));
         d.uses.push_back(transferWrite(id.visibility));  // cleared on first use
+        d.uses.push_back(transferWrite(id.lookback));    // cleared every frame
     }
     return d;
 }
@@ -158,7 +164,6 @@ PassDesc PhaseStage::describe(SlotTable& slots) {
 Result<void> PhaseStage::record(VkCommandBuffer cmd, const Bindings& b, const ClusterFrame& f) {
     if (phase_ == 0) recordFrameStart(cmd, b, f);
     push = f.push;
-    push.linearGroup = shared_->pipes.count.localSize()[0];
     push.testGroup = shared_->pipes.test.localSize()[0];
     info = f.info;
     return recordPhase(cmd, b, phase_);
@@ -170,6 +175,9 @@ void PhaseStage::recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const 
     auto* dst = static_cast<char*>(b[id.params].mapped);
     std::memcpy(dst + sizes.paramsStride * f.info.frameSlot, &f.params, sizeof(f.params));
     vkCmdFillBuffer(cmd, b[id.counters].buffer, b[id.counters].offset, sizeof(gpu::ClusterCounters), 0);
+    // The scans' look-back status: counter, epoch and statuses at 0 (shaders/cluster/scan.glsl); the
+    // frame's four scans then run in epochs 0..3.
+    vkCmdFillBuffer(cmd, b[id.lookback].buffer, b[id.lookback].offset, sizes.lookbackWords() * 4, 0);
     // Last frame's visibility of memory the host just created means nothing: start from none.
     // Only the slot's own bytes: the binding may be a range of a larger buffer.
     if (f.fresh && sizes.visibilitySlots)
@@ -178,21 +186,11 @@ void PhaseStage::recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const 
     transferToComputeBarrier(cmd);
 }
 
-void PhaseStage::recordScan(VkCommandBuffer cmd, const Bindings& b, gpu::ClusterPush push, SlotId src,
-                            SlotId dst) const {
-    const Pipelines& pipes = shared_->pipes;
-    auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
-    const BufferRange tiles = dispatchArgs(
-        b, push.step == 0 ? offsetof(gpu::ClusterWork, slotTiles) : offsetof(gpu::ClusterWork, candidateTiles));
-    const uint32_t phase = push.phase;
-    pipes.scanReduce.dispatchIndirect(cmd, {st(src), st(id.tileSums), st(id.work)}, &push, sizeof(push), tiles);
-    computeToComputeBarrier(cmd);
-    pipes.scanTop.dispatch(
-        cmd,
-        {st(id.tileSums), st(id.tileSums), st(id.work), st(id.counters), st(id.outCounts[phase]), st(id.tasks[phase])},
-        push, 1);
-    computeToIndirectBarrier(cmd);
-    pipes.scanDown.dispatchIndirect(cmd, {st(src), st(dst), st(id.work), st(id.tileSums)}, &push, sizeof(push), tiles);
+// cluster/args.comp's descriptors and their uses (shared/cull_bindings.h); countsB: the phase's list's counts.
+std::array<SlotUse, 3> PhaseStage::argsTable(SlotId countsB) const {
+    return {{{gpu::SIEVE_CARGS_COUNTS_A, id.countsEarly, Access::Read},
+             {gpu::SIEVE_CARGS_COUNTS_B, countsB, Access::Read},
+             {gpu::SIEVE_CARGS_WORK, id.work, Access::Write}}};
 }
 
 // cluster/test.comp's descriptors and their uses (shared/cull_bindings.h); drawsB: the phase's instance
@@ -223,30 +221,45 @@ BindingSet<gpu::SIEVE_CTEST_BINDINGS> PhaseStage::testBindings(const Bindings& b
     return set;
 }
 
-// cluster/emit.comp's descriptors and their uses (shared/cull_bindings.h).
-std::array<SlotUse, 10> PhaseStage::emitTable(SlotId drawsB, uint32_t phase) const {
-    return {{{gpu::SIEVE_CEMIT_CLUSTERS, id.clusters, Access::Read},
-             {gpu::SIEVE_CEMIT_DRAWS_A, id.drawsEarly, Access::Read},
-             {gpu::SIEVE_CEMIT_DRAWS_B, drawsB, Access::Read},
-             {gpu::SIEVE_CEMIT_FLAGS, id.flags, Access::Read},
-             {gpu::SIEVE_CEMIT_CANDIDATES, id.candidates, Access::Read},
-             {gpu::SIEVE_CEMIT_OUT_OFFSETS, id.outOffsets, Access::Read},
-             {gpu::SIEVE_CEMIT_WORK, id.work, Access::Read},
-             {gpu::SIEVE_CEMIT_OUT_DRAWS, id.outDraws[phase], Access::Write},
-             {gpu::SIEVE_CEMIT_OUT_IDS, id.outIds[phase], Access::Write},
-             {gpu::SIEVE_CEMIT_COUNTERS, id.counters, Access::ReadWrite}}};
+// The scans' descriptors and their uses (shared/cull_bindings.h SIEVE_CSCAN_*), each scan's own:
+// scan_candidates computes its input and writes the candidate offsets, scan_emit scans the test's flags
+// into the phase's list.
+std::array<SlotUse, 7> PhaseStage::candidatesTable(SlotId drawsB) const {
+    return {{{gpu::SIEVE_CSCAN_OUTPUT, id.candOffsets, Access::Write},
+             {gpu::SIEVE_CSCAN_LOOKBACK, id.lookback, Access::ReadWrite},
+             {gpu::SIEVE_CSCAN_WORK, id.work, Access::ReadWrite},
+             {gpu::SIEVE_CSCAN_DRAWS_A, id.drawsEarly, Access::Read},
+             {gpu::SIEVE_CSCAN_DRAWS_B, drawsB, Access::Read},
+             {gpu::SIEVE_CSCAN_COUNTERS, id.counters, Access::ReadWrite},
+             {gpu::SIEVE_CSCAN_RANGES, id.ranges, Access::Read}}};
 }
 
-BindingSet<gpu::SIEVE_CEMIT_BINDINGS> PhaseStage::emitBindings(const Bindings& b, SlotId drawsB, uint32_t phase) const {
-    return bindSlots<gpu::SIEVE_CEMIT_BINDINGS>(emitTable(drawsB, phase), b, *slots_);
+std::array<SlotUse, 12> PhaseStage::emitTable(SlotId drawsB, uint32_t phase) const {
+    return {{{gpu::SIEVE_CSCAN_FLAGS, id.flags, Access::Read},
+             {gpu::SIEVE_CSCAN_OUTPUT, id.outIds[phase], Access::Write},
+             {gpu::SIEVE_CSCAN_LOOKBACK, id.lookback, Access::ReadWrite},
+             {gpu::SIEVE_CSCAN_WORK, id.work, Access::ReadWrite},
+             {gpu::SIEVE_CSCAN_DRAWS_A, id.drawsEarly, Access::Read},
+             {gpu::SIEVE_CSCAN_DRAWS_B, drawsB, Access::Read},
+             {gpu::SIEVE_CSCAN_COUNTERS, id.counters, Access::ReadWrite},
+             {gpu::SIEVE_CSCAN_CLUSTERS, id.clusters, Access::Read},
+             {gpu::SIEVE_CSCAN_CANDIDATES, id.candidates, Access::Read},
+             {gpu::SIEVE_CSCAN_OUT_DRAWS, id.outDraws[phase], Access::Write},
+             {gpu::SIEVE_CSCAN_OUT_COUNTS, id.outCounts[phase], Access::Write},
+             {gpu::SIEVE_CSCAN_TASKS, id.tasks[phase], Access::Write}}};
+}
+
+BindingSet<gpu::SIEVE_CSCAN_BINDINGS> PhaseStage::scanBindings(const Bindings& b, SlotId drawsB, uint32_t phase,
+                                                               bool emit) const {
+    return emit ? bindSlots<gpu::SIEVE_CSCAN_BINDINGS>(emitTable(drawsB, phase), b, *slots_)
+                : bindSlots<gpu::SIEVE_CSCAN_BINDINGS>(candidatesTable(drawsB), b, *slots_);
 }
 
 Result<void> PhaseStage::recordPhase(VkCommandBuffer cmd, const Bindings& b, uint32_t phase) const {
     const Pipelines& pipes = shared_->pipes;
-    auto st = [&](SlotId s) { return Binding::storage(range(b, s)); };
     gpu::ClusterPush push = this->push;
     push.phase = phase;
-    push.computeGroupsX = pipes.count.maxGroupsX();
+    push.computeGroupsX = pipes.args.maxGroupsX();
     const SlotId drawsB = phase == 0 ? id.drawsEarly : id.drawsLate;
     const SlotId countsB = phase == 0 ? id.countsEarly : id.countsLate;
     ScopedLabel label(cmd, phase == 0 ? "cluster.early" : "cluster.late");
@@ -255,25 +268,20 @@ Result<void> PhaseStage::recordPhase(VkCommandBuffer cmd, const Bindings& b, uin
                         VkDeviceSize(sizes.outputCapacity) * sizeof(gpu::DrawCommand), 0);
         transferToComputeBarrier(cmd);
     }
-    pipes.args.dispatch(cmd, {st(id.countsEarly), st(countsB), st(id.work)}, push, 1);
+    // Four dependent dispatches; each barrier also makes the sizes and dispatches just written visible to
+    // the indirect reads after it.
+    pipes.args.dispatch(cmd, bindSlots<gpu::SIEVE_CARGS_BINDINGS>(argsTable(countsB), b, *slots_), push, 1);
     computeToIndirectBarrier(cmd);
-    pipes.count.dispatchIndirect(cmd, {st(id.ranges), st(id.drawsEarly), st(drawsB), st(id.work), st(id.candCounts)},
-                                 nullptr, 0, dispatchArgs(b, offsetof(gpu::ClusterWork, slots)));
-    computeToComputeBarrier(cmd);
-    push.step = 0;
-    recordScan(cmd, b, push, id.candCounts, id.candOffsets);
+    pipes.scanCandidates.dispatchIndirect(cmd, scanBindings(b, drawsB, phase, false), &push, sizeof(push),
+                                          dispatchArgs(b, offsetof(gpu::ClusterWork, slotTiles)));
     computeToIndirectBarrier(cmd);
     const BufferRange params{b[id.params].buffer, b[id.params].offset + sizes.paramsStride * info.frameSlot,
                              sizeof(gpu::CullParams)};
     const auto test = testBindings(b, drawsB, params);
     pipes.test.dispatchIndirect(cmd, test, &push, sizeof(push), dispatchArgs(b, offsetof(gpu::ClusterWork, tests)));
-    computeToComputeBarrier(cmd);
-    push.step = 1;
-    recordScan(cmd, b, push, id.flags, id.outOffsets);
     computeToIndirectBarrier(cmd);
-    const auto emit = emitBindings(b, drawsB, phase);
-    pipes.emit.dispatchIndirect(cmd, emit, &push, sizeof(push),
-                                dispatchArgs(b, offsetof(gpu::ClusterWork, candidates)));
+    pipes.scanEmit.dispatchIndirect(cmd, scanBindings(b, drawsB, phase, true), &push, sizeof(push),
+                                    dispatchArgs(b, offsetof(gpu::ClusterWork, candidateTiles)));
     return {};
 }
 

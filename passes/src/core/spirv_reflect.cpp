@@ -20,6 +20,7 @@ constexpr int kMaxTypeDepth = 16;         // nesting of arrays/structs; also sto
 // The opcodes, decorations and enumerants used below (SPIR-V 1.6 specification, section 3).
 enum Op : uint32_t {
     OpEntryPoint = 15,
+    OpCapability = 17,
     OpExecutionMode = 16,
     OpTypeBool = 20,
     OpTypeInt = 21,
@@ -98,6 +99,7 @@ private:
     std::vector<Id> ids_;
     std::vector<std::span<const uint32_t>> entryPoints_, modes_;
     std::vector<uint32_t> variables_;
+    std::vector<uint32_t> capabilities_, builtIns_;
 
     // Operand k (0 = the word after the opcode) of `inst`, or an error when the instruction is shorter.
     static Result<uint32_t> arg(std::span<const uint32_t> inst, size_t k) {
@@ -129,6 +131,7 @@ private:
             case OpExecutionModeId: modes_.push_back(inst); return {};
             case OpDecorate: return decorate(inst);
             case OpMemberDecorate: return decorateMember(inst);
+            case OpCapability: return listed(inst, 0, capabilities_);
             default: break;
         }
         // Instructions that define an id used below: types (result is operand 0), constants and
@@ -144,6 +147,14 @@ private:
         (*target)->op = op;
         (*target)->inst = inst;
         if (op == OpVariable) variables_.push_back(*result);
+        return {};
+    }
+
+    // Operand k of `inst` appended to `to` once.
+    static Result<void> listed(std::span<const uint32_t> inst, size_t k, std::vector<uint32_t>& to) {
+        auto v = arg(inst, k);
+        if (!v) return v.error();
+        if (std::find(to.begin(), to.end(), *v) == to.end()) to.push_back(*v);
         return {};
     }
 
@@ -170,7 +181,7 @@ private:
                 auto v = arg(inst, 2);
                 if (!v) return v.error();
                 d.workgroupSize = d.workgroupSize || *v == kBuiltInWorkgroupSize;
-                return {};
+                return listed(inst, 2, builtIns_);
             }
             default: return {};
         }
@@ -187,6 +198,7 @@ private:
         if (members.size() <= *index) members.resize(*index + 1);
         Member& m = members[*index];
         if (*what == RowMajor) m.rowMajor = true;
+        if (*what == BuiltIn) return listed(inst, 3, builtIns_);
         if (*what != Offset && *what != MatrixStride) return {};
         auto v = arg(inst, 3);
         if (!v) return v.error();
@@ -228,6 +240,8 @@ private:
         if (auto r = localSize(*entry, info); !r) return r.error();
         for (uint32_t v : variables_)
             if (auto r = variable(v, info); !r) return r.error();
+        info.capabilities = capabilities_;
+        info.builtIns = builtIns_;
         return merge(info);
     }
 

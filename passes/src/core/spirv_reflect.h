@@ -1,8 +1,8 @@
 #pragma once
 // What a pipeline needs to know about a shader, read from its SPIR-V so that each fact is declared once,
 // in GLSL: the descriptor bindings and their types, the push-constant block's size and the workgroup
-// size (literal, or from specialization constants). Private to the plugin; see spirv_reflect.cpp for the
-// subset of SPIR-V it understands.
+// size (literal, or from specialization constants), the capabilities and built-ins it declares. Private to
+// the plugin; see spirv_reflect.cpp for the subset of SPIR-V it understands.
 #include <vulkan/vulkan.h>
 
 #include <array>
@@ -34,6 +34,11 @@ struct ShaderInfo {
     std::vector<DescriptorBinding> bindings;  // sorted by (set, binding); aliases merged
     uint32_t pushConstantBytes = 0;           // end of the push block's last member; 0 without one
     std::array<LocalSizeDim, 3> localSize{};  // compute only
+    // What the module declares, each once in the order it first appears: its OpCapability operands
+    // (SpvCapability values) and the BuiltIn values it decorates (variables and block members), so that a
+    // test can check a shader asks the device for nothing it was not created with.
+    std::vector<uint32_t> capabilities;
+    std::vector<uint32_t> builtIns;
 
     // The workgroup size once `specialization[i]` is bound to constant_id i (as ComputePipelineDesc does).
     std::array<uint32_t, 3> resolveLocalSize(std::span<const uint32_t> specialization) const;

@@ -1,5 +1,7 @@
 #include "sieve/cluster_mesh_pass.h"
 
+#include <algorithm>
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -7,6 +9,8 @@
 #include "core/vk.h"
 #include "geometry/rendering.h"
 #include "geometry/texture_set.h"
+#include "geometry/triangle_cull.h"
+#include "shared/triangle_cull.h"
 #include "sieve/graphics_pipeline.h"
 
 namespace sieve {
@@ -14,6 +18,7 @@ namespace sieve {
 struct ClusterMeshPass::Impl {
     std::vector<GraphicsPipeline> pipelines;  // by bin (one in plain mode)
     GeometryOptions options;
+    ClusterMeshOptions meshOptions;
     std::optional<geometry::TextureSet> textures;  // material mode
 };
 
@@ -37,10 +42,17 @@ Result<void> materialPipelines(const DeviceInfo& dev, const GraphicsPipelineDesc
     m.textures.emplace(std::move(textures).value());
     for (uint32_t bin = 0; bin < gpu::SIEVE_MATERIAL_BIN_COUNT; ++bin) {
         GraphicsPipelineDesc desc = base;
-        desc.vertexShader = "geometry/cluster_material.mesh";
-        const std::array<uint32_t, 2> spec = geometry::materialSpecialization(bin, slots);
+        const std::array<uint32_t, 2> material = geometry::materialSpecialization(bin, slots);
+        std::array<uint32_t, gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL + 1> spec{};
+        std::copy(material.begin(), material.end(), spec.begin());
         const VkDescriptorSetLayout layout = m.textures->layout();
         geometry::applyMaterialBin(desc, bin, layout, spec);
+        // After applyMaterialBin: the bin's own face culling (none when double-sided).
+        spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] = geometry::triangleCullMode(m.meshOptions.triangleCull, desc, dev);
+        const bool cull = spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] != 0;
+        desc.vertexShader = cull ? "geometry/cluster_material_cull.mesh" : "geometry/cluster_material.mesh";
+        // The plain variant has no constant 2: its specialization is the material's alone.
+        if (!cull) desc.specialization = std::span<const uint32_t>(spec).first(material.size());
         desc.debugName = kNames[bin];
         auto pipeline = GraphicsPipeline::create(dev, desc);
         if (!pipeline) return pipeline.error();
@@ -52,7 +64,7 @@ Result<void> materialPipelines(const DeviceInfo& dev, const GraphicsPipelineDesc
 }  // namespace
 
 Result<ClusterMeshPass> ClusterMeshPass::create(const DeviceInfo& dev, VkFormat colorFormat, VkFormat depthFormat,
-                                                const GeometryOptions& options) {
+                                                const GeometryOptions& options, const ClusterMeshOptions& meshOptions) {
     if (const std::string m = dev.missing(kGeometryNeeds); !m.empty())
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT, "ClusterMeshPass: the device was created without " + m);
     if (!dev.meshShader || !detail::hasFunction(dev.device, &detail::DeviceTable::vkCmdDrawMeshTasksIndirectEXT))
@@ -61,13 +73,18 @@ Result<ClusterMeshPass> ClusterMeshPass::create(const DeviceInfo& dev, VkFormat 
                          "feature (the indirect cluster path works without them)");
     auto impl = std::make_unique<Impl>();
     impl->options = options;
+    impl->meshOptions = meshOptions;
     GraphicsPipelineDesc desc = geometry::defaultPassDesc(colorFormat, depthFormat, options);
     desc.meshShading = true;
     if (options.materials) {
         if (auto r = materialPipelines(dev, desc, *impl); !r) return r.error();
     } else {
-        desc.vertexShader = "geometry/cluster.mesh";
         desc.debugName = "geometry.clusters.mesh";
+        std::array<uint32_t, gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL + 1> spec{};
+        spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] = geometry::triangleCullMode(meshOptions.triangleCull, desc, dev);
+        const bool cull = spec[gpu::SIEVE_MESH_SPEC_TRIANGLE_CULL] != 0;
+        desc.vertexShader = cull ? "geometry/cluster_cull.mesh" : "geometry/cluster.mesh";
+        if (cull) desc.specialization = spec;
         auto pipeline = GraphicsPipeline::create(dev, desc);
         if (!pipeline) return pipeline.error();
         impl->pipelines.push_back(std::move(pipeline).value());
@@ -75,6 +92,10 @@ Result<ClusterMeshPass> ClusterMeshPass::create(const DeviceInfo& dev, VkFormat 
     ClusterMeshPass pass;
     pass.impl_ = std::move(impl);
     return pass;
+}
+
+bool ClusterMeshPass::triangleCull() const {
+    return impl_->meshOptions.triangleCull;
 }
 
 uint32_t ClusterMeshPass::binCount() const {
@@ -94,10 +115,13 @@ void ClusterMeshPass::record(VkCommandBuffer cmd, const ClusterMeshInputs& in, V
         // Without textures the material pipelines would read unwritten descriptors: nothing is drawn.
         if (bin >= impl_->pipelines.size() || !impl_->textures->written()) return;
         const GraphicsPipeline& pipeline = impl_->pipelines[bin];
-        const gpu::MaterialPush push =
+        gpu::MaterialPush push =
             geometry::makeMaterialPush(viewProj, lightDir, in.tint, in.shadowCascades,
                                        (in.mixedBins ? gpu::SIEVE_MATERIAL_PUSH_MIXED_BINS : 0u) |
                                            (in.tintByCluster ? gpu::SIEVE_MATERIAL_PUSH_TINT_BY_DRAW : 0u));
+        push.scissorWidth = extent.width;
+        push.scissorHeight = extent.height;
+        push.viewport = geometry::viewportTransform(in.viewport, extent);
         // Without shadows the shadow binding is never read: any valid buffer will do.
         const BufferRange shadow = in.shadowCascades ? in.shadow : in.instances;
         pipeline.bind(cmd,
@@ -112,6 +136,9 @@ void ClusterMeshPass::record(VkCommandBuffer cmd, const ClusterMeshInputs& in, V
         gpu::GeometryPush push = geometry::makePush(viewProj, lightDir);
         push.options.y = in.tintByCluster ? 1u : 0u;
         push.tint = gpu::vec4(in.tint[0], in.tint[1], in.tint[2], in.tint[3]);
+        push.options.z = extent.width;  // the scissor geometry::setViewport sets
+        push.options.w = extent.height;
+        push.viewport = geometry::viewportTransform(in.viewport, extent);
         impl_->pipelines[0].bind(
             cmd,
             {Binding::storage(in.instances), Binding::storage(in.draws), Binding::storage(in.ids),

@@ -6,32 +6,42 @@ namespace sieve::prim::detail {
 
 using SinglePush = gpu::ScanSinglePush;
 
-Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles, const PrimOptions& options,
-                                      bool binarize, uint32_t mode, bool payload) {
+Result<Lookback> Lookback::resolve(const DeviceInfo& dev, const PrimOptions& options, bool binarize, uint32_t mode,
+                                   bool payload) {
     // The look-back inspects one predecessor per lane and combines them with ballots and sums.
     if (!dev.subgroupBallot || !dev.subgroupArithmetic)
         return makeError(VK_ERROR_FEATURE_NOT_PRESENT,
                          "prim: the single-pass scan (tier c) needs subgroup ballot and arithmetic in compute "
                          "shaders; use tier a or b");
+    if (options.lookbackPerLane < 1 || options.lookbackPerLane > 16)
+        return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: lookbackPerLane must be 1..16");
+    Lookback l;
+    // storageAlignment() is at least 16, so the 64-bit status words are 8-byte aligned in memory.
+    l.packed = options.packedLookbackStatus && dev.bufferInt64Atomics;
+    l.constants = {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(options.lookbackSpins, 1u),
+                   options.lookbackPerLane};
+    return l;
+}
+
+Result<SinglePass> SinglePass::create(const DeviceInfo& dev, const Tiles& tiles, const PrimOptions& options,
+                                      bool binarize, uint32_t mode, bool payload) {
+    auto look = Lookback::resolve(dev, options, binarize, mode, payload);
+    if (!look) return look.error();
     SinglePass s;
     s.dev_ = dev;
     s.tile_ = tiles.tile();
     s.mode_ = mode;
     s.payload_ = payload;
-    // storageAlignment() is at least 16, so the 64-bit status words are 8-byte aligned in memory.
-    s.packed_ = options.packedLookbackStatus && dev.bufferInt64Atomics;
+    s.packed_ = look->packed;
     s.persistent_ = options.persistentLookback;
-    if (options.lookbackPerLane < 1 || options.lookbackPerLane > 16)
-        return makeError(VK_ERROR_INITIALIZATION_FAILED, "prim: lookbackPerLane must be 1..16");
-    const uint32_t perLane = options.lookbackPerLane;
+    const auto& c = look->constants;
     auto p = makePipeline(dev, s.packed_ ? "prim/scan_single_packed.comp" : "prim/scan_single.comp", sizeof(SinglePush),
-                          tiles,
-                          {binarize ? 1u : 0u, mode, payload ? 1u : 0u, std::max(options.lookbackSpins, 1u), perLane});
+                          tiles, {c[0], c[1], c[2], c[3], c[4]});
     if (!p) return p.error();
     s.pipe_ = std::move(p).value();
-    auto c = Clear::create(dev);
-    if (!c) return c.error();
-    s.clear_ = std::move(c).value();
+    auto cl = Clear::create(dev);
+    if (!cl) return cl.error();
+    s.clear_ = std::move(cl).value();
     return s;
 }
 

@@ -6,6 +6,16 @@
 
 namespace sieve::prim::detail {
 
+// The look-back form and specialization constants of prim/scan_single.glsl, for SinglePass and for the
+// shaders that fuse their own work into that scan (SIEVE_SCAN_FUSED: the cluster plugin's scans). Needs
+// subgroup ballot and arithmetic; uses options.lookbackSpins, packedLookbackStatus and lookbackPerLane.
+struct Lookback {
+    bool packed = false;                  // one 64-bit status word per tile (else three u32 words)
+    std::array<uint32_t, 5> constants{};  // ids 3..7: binarize, mode, payload, spins, predecessors per lane
+    static Result<Lookback> resolve(const DeviceInfo& dev, const PrimOptions& options, bool binarize, uint32_t mode,
+                                    bool payload);
+};
+
 class SinglePass {
 public:
     // mode 0: offsets; 1: u32 records; 2: draw-command records (see shaders/prim/record.glsl). Uses
