@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 
 namespace bench {
@@ -23,8 +24,10 @@ void ComputeCopy::record(VkCommandBuffer cmd, VkBuffer src, VkBuffer dst, uint64
     for (uint64_t at = 0; at < bytes; at += chunkBytes_) {
         const uint64_t size = std::min(chunkBytes_, bytes - at);
         const uint32_t words = uint32_t(size / 4);
-        pipe_.dispatchLinear(cmd, {sieve::Binding::storage({src, at, size}), sieve::Binding::storage({dst, at, size})},
-                             sieve::gpu::CopyPush{words}, uint32_t((words + kTileWords - 1) / kTileWords));
+        const auto set = sieve::bindingsAt<sieve::gpu::SIEVE_COPY_BINDINGS>(
+            {sieve::bindAt(sieve::gpu::SIEVE_COPY_SRC, sieve::Binding::storage({src, at, size})),
+             sieve::bindAt(sieve::gpu::SIEVE_COPY_DST, sieve::Binding::storage({dst, at, size}))});
+        pipe_.dispatchLinear(cmd, set, sieve::gpu::CopyPush{words}, uint32_t((words + kTileWords - 1) / kTileWords));
     }
 }
 

@@ -4,12 +4,13 @@
 // workgroup: an empty scan still writes its total). One invocation.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/cluster.h"
+#include "shared/cull_bindings.h"
 #include "shared/draw.h"
 
 layout(local_size_x = 1) in;
-layout(set = 0, binding = 0, std430) readonly buffer CountsA { DrawCounts countsA; };
-layout(set = 0, binding = 1, std430) readonly buffer CountsB { DrawCounts countsB; };
-layout(set = 0, binding = 2, std430) writeonly buffer Work { ClusterWork work; };
+layout(set = 0, binding = SIEVE_CARGS_COUNTS_A, std430) readonly buffer CountsA { DrawCounts countsA; };
+layout(set = 0, binding = SIEVE_CARGS_COUNTS_B, std430) readonly buffer CountsB { DrawCounts countsB; };
+layout(set = 0, binding = SIEVE_CARGS_WORK, std430) writeonly buffer Work { ClusterWork work; };
 layout(push_constant) uniform Push { ClusterPush pc; };
 
 #include "cluster/work.glsl"

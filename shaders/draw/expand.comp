@@ -7,6 +7,7 @@
 // ATOMIC = 1 is the unordered peer: slots come from a per-stream atomic counter instead of the scan.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/dispatch.h"
+#include "shared/draw_bindings.h"
 #include "shared/draw.h"
 #include "shared/draw_push.h"
 #include "shared/scene.h"
@@ -15,17 +16,17 @@ layout(constant_id = 0) const uint ATOMIC = 0;
 layout(constant_id = 1) const uint GROUP = 256;  // fittedGroupSize: 256 where the device allows
 layout(local_size_x_id = 1) in;
 
-layout(set = 0, binding = 0, std430) readonly buffer Instances { Instance instances[]; };
-layout(set = 0, binding = 1, std430) readonly buffer Meshes { Mesh meshes[]; };
-layout(set = 0, binding = 2, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
-layout(set = 0, binding = 3, std430) readonly buffer DrawCountsIn { uint drawCount[]; };  // per key
-layout(set = 0, binding = 4, std430) readonly buffer Lods { uint lodOf[]; };  // per (view, instance)
-layout(set = 0, binding = 5, std430) readonly buffer Offsets { uint offsets[]; };  // exclusive scan of drawCount
-layout(set = 0, binding = 6, std430) writeonly buffer Draws { DrawCommand draws[]; };
+layout(set = 0, binding = SIEVE_EXPAND_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = SIEVE_EXPAND_MESHES, std430) readonly buffer Meshes { Mesh meshes[]; };
+layout(set = 0, binding = SIEVE_EXPAND_PRIMITIVES, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
+layout(set = 0, binding = SIEVE_EXPAND_DRAW_COUNTS, std430) readonly buffer DrawCountsIn { uint drawCount[]; };  // per key
+layout(set = 0, binding = SIEVE_EXPAND_LODS, std430) readonly buffer Lods { uint lodOf[]; };  // per (view, instance)
+layout(set = 0, binding = SIEVE_EXPAND_OFFSETS, std430) readonly buffer Offsets { uint offsets[]; };  // exclusive scan of drawCount
+layout(set = 0, binding = SIEVE_EXPAND_DRAWS, std430) writeonly buffer Draws { DrawCommand draws[]; };
 // Stable: the scan wrote the grand total into counts[streamCount - 1].total. Atomic: counts start
 // zeroed, each total is its stream's counter.
-layout(set = 0, binding = 7, std430) buffer Counts { DrawCounts counts[]; };
-layout(set = 0, binding = 8, std430) readonly buffer Streams { DrawStream streams[]; };
+layout(set = 0, binding = SIEVE_EXPAND_COUNTS, std430) buffer Counts { DrawCounts counts[]; };
+layout(set = 0, binding = SIEVE_EXPAND_STREAMS, std430) readonly buffer Streams { DrawStream streams[]; };
 
 layout(push_constant) uniform Push { DrawExpandPush pc; };
 

@@ -2,10 +2,11 @@
 // each reduces the 1x1..3x3 depth pixels of its footprint (hiz_shared.h), every sample of each.
 // Included by depth_to_mip0.comp (single-sample depth) and depth_to_mip0_ms.comp (multisampled).
 #include "hiz/hiz_shared.h"
+#include "shared/hiz_bindings.h"
 #include "hiz/hiz_reduce.glsl"
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform SIEVE_DEPTH_SAMPLER depth;
-layout(set = 0, binding = 1, rg32f) uniform writeonly image2D dst;
+layout(set = 0, binding = SIEVE_HIZ_MIP0_DEPTH) uniform SIEVE_DEPTH_SAMPLER depth;
+layout(set = 0, binding = SIEVE_HIZ_MIP0_DST, rg32f) uniform writeonly image2D dst;
 layout(push_constant) uniform Push { HiZReducePush pc; };
 
 void main() {

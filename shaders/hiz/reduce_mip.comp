@@ -3,10 +3,11 @@
 // its 2x2 children (2x1 or 1x2 where mip m-1 is already one texel wide or high).
 #extension GL_GOOGLE_include_directive : require
 #include "hiz/hiz_shared.h"
+#include "shared/hiz_bindings.h"
 #include "hiz/hiz_reduce.glsl"
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0, rg32f) uniform readonly image2D src;
-layout(set = 0, binding = 1, rg32f) uniform writeonly image2D dst;
+layout(set = 0, binding = SIEVE_HIZ_REDUCE_SRC, rg32f) uniform readonly image2D src;
+layout(set = 0, binding = SIEVE_HIZ_REDUCE_DST, rg32f) uniform writeonly image2D dst;
 layout(push_constant) uniform Push { HiZReducePush pc; };
 
 void main() {

@@ -22,10 +22,11 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_memory_scope_semantics : require
 #include "hiz/hiz_shared.h"
+#include "shared/hiz_bindings.h"
 #include "hiz/hiz_reduce.glsl"
 layout(local_size_x = 256) in;  // SIEVE_HIZ_SINGLE_THREADS
-layout(set = 0, binding = 0) uniform sampler2D depth;
-layout(set = 0, binding = 1) coherent buffer Counter { uint counter; };
+layout(set = 0, binding = SIEVE_HIZ_SINGLE_DEPTH) uniform sampler2D depth;
+layout(set = 0, binding = SIEVE_HIZ_SINGLE_COUNTER) coherent buffer Counter { uint counter; };
 
 // Profiling cuts (constant_id 1, the benchmark's only): kStopAfterMip1 ends after mips 0-1,
 // kStopAfterMip1NoStores also skips their image stores, kStopBeforeTail ends after mips 0-6 without the
@@ -40,8 +41,8 @@ layout(constant_id = 0) const uint kMip0 = kMip0Gather;
 layout(constant_id = 1) const uint kStop = kStopNever;
 layout(constant_id = 2) const uint kStore0 = kStore0Band;
 
-#define MIP_WRITTEN(n) layout(set = 0, binding = 2 + n, rg32f) uniform writeonly image2D mip##n;
-#define MIP_BINDING(n) layout(set = 0, binding = 2 + n, rg32f) uniform coherent image2D mip##n;
+#define MIP_WRITTEN(n) layout(set = 0, binding = SIEVE_HIZ_SINGLE_MIPS + n, rg32f) uniform writeonly image2D mip##n;
+#define MIP_BINDING(n) layout(set = 0, binding = SIEVE_HIZ_SINGLE_MIPS + n, rg32f) uniform coherent image2D mip##n;
 MIP_WRITTEN(0) MIP_WRITTEN(1) MIP_WRITTEN(2) MIP_WRITTEN(3) MIP_WRITTEN(4) MIP_WRITTEN(5)
 MIP_BINDING(6) MIP_BINDING(7) MIP_BINDING(8) MIP_BINDING(9) MIP_BINDING(10) MIP_BINDING(11) MIP_BINDING(12)
 MIP_BINDING(13) MIP_BINDING(14) MIP_BINDING(15)

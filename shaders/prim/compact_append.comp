@@ -4,15 +4,16 @@
 // dropped. Record order changes from run to run. compact_finish.comp turns the counter into
 // count and overflow.
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 
 layout(constant_id = 3) const uint MODE = 1;
 layout(constant_id = 4) const bool HAS_PAYLOAD = false;
 
-layout(set = 0, binding = 0) readonly buffer Flags { uint v[]; } flags;
-layout(set = 0, binding = 1) writeonly buffer Out { uint v[]; } recOut;
-layout(set = 0, binding = 2) readonly buffer Payload { uint v[]; } payload;
-layout(set = 0, binding = 3) buffer Counter { uint v[]; } counter;
+layout(set = 0, binding = SIEVE_APPEND_FLAGS) readonly buffer Flags { uint v[]; } flags;
+layout(set = 0, binding = SIEVE_APPEND_OUT) writeonly buffer Out { uint v[]; } recOut;
+layout(set = 0, binding = SIEVE_APPEND_PAYLOAD) readonly buffer Payload { uint v[]; } payload;
+layout(set = 0, binding = SIEVE_APPEND_COUNTER) buffer Counter { uint v[]; } counter;
 layout(push_constant) uniform Push { CompactAppendPush pc; };
 
 #include "prim/record.glsl"

@@ -4,17 +4,18 @@
 // source of slot j is the last i with offsets[i] <= j (the offsets rise by one exactly after each kept
 // item). Invocation 0 of group 0 writes count and overflow.
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 
 layout(constant_id = 3) const uint MODE = 1;
 layout(constant_id = 4) const bool HAS_PAYLOAD = false;
 
-layout(set = 0, binding = 0) readonly buffer Offsets { uint v[]; } offsets;
-layout(set = 0, binding = 1) writeonly buffer Out { uint v[]; } recOut;
-layout(set = 0, binding = 2) readonly buffer Payload { uint v[]; } payload;
-layout(set = 0, binding = 3) readonly buffer Total { uint v[]; } total;
-layout(set = 0, binding = 4) writeonly buffer Count { uint v[]; } count;
-layout(set = 0, binding = 5) writeonly buffer Overflow { uint v[]; } overflow;
+layout(set = 0, binding = SIEVE_GATHER_OFFSETS) readonly buffer Offsets { uint v[]; } offsets;
+layout(set = 0, binding = SIEVE_GATHER_OUT) writeonly buffer Out { uint v[]; } recOut;
+layout(set = 0, binding = SIEVE_GATHER_PAYLOAD) readonly buffer Payload { uint v[]; } payload;
+layout(set = 0, binding = SIEVE_GATHER_TOTAL) readonly buffer Total { uint v[]; } total;
+layout(set = 0, binding = SIEVE_GATHER_COUNT) writeonly buffer Count { uint v[]; } count;
+layout(set = 0, binding = SIEVE_GATHER_OVERFLOW) writeonly buffer Overflow { uint v[]; } overflow;
 layout(push_constant) uniform Push { CompactGatherPush pc; };
 
 #include "prim/record.glsl"

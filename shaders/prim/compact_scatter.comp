@@ -3,18 +3,19 @@
 // that slot is below the capacity. Invocation 0 of group 0 also writes count = min(total, capacity) and
 // overflow = total - count (the records that did not fit).
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 
 layout(constant_id = 3) const uint MODE = 1;  // see record.glsl
 layout(constant_id = 4) const bool HAS_PAYLOAD = false;
 
-layout(set = 0, binding = 0) readonly buffer Flags { uint v[]; } flags;
-layout(set = 0, binding = 1) readonly buffer Offsets { uint v[]; } offsets;
-layout(set = 0, binding = 2) writeonly buffer Out { uint v[]; } recOut;
-layout(set = 0, binding = 3) readonly buffer Payload { uint v[]; } payload;
-layout(set = 0, binding = 4) readonly buffer Total { uint v[]; } total;
-layout(set = 0, binding = 5) writeonly buffer Count { uint v[]; } count;
-layout(set = 0, binding = 6) writeonly buffer Overflow { uint v[]; } overflow;
+layout(set = 0, binding = SIEVE_SCATTER_FLAGS) readonly buffer Flags { uint v[]; } flags;
+layout(set = 0, binding = SIEVE_SCATTER_OFFSETS) readonly buffer Offsets { uint v[]; } offsets;
+layout(set = 0, binding = SIEVE_SCATTER_OUT) writeonly buffer Out { uint v[]; } recOut;
+layout(set = 0, binding = SIEVE_SCATTER_PAYLOAD) readonly buffer Payload { uint v[]; } payload;
+layout(set = 0, binding = SIEVE_SCATTER_TOTAL) readonly buffer Total { uint v[]; } total;
+layout(set = 0, binding = SIEVE_SCATTER_COUNT) writeonly buffer Count { uint v[]; } count;
+layout(set = 0, binding = SIEVE_SCATTER_OVERFLOW) writeonly buffer Overflow { uint v[]; } overflow;
 layout(push_constant) uniform Push { CompactScatterPush pc; };
 
 #include "prim/record.glsl"

@@ -4,12 +4,13 @@
 // bandwidth bound: the same 16-byte coalesced loads and stores and the same tile shape (one tile of
 // WG * ROUNDS uvec4 per workgroup, every load issued before the first store) as the scan.
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 
-layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
-layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
-layout(set = 0, binding = 1) writeonly buffer Dst1 { uint v[]; } dst1;
-layout(set = 0, binding = 1) writeonly buffer Dst4 { uvec4 v[]; } dst4;
+layout(set = 0, binding = SIEVE_COPY_SRC) readonly buffer Src1 { uint v[]; } src1;
+layout(set = 0, binding = SIEVE_COPY_SRC) readonly buffer Src4 { uvec4 v[]; } src4;
+layout(set = 0, binding = SIEVE_COPY_DST) writeonly buffer Dst1 { uint v[]; } dst1;
+layout(set = 0, binding = SIEVE_COPY_DST) writeonly buffer Dst4 { uvec4 v[]; } dst4;
 layout(push_constant) uniform Push { CopyPush pc; };
 
 #include "prim/tile_load.glsl"

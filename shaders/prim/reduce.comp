@@ -4,14 +4,15 @@
 // and still reach every barrier. Also the upsweep of the multi-level scan (OP = sum, optionally on
 // binarized flags).
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 
 layout(constant_id = 3) const uint OP = 0;         // 0: sum u32, 1: min f32, 2: max f32
 layout(constant_id = 4) const bool BINARIZE = false;  // count values != 0 instead of summing them
 
-layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
-layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
-layout(set = 0, binding = 1) writeonly buffer Dst { uint v[]; } dst;
+layout(set = 0, binding = SIEVE_REDUCE_SRC) readonly buffer Src1 { uint v[]; } src1;
+layout(set = 0, binding = SIEVE_REDUCE_SRC) readonly buffer Src4 { uvec4 v[]; } src4;
+layout(set = 0, binding = SIEVE_REDUCE_DST) writeonly buffer Dst { uint v[]; } dst;
 layout(push_constant) uniform Push { ReducePush pc; };
 
 #include "prim/tile_load.glsl"

@@ -34,6 +34,7 @@
 // Polls are relaxed atomics everywhere: acquire semantics on the polling atomic itself make Mesa lavapipe
 // (LLVM 15) abandon the workgroup; a relaxed poll followed by a fence is the portable form.
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
@@ -51,14 +52,14 @@ layout(constant_id = 6) const uint SPIN = 2048;
 layout(constant_id = 7) const uint LOOKBACK_PER_LANE = 1;  // predecessors each lane inspects per poll
 
 #ifndef SIEVE_TILE_VALUE
-layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
-layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_SRC) readonly buffer Src1 { uint v[]; } src1;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_SRC) readonly buffer Src4 { uvec4 v[]; } src4;
 #endif
-layout(set = 0, binding = 1) writeonly buffer Dst1 { uint v[]; } dst1;  // offsets (MODE 0) or records
-layout(set = 0, binding = 1) writeonly buffer Dst4 { uvec4 v[]; } dst4;
-layout(set = 0, binding = 2) coherent buffer Status { uint v[]; } status;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_DST) writeonly buffer Dst1 { uint v[]; } dst1;  // offsets (MODE 0) or records
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_DST) writeonly buffer Dst4 { uvec4 v[]; } dst4;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_STATUS) coherent buffer Status { uint v[]; } status;
 #if SIEVE_PACKED_STATUS
-layout(set = 0, binding = 2) coherent buffer Status64 { uint64_t v[]; } status64;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_STATUS) coherent buffer Status64 { uint64_t v[]; } status64;
 #endif
 
 #include "prim/tile_load.glsl"
@@ -66,17 +67,18 @@ layout(set = 0, binding = 2) coherent buffer Status64 { uint64_t v[]; } status64
 
 #ifdef SIEVE_SCAN_FUSED
 // A shader that fuses its own work into the scan (shaders/cluster/scan_*.glsl) defines SIEVE_SCAN_FUSED
-// before including this file, declares its other resources at bindings past 2 and defines these hooks
-// (and may define SIEVE_TILE_VALUE: the input computed, not read from binding 0; prim/tile_load.glsl):
+// before including this file, declares its other resources at bindings past SIEVE_SCAN_SINGLE_STATUS and
+// defines these hooks (and may define SIEVE_TILE_VALUE: the input computed, not read from binding 0;
+// prim/tile_load.glsl):
 ScanSinglePush sp;                                   // the scan's parameters, filled by scanParameters()
 void scanParameters();                               // first thing of main, every invocation
 void writeRecord(uint slot, uint local, uint item);  // MODE != 0: item `local` of the chunk is record `slot`
 void scanTileDone();                                 // every invocation, after the tile's records or offsets
 void scanFinish(uint inclusive);                     // invocation 0 of the last tile: the scan's total
 #else
-layout(set = 0, binding = 3) writeonly buffer Total { uint v[]; } total;  // total, or count
-layout(set = 0, binding = 4) writeonly buffer Overflow { uint v[]; } overflow;
-layout(set = 0, binding = 5) readonly buffer Payload { uint v[]; } payload;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_TOTAL) writeonly buffer Total { uint v[]; } total;  // total, or count
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_OVERFLOW) writeonly buffer Overflow { uint v[]; } overflow;
+layout(set = 0, binding = SIEVE_SCAN_SINGLE_PAYLOAD) readonly buffer Payload { uint v[]; } payload;
 layout(push_constant) uniform Push { ScanSinglePush sp; };
 
 #define recOut dst1

@@ -4,17 +4,18 @@
 // writes the total. `dst` may alias `src` (block sums are scanned in place): every invocation reads its
 // own elements before the first barrier and writes only those.
 #include "prim/config.glsl"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 
 layout(constant_id = 3) const bool BINARIZE = false;  // scan (value != 0) instead of the value
 layout(constant_id = 4) const bool HAS_BASE = false;  // add base.v[firstBlock + group]
 
-layout(set = 0, binding = 0) readonly buffer Src1 { uint v[]; } src1;
-layout(set = 0, binding = 0) readonly buffer Src4 { uvec4 v[]; } src4;
-layout(set = 0, binding = 1) writeonly buffer Dst1 { uint v[]; } dst1;
-layout(set = 0, binding = 1) writeonly buffer Dst4 { uvec4 v[]; } dst4;
-layout(set = 0, binding = 2) readonly buffer Base { uint v[]; } base;
-layout(set = 0, binding = 3) writeonly buffer Total { uint v[]; } total;
+layout(set = 0, binding = SIEVE_SCAN_TILE_SRC) readonly buffer Src1 { uint v[]; } src1;
+layout(set = 0, binding = SIEVE_SCAN_TILE_SRC) readonly buffer Src4 { uvec4 v[]; } src4;
+layout(set = 0, binding = SIEVE_SCAN_TILE_DST) writeonly buffer Dst1 { uint v[]; } dst1;
+layout(set = 0, binding = SIEVE_SCAN_TILE_DST) writeonly buffer Dst4 { uvec4 v[]; } dst4;
+layout(set = 0, binding = SIEVE_SCAN_TILE_BASE) readonly buffer Base { uint v[]; } base;
+layout(set = 0, binding = SIEVE_SCAN_TILE_TOTAL) writeonly buffer Total { uint v[]; } total;
 layout(push_constant) uniform Push { ScanTilePush pc; };
 
 #include "prim/tile_load.glsl"

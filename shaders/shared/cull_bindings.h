@@ -5,6 +5,7 @@
 // shader puts each descriptor at the same name (sieve::BindingSet), so neither side repeats the other's
 // order.
 #include "shared/common.h"
+#include "shared/prim_bindings.h"
 
 SIEVE_NS_BEGIN
 
@@ -60,11 +61,18 @@ SIEVE_CONST(uint, SIEVE_CTEST_COUNTERS, 13)
 SIEVE_CONST(uint, SIEVE_CTEST_PYRAMID, 14)  // sampler2D
 SIEVE_CONST(uint, SIEVE_CTEST_BINDINGS, 15)
 
-// cluster/scan_candidates.glsl and scan_emit.glsl (the cluster phase's single-pass scans). 0..2 are the
-// scan's own (prim/scan_single.glsl declares them at these numbers).
-SIEVE_CONST(uint, SIEVE_CSCAN_FLAGS, 0)     // scan_emit: its input (scan_candidates computes its own)
-SIEVE_CONST(uint, SIEVE_CSCAN_OUTPUT, 1)    // scan_candidates: the candidate offsets; scan_emit: the ids
-SIEVE_CONST(uint, SIEVE_CSCAN_LOOKBACK, 2)  // the look-back status (coherent)
+// cluster/args.comp
+SIEVE_CONST(uint, SIEVE_CARGS_COUNTS_A, 0)  // the early list's counts
+SIEVE_CONST(uint, SIEVE_CARGS_COUNTS_B, 1)  // the phase's list's counts
+SIEVE_CONST(uint, SIEVE_CARGS_WORK, 2)
+SIEVE_CONST(uint, SIEVE_CARGS_BINDINGS, 3)
+
+// cluster/scan_candidates.glsl and scan_emit.glsl (the cluster phase's single-pass scans). The first three
+// are the scan's own (prim/scan_single.glsl declares them): scan_emit's input (scan_candidates computes
+// its own), the output (scan_candidates: the candidate offsets; scan_emit: the ids), the look-back status.
+SIEVE_CONST(uint, SIEVE_CSCAN_FLAGS, SIEVE_SCAN_SINGLE_SRC)
+SIEVE_CONST(uint, SIEVE_CSCAN_OUTPUT, SIEVE_SCAN_SINGLE_DST)
+SIEVE_CONST(uint, SIEVE_CSCAN_LOOKBACK, SIEVE_SCAN_SINGLE_STATUS)
 SIEVE_CONST(uint, SIEVE_CSCAN_WORK, 3)
 SIEVE_CONST(uint, SIEVE_CSCAN_DRAWS_A, 4)  // the early list
 SIEVE_CONST(uint, SIEVE_CSCAN_DRAWS_B, 5)  // the phase's list

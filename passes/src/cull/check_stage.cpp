@@ -2,6 +2,7 @@
 // view 0 culled by occlusion is re-tested against the final depth at full resolution; the count of
 // those that show a pixel goes to the stats. Off (toggles().checkCulling false, or frozen culling): the
 // count is cleared and nothing is dispatched.
+#include "core/slot_uses.h"
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "shared/cull_bindings.h"
@@ -41,11 +42,10 @@ public:
         depth_ = slots.require(CullingPlugin::kDepth);
         count_ = slots.require(kCheckCount);
         slots_ = &slots;
-        using namespace use;
         PassDesc d;
         d.name = "cull.check";
-        d.uses = {storageRead(params_), storageRead(instances_), storageRead(state_),
-                  depthSampled(depth_), transferWrite(count_),   storageReadWrite(count_)};
+        d.uses = {use::transferWrite(count_)};  // cleared every frame
+        appendUses(d.uses, bindings());
         return d;
     }
 
@@ -57,19 +57,23 @@ public:
         const VkExtent2D e = (*slots_)[depth_].extent;
         const BufferRange params{b[params_].buffer, b[params_].offset + kit_->paramsStride() * f.info.frameSlot,
                                  sizeof(gpu::CullParams)};
-        const auto set = bindingsAt<gpu::SIEVE_CHECK_BINDINGS>(
-            {bindAt(gpu::SIEVE_CHECK_VIEWS, Binding::storage(params)),
-             bindAt(gpu::SIEVE_CHECK_INSTANCES, Binding::storage(range(b, *slots_, instances_))),
-             bindAt(gpu::SIEVE_CHECK_STATE, Binding::storage(range(b, *slots_, state_))),
-             bindAt(gpu::SIEVE_CHECK_DEPTH,
-                    Binding::sampled(b[depth_].view, sampler_.handle(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL)),
-             bindAt(gpu::SIEVE_CHECK_RESULT, Binding::storage(range(b, *slots_, count_)))});
+        auto set = bindSlots<gpu::SIEVE_CHECK_BINDINGS>(bindings(), b, *slots_, sampler_.handle());
+        set[gpu::SIEVE_CHECK_VIEWS] = Binding::storage(params);  // this frame's
         pipeline_.dispatchLinear(cmd, set, gpu::CullCheckPush{f.instanceCount, e.width, e.height, 0},
                                  pipeline_.groupsFor(f.instanceCount));
         return {};
     }
 
 private:
+    // check.glsl's descriptors and their uses (shared/cull_bindings.h).
+    std::array<SlotUse, 5> bindings() const {
+        return {{{gpu::SIEVE_CHECK_VIEWS, params_, Access::Read},
+                 {gpu::SIEVE_CHECK_INSTANCES, instances_, Access::Read},
+                 {gpu::SIEVE_CHECK_STATE, state_, Access::Read},
+                 {gpu::SIEVE_CHECK_DEPTH, depth_, Access::DepthSampled},
+                 {gpu::SIEVE_CHECK_RESULT, count_, Access::ReadWrite}}};
+    }
+
     ComputePipeline pipeline_;
     NearestSampler sampler_;
     const StageKit* kit_ = nullptr;

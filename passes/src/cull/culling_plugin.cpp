@@ -29,7 +29,7 @@ struct CullingPlugin::Impl {
     StageKit kit;
     CullingConfig config;
     SlotTable slots;
-    std::vector<std::unique_ptr<Stage>> stages;  // one per pass, in pass order
+    StageList<StageKit, FrameState> stages;  // one per pass, in pass order
     std::vector<PassDesc> passes;
     SlotId pyramid = kNoSlot;
     uint32_t instanceCount = 0;
@@ -56,7 +56,7 @@ struct CullingPlugin::Impl {
 
     // The stages, in pass order. A new stage: its file under cull/, its factory in cull/stage.h, a line here.
     void makeStages() {
-        auto add = [&](std::unique_ptr<Stage> s, int role = -1) {
+        auto add = [&](std::unique_ptr<cull::Stage> s, int role = -1) {
             if (role >= 0) roles[role] = uint32_t(stages.size());
             stages.push_back(std::move(s));
         };
@@ -146,7 +146,6 @@ Result<std::vector<gpu::DrawStream>> layoutStreams(const DeviceInfo& dev, const 
 
 Result<void> CullingPlugin::Impl::describe() {
     slots.clear();
-    passes.clear();
     const uint64_t n = config.maxInstances;
     constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     // The host's tables and depth: imported, sizes are minimums.
@@ -156,9 +155,7 @@ Result<void> CullingPlugin::Impl::describe() {
     const VkExtent2D depth = config.viewport.width && config.viewport.height ? config.viewport : VkExtent2D{1, 1};
     slots.image(kDepth, Lifetime::Imported, config.depthFormat, depth, 1, VK_IMAGE_USAGE_SAMPLED_BIT,
                 config.depthSamples);
-    for (auto& s : stages) s->declare(slots, kit);
-    for (auto& s : stages) passes.push_back(s->describe(slots));
-    if (!slots.missing().empty()) return error("stages use undeclared slots: " + slots.missing());
+    if (auto r = describeStages(stages, kit, slots, passes); !r) return error(r.error().message);
     pyramid = slots.find(kPyramid);
     persistentFresh = true;
     pyramidCamera.reset();
@@ -265,8 +262,7 @@ Result<std::unique_ptr<CullingPlugin>> createCullingPlugin(const DeviceInfo& dev
     auto impl = std::make_unique<Impl>(dev, config, tuning, std::move(streams).value());
     impl->instanceCount = config.maxInstances;
     impl->makeStages();
-    for (auto& s : impl->stages)
-        if (auto r = s->create(impl->kit); !r) return r.error();
+    if (auto r = createStages(impl->stages, impl->kit); !r) return r.error();
     if (auto r = impl->describe(); !r) return r.error();
     // Until the host sets its views, a stand-in that culls nothing (prepare() reports the omission).
     CullView main;

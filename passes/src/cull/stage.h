@@ -1,49 +1,27 @@
 #pragma once
-// A stage of the culling plugin: one pass of the frame, in one file with its shaders. A stage declares
-// the slots it owns (SlotTable), then its pass (name, uses) beside its record(), so that adding a stage
-// touches its own file and one line of the plugin's list (culling_plugin.cpp).
+// The culling plugin's stages (core/stage.h: the model both plugins share): what each is created with
+// (StageKit), what prepare() decided for the frame (FrameState), the slot names and helpers several
+// culling stages share, and the stage factories, in pass order (culling_plugin.cpp lists them).
 #include <memory>
 #include <span>
 #include <string>
-#include <typeindex>
-#include <unordered_map>
 #include <vector>
 
+#include "core/stage.h"
 #include "shared/cull.h"
 #include "sieve/culling.h"
 #include "sieve/culling_tuning.h"
 
 namespace sieve::cull {
 
+// The shared machinery (core/stage.h), under the names the culling stages and their tests use.
+using sieve::range;
+using sieve::SlotTable;
+
 enum class Phase : uint32_t { Early, Late };
 inline const char* phaseName(Phase p) {
     return p == Phase::Early ? "early" : "late";
 }
-
-// The plugin's slots, found by name. Stages declare the slots they own and look up those of others.
-class SlotTable {
-public:
-    SlotId buffer(std::string name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage,
-                  Memory memory = Memory::Device);
-    SlotId image(std::string name, Lifetime life, VkFormat format, VkExtent2D extent, uint32_t mips,
-                 VkImageUsageFlags usage, VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT);
-    // kNoSlot when absent.
-    SlotId find(std::string_view name) const;
-    // A slot another stage must have declared (a programming error of the plugin otherwise: reported by
-    // the plugin's create()).
-    SlotId require(std::string_view name);
-    const SlotDesc& operator[](SlotId s) const { return descs_[s]; }
-    std::span<const SlotDesc> descs() const { return descs_; }
-    const std::string& missing() const { return missing_; }
-    void clear() {
-        descs_.clear();
-        missing_.clear();
-    }
-
-private:
-    std::vector<SlotDesc> descs_;
-    std::string missing_;
-};
 
 // What the plugin decided for this frame in prepare(); every stage reads the same.
 struct FrameState {
@@ -67,8 +45,9 @@ struct FrameState {
     bool initPersistent = false;
 };
 
-// Pipelines and helpers several stages share, created once per plugin on first request.
-class StageKit {
+// What every culling stage is created with: the device, the configuration, the streams, the stats, and
+// (StageCache) the pipelines and helpers several stages share, created once per plugin on first request.
+class StageKit : public StageCache {
 public:
     // `streams`: every stream's records in the draw lists (checked by the plugin's create()).
     StageKit(const DeviceInfo& dev, const CullingConfig& config, const CullingTuning& tuning,
@@ -93,18 +72,6 @@ public:
     VkDeviceSize occlusionOffset() const;
     VkDeviceSize streamTableOffset() const;
     VkDeviceSize paramsStride() const;
-    // One T per plugin, made by `make` (returning Result<T>) on the first request.
-    template <typename T, typename Make>
-    Result<T*> shared(Make make) {
-        auto it = shared_.find(std::type_index(typeid(T)));
-        if (it != shared_.end()) return static_cast<T*>(it->second.get());
-        auto made = make();
-        if (!made) return made.error();
-        auto owned = std::shared_ptr<void>(new T(std::move(made).value()), [](void* p) { delete static_cast<T*>(p); });
-        T* raw = static_cast<T*>(owned.get());
-        shared_.emplace(std::type_index(typeid(T)), std::move(owned));
-        return raw;
-    }
 
 private:
     DeviceInfo dev_;
@@ -112,30 +79,9 @@ private:
     CullingTuning tuning_;
     std::vector<gpu::DrawStream> streams_;
     CullingStats stats_;
-    std::unordered_map<std::type_index, std::shared_ptr<void>> shared_;
 };
 
-class Stage {
-public:
-    virtual ~Stage() = default;
-    // Compiles what the stage records (through kit.shared for what other stages use too).
-    virtual Result<void> create(StageKit& kit) = 0;
-    // Declares the slots this stage owns; called for every stage, in order, before describe().
-    virtual void declare(SlotTable& slots, const StageKit& kit) = 0;
-    // The stage's pass: its name and every use of every slot any of its recordings binds.
-    virtual PassDesc describe(SlotTable& slots) = 0;
-    virtual Result<void> record(VkCommandBuffer cmd, const Bindings& b, const FrameState& frame) = 0;
-};
-
-// The range bound to slot s: imported tables are as large as the host made them, the declared size is
-// a minimum.
-// The range a stage binds for slot s: the host's size, or where it gave 0 ("the declared size") the
-// declared size; for an imported table (instances, meshes, primitives: declared as their smallest valid
-// size) 0 means the rest of the buffer, which is what a host binding a whole table means.
-inline BufferRange range(const Bindings& b, const SlotTable& slots, SlotId s) {
-    if (b[s].size) return {b[s].buffer, b[s].offset, b[s].size};
-    return {b[s].buffer, b[s].offset, slots[s].lifetime == Lifetime::Imported ? VK_WHOLE_SIZE : slots[s].size};
-}
+using Stage = sieve::Stage<StageKit, FrameState>;
 
 // Slot names shared between stages.
 inline constexpr const char* kParams = "cull.params";

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/readback_ring.h"
+#include "core/slot_uses.h"
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "shared/cull_bindings.h"
@@ -59,12 +60,11 @@ public:
         late_ = slots.require(CullingPlugin::kCountsLate);
         check_ = slots.require(kCheckCount);
         stats_slot_ = slots.require(kStats);
-        using namespace use;
+        slots_ = &slots;
         PassDesc d;
         d.name = "cull.stats";
         d.sideEffect = true;
-        d.uses = {storageRead(counters_), storageRead(early_), storageRead(late_), storageRead(check_),
-                  storageWrite(stats_slot_)};
+        appendUses(d.uses, bindings());
         return d;
     }
 
@@ -77,18 +77,10 @@ public:
         read(ring + recordBytes() * slot, slot);
         // One dispatch (four copies and an update cost 11.7 us on the H200: bench/RESULTS.md).
         const VkDeviceSize base = b[stats_slot_].offset + recordBytes() * slot;
-        auto whole = [&](SlotId id, VkDeviceSize bytes) { return BufferRange{b[id].buffer, b[id].offset, bytes}; };
-        const VkDeviceSize streamBytes = VkDeviceSize(streams_) * 16;
         const gpu::CullStatsPush push{
             uint32_t(f.info.frameIndex), uint32_t(f.info.frameIndex >> 32), f.instanceCount, views_, streams_, 0, 0, 0};
-        const auto set = bindingsAt<gpu::SIEVE_STATS_BINDINGS>(
-            {bindAt(gpu::SIEVE_STATS_COUNTERS,
-                    Binding::storage(
-                        whole(counters_, VkDeviceSize(views_) * gpu::SIEVE_CULL_COUNTER_STRIPES * kCounterBytes))),
-             bindAt(gpu::SIEVE_STATS_EARLY, Binding::storage(whole(early_, streamBytes))),
-             bindAt(gpu::SIEVE_STATS_LATE, Binding::storage(whole(late_, streamBytes))),
-             bindAt(gpu::SIEVE_STATS_CHECK, Binding::storage(whole(check_, 16))),
-             bindAt(gpu::SIEVE_STATS_RING, Binding::storage({b[stats_slot_].buffer, base, recordBytes()}))});
+        auto set = bindSlots<gpu::SIEVE_STATS_BINDINGS>(bindings(), b, *slots_);
+        set[gpu::SIEVE_STATS_RING] = Binding::storage({b[stats_slot_].buffer, base, recordBytes()});  // this frame's
         pipeline_.dispatch(cmd, set, push, 1);
         // Make the record visible to the host once the frame's fence is signalled.
         memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
@@ -104,6 +96,15 @@ private:
         std::vector<CullingViewStats> views;  // names and kinds
         bool check = false;
     };
+
+    // stats.comp's descriptors and their uses (shared/cull_bindings.h).
+    std::array<SlotUse, 5> bindings() const {
+        return {{{gpu::SIEVE_STATS_COUNTERS, counters_, Access::Read},
+                 {gpu::SIEVE_STATS_EARLY, early_, Access::Read},
+                 {gpu::SIEVE_STATS_LATE, late_, Access::Read},
+                 {gpu::SIEVE_STATS_CHECK, check_, Access::Read},
+                 {gpu::SIEVE_STATS_RING, stats_slot_, Access::Write}}};
+    }
 
     // Each record at a storage-buffer offset the device accepts (the dispatch binds it alone).
     VkDeviceSize recordBytes() const {
@@ -158,6 +159,7 @@ private:
     }
 
     ComputePipeline pipeline_;
+    const SlotTable* slots_ = nullptr;
     CullingStats* stats_ = nullptr;
     uint32_t views_ = 1, bins_ = 1, streams_ = 1;
     VkDeviceSize align_ = 16;

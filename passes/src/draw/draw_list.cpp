@@ -5,6 +5,7 @@
 
 #include "prim/common.h"
 #include "shared/draw.h"
+#include "shared/draw_bindings.h"
 #include "shared/draw_push.h"
 #include "sieve/barriers.h"
 
@@ -45,9 +46,16 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     const gpu::DrawExpandPush push{shape.instanceCount, streams, shape.binCount, 0};
     // At least one group, and one invocation per stream: they write the clamped counts even for no keys.
     const uint32_t groups = std::max({stable_.groupsFor(keys), stable_.groupsFor(streams), 1u});
-    const auto bindings = {Binding::storage(b.instances),  Binding::storage(b.meshes), Binding::storage(b.primitives),
-                           Binding::storage(b.drawCounts), Binding::storage(b.lods),   Binding::storage(b.offsets),
-                           Binding::storage(b.draws),      Binding::storage(b.counts), Binding::storage(b.streams)};
+    const auto bindings =
+        bindingsAt<gpu::SIEVE_EXPAND_BINDINGS>({bindAt(gpu::SIEVE_EXPAND_INSTANCES, Binding::storage(b.instances)),
+                                                bindAt(gpu::SIEVE_EXPAND_MESHES, Binding::storage(b.meshes)),
+                                                bindAt(gpu::SIEVE_EXPAND_PRIMITIVES, Binding::storage(b.primitives)),
+                                                bindAt(gpu::SIEVE_EXPAND_DRAW_COUNTS, Binding::storage(b.drawCounts)),
+                                                bindAt(gpu::SIEVE_EXPAND_LODS, Binding::storage(b.lods)),
+                                                bindAt(gpu::SIEVE_EXPAND_OFFSETS, Binding::storage(b.offsets)),
+                                                bindAt(gpu::SIEVE_EXPAND_DRAWS, Binding::storage(b.draws)),
+                                                bindAt(gpu::SIEVE_EXPAND_COUNTS, Binding::storage(b.counts)),
+                                                bindAt(gpu::SIEVE_EXPAND_STREAMS, Binding::storage(b.streams))});
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");
         // The grand total lands in the last stream's total, which only that stream's invocation reads.
@@ -65,8 +73,11 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
     transferToComputeBarrier(cmd);
     atomic_.dispatchLinear(cmd, bindings, push, groups);
     prim::detail::computeBarrier(cmd);
-    finishAtomic_.dispatch(cmd, {Binding::storage(b.counts), Binding::storage(b.streams)}, gpu::DrawFinishPush{streams},
-                           finishAtomic_.groupsFor(streams));
+    finishAtomic_.dispatch(cmd,
+                           bindingsAt<gpu::SIEVE_FINISH_ATOMIC_BINDINGS>(
+                               {bindAt(gpu::SIEVE_FINISH_ATOMIC_COUNTS, Binding::storage(b.counts)),
+                                bindAt(gpu::SIEVE_FINISH_ATOMIC_STREAMS, Binding::storage(b.streams))}),
+                           gpu::DrawFinishPush{streams}, finishAtomic_.groupsFor(streams));
     return {};
 }
 

@@ -6,6 +6,7 @@
 #include "core/spirv_reflect.h"
 #include "core/vk.h"
 #include "hiz/hiz_shared.h"
+#include "shared/hiz_bindings.h"
 #include "sieve/barriers.h"
 #include "sieve/hiz.h"
 #include "sieve/spirv.h"
@@ -115,14 +116,18 @@ Result<void> HiZBuilder::recordPerMip(VkCommandBuffer cmd, const HiZSource& dept
     const ComputePipeline& toMip0 = depth.samples > 1 ? toMip0Ms_ : toMip0_;
     toMip0.dispatch(
         cmd,
-        {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storageImage(pyramid.mipViews[0])},
+        bindingsAt<gpu::SIEVE_HIZ_MIP0_BINDINGS>(
+            {bindAt(gpu::SIEVE_HIZ_MIP0_DEPTH, Binding::sampled(depth.view, sampler_.handle(), depth.layout)),
+             bindAt(gpu::SIEVE_HIZ_MIP0_DST, Binding::storageImage(pyramid.mipViews[0]))}),
         push, toMip0.groupsFor(base.width, 0), toMip0.groupsFor(base.height, 1));
     for (uint32_t m = 1; m < mips; ++m) {
         mipWrittenToRead(cmd, pyramid.image, m - 1);
         const VkExtent2D src = mipExtent(base, m - 1), dst = mipExtent(base, m);
         push = {src.width, src.height, dst.width, dst.height};
         reduce_.dispatch(cmd,
-                         {Binding::storageImage(pyramid.mipViews[m - 1]), Binding::storageImage(pyramid.mipViews[m])},
+                         bindingsAt<gpu::SIEVE_HIZ_REDUCE_BINDINGS>(
+                             {bindAt(gpu::SIEVE_HIZ_REDUCE_SRC, Binding::storageImage(pyramid.mipViews[m - 1])),
+                              bindAt(gpu::SIEVE_HIZ_REDUCE_DST, Binding::storageImage(pyramid.mipViews[m]))}),
                          push, reduce_.groupsFor(dst.width, 0), reduce_.groupsFor(dst.height, 1));
     }
     return {};
@@ -156,12 +161,12 @@ Result<void> HiZBuilder::recordSingle(VkCommandBuffer cmd, const HiZSource& dept
         depth.extent.width, depth.extent.height, base.width, base.height, mips, tilesX * tilesY, 0, 0};
     // Mips past the pyramid's top are never accessed; their bindings repeat the top mip's view so that
     // every declared binding holds a valid descriptor.
-    auto mip = [&](uint32_t m) { return Binding::storageImage(pyramid.mipViews[std::min(m, mips - 1)]); };
-    pipeline.dispatch(cmd,
-                      {Binding::sampled(depth.view, sampler_.handle(), depth.layout), Binding::storage(counter), mip(0),
-                       mip(1), mip(2), mip(3), mip(4), mip(5), mip(6), mip(7), mip(8), mip(9), mip(10), mip(11),
-                       mip(12), mip(13), mip(14), mip(15)},
-                      push, tilesX, tilesY);
+    BindingSet<gpu::SIEVE_HIZ_SINGLE_BINDINGS> set{};
+    set[gpu::SIEVE_HIZ_SINGLE_DEPTH] = Binding::sampled(depth.view, sampler_.handle(), depth.layout);
+    set[gpu::SIEVE_HIZ_SINGLE_COUNTER] = Binding::storage(counter);
+    for (uint32_t m = 0; m < gpu::SIEVE_HIZ_MAX_MIPS; ++m)
+        set[gpu::SIEVE_HIZ_SINGLE_MIPS + m] = Binding::storageImage(pyramid.mipViews[std::min(m, mips - 1)]);
+    pipeline.dispatch(cmd, set, push, tilesX, tilesY);
     return {};
 }
 

@@ -119,7 +119,8 @@ Result<Clear> Clear::create(const DeviceInfo& dev) {
 }
 
 void Clear::record(VkCommandBuffer cmd, Binding dst, uint32_t first, uint32_t count, uint32_t value) const {
-    pipe_.dispatchLinear(cmd, {dst}, gpu::ClearPush{first, count, value}, pipe_.groupsFor(count));
+    pipe_.dispatchLinear(cmd, bindingsAt<gpu::SIEVE_CLEAR_BINDINGS>({bindAt(gpu::SIEVE_CLEAR_DST, dst)}),
+                         gpu::ClearPush{first, count, value}, pipe_.groupsFor(count));
 }
 
 }  // namespace detail

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/vk.h"
+#include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
 #include "sieve/gpu.h"
 #include "sieve/pipeline.h"

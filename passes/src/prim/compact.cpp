@@ -58,6 +58,9 @@ struct Compact::Impl {
     void recordScatter(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b,
                        const BufferRange& offsets, const Binding& records, const Word& total, const Word& count,
                        const Word& overflow, uint64_t n, uint32_t capacity, uint64_t rb) const;
+    void recordGather(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b, const BufferRange& offsets,
+                      const Binding& records, const Word& total, const Word& count, const Word& overflow, uint64_t n,
+                      uint32_t capacity, uint64_t rb) const;
 };
 
 Result<void> Compact::Impl::checkArrays(const CompactOptions& o, const CompactBuffers& b, uint64_t n, uint32_t capacity,
@@ -85,12 +88,19 @@ void Compact::Impl::recordAppend(VkCommandBuffer cmd, const CompactOptions& o, c
         computeBarrier(cmd);
         const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
         const Binding payload = o.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
-        second.dispatchLinear(cmd, {flags, records, payload, counter.binding},
-                              AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
-                              uint32_t(ceilDiv(items, tiles.tile())));
+        second.dispatchLinear(
+            cmd,
+            bindingsAt<gpu::SIEVE_APPEND_BINDINGS>(
+                {bindAt(gpu::SIEVE_APPEND_FLAGS, flags), bindAt(gpu::SIEVE_APPEND_OUT, records),
+                 bindAt(gpu::SIEVE_APPEND_PAYLOAD, payload), bindAt(gpu::SIEVE_APPEND_COUNTER, counter.binding)}),
+            AppendPush{uint32_t(items), uint32_t(first), capacity, counter.index},
+            uint32_t(ceilDiv(items, tiles.tile())));
     }
     computeBarrier(cmd);
-    finish.dispatch(cmd, {counter.binding, count.binding, overflow.binding},
+    finish.dispatch(cmd,
+                    bindingsAt<gpu::SIEVE_FINISH_BINDINGS>({bindAt(gpu::SIEVE_FINISH_COUNTER, counter.binding),
+                                                            bindAt(gpu::SIEVE_FINISH_COUNT, count.binding),
+                                                            bindAt(gpu::SIEVE_FINISH_OVERFLOW, overflow.binding)}),
                     FinishPush{counter.index, count.index, overflow.index, capacity}, 1);
 }
 
@@ -105,9 +115,13 @@ void Compact::Impl::recordScatter(VkCommandBuffer cmd, const CompactOptions& o, 
         computeBarrier(cmd);
         const Binding flags = Binding::storage(sub(b.flags, first * 4, items * 4));
         const Binding payload = o.payload ? Binding::storage(sub(b.payload, first * rb, items * rb)) : flags;
-        second.dispatchLinear(cmd,
-                              {flags, Binding::storage(sub(offsets, first * 4, items * 4)), records, payload,
-                               total.binding, count.binding, overflow.binding},
+        const auto set = bindingsAt<gpu::SIEVE_SCATTER_BINDINGS>(
+            {bindAt(gpu::SIEVE_SCATTER_FLAGS, flags),
+             bindAt(gpu::SIEVE_SCATTER_OFFSETS, Binding::storage(sub(offsets, first * 4, items * 4))),
+             bindAt(gpu::SIEVE_SCATTER_OUT, records), bindAt(gpu::SIEVE_SCATTER_PAYLOAD, payload),
+             bindAt(gpu::SIEVE_SCATTER_TOTAL, total.binding), bindAt(gpu::SIEVE_SCATTER_COUNT, count.binding),
+             bindAt(gpu::SIEVE_SCATTER_OVERFLOW, overflow.binding)});
+        second.dispatchLinear(cmd, set,
                               ScatterPush{uint32_t(items), uint32_t(first), capacity, total.index, count.index,
                                           overflow.index, first == 0 ? 1u : 0u},
                               uint32_t(ceilDiv(items, tiles.tile())));
@@ -209,6 +223,22 @@ VkDeviceSize Compact::scratchBytes(uint64_t n) const {
     }
 }
 
+void Compact::Impl::recordGather(VkCommandBuffer cmd, const CompactOptions& o, const CompactBuffers& b,
+                                 const BufferRange& offsets, const Binding& records, const Word& total,
+                                 const Word& count, const Word& overflow, uint64_t n, uint32_t capacity,
+                                 uint64_t rb) const {
+    ScopedLabel gather(cmd, "compact.gather");
+    computeBarrier(cmd);
+    const Binding payload = o.payload ? Binding::storage(sub(b.payload, 0, n * rb)) : Binding::storage(offsets);
+    const uint64_t slots = std::max<uint64_t>(std::min<uint64_t>(n, capacity), 1);  // one group writes the count
+    const auto set = bindingsAt<gpu::SIEVE_GATHER_BINDINGS>(
+        {bindAt(gpu::SIEVE_GATHER_OFFSETS, Binding::storage(offsets)), bindAt(gpu::SIEVE_GATHER_OUT, records),
+         bindAt(gpu::SIEVE_GATHER_PAYLOAD, payload), bindAt(gpu::SIEVE_GATHER_TOTAL, total.binding),
+         bindAt(gpu::SIEVE_GATHER_COUNT, count.binding), bindAt(gpu::SIEVE_GATHER_OVERFLOW, overflow.binding)});
+    second.dispatchLinear(cmd, set, GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
+                          uint32_t(ceilDiv(slots, tiles.workgroup)));
+}
+
 Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint64_t n, uint32_t capacity) const {
     const Impl& impl = *impl_;
     const DeviceInfo& dev = impl.dev;
@@ -256,14 +286,7 @@ Result<void> Compact::record(VkCommandBuffer cmd, const CompactBuffers& b, uint6
         impl.recordScatter(cmd, options_, b, offsets, recordsBinding, total, count, overflow, n, capacity, rb);
         return {};
     }
-    ScopedLabel gather(cmd, "compact.gather");
-    computeBarrier(cmd);
-    const Binding payload = options_.payload ? Binding::storage(sub(b.payload, 0, n * rb)) : Binding::storage(offsets);
-    const uint64_t slots = std::max<uint64_t>(std::min<uint64_t>(n, capacity), 1);  // one group writes the count
-    impl.second.dispatchLinear(
-        cmd, {Binding::storage(offsets), recordsBinding, payload, total.binding, count.binding, overflow.binding},
-        GatherPush{uint32_t(n), capacity, total.index, count.index, overflow.index},
-        uint32_t(ceilDiv(slots, impl.tiles.workgroup)));
+    impl.recordGather(cmd, options_, b, offsets, recordsBinding, total, count, overflow, n, capacity, rb);
     return {};
 }
 

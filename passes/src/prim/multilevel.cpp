@@ -8,6 +8,14 @@ namespace {
 using gpu::ReducePush;
 using TilePush = gpu::ScanTilePush;
 const char* kLevelLabels[] = {"scan.level0", "scan.level1", "scan.level2", "scan.level3", "scan.level4"};
+
+// prim/scan_tile.comp's descriptors (shared/prim_bindings.h).
+BindingSet<gpu::SIEVE_SCAN_TILE_BINDINGS> tileBindings(const Binding& src, const Binding& dst, const Binding& base,
+                                                       const Binding& total) {
+    return bindingsAt<gpu::SIEVE_SCAN_TILE_BINDINGS>(
+        {bindAt(gpu::SIEVE_SCAN_TILE_SRC, src), bindAt(gpu::SIEVE_SCAN_TILE_DST, dst),
+         bindAt(gpu::SIEVE_SCAN_TILE_BASE, base), bindAt(gpu::SIEVE_SCAN_TILE_TOTAL, total)});
+}
 }  // namespace
 
 Result<Multilevel> Multilevel::create(const DeviceInfo& dev, const Tiles& tiles, bool binarize) {
@@ -52,8 +60,8 @@ void Multilevel::scanLevel(VkCommandBuffer cmd, uint32_t level, BufferRange inpu
     const uint64_t chunk = level == 0 ? chunkElements(dev_, 4, tile_) : n;
     if (n <= tile_) {
         scanTop_[k].dispatchLinear(cmd,
-                                   {Binding::storage(sub(input, 0, n * 4)), Binding::storage(sub(output, 0, n * 4)),
-                                    total.binding, total.binding},
+                                   tileBindings(Binding::storage(sub(input, 0, n * 4)),
+                                                Binding::storage(sub(output, 0, n * 4)), total.binding, total.binding),
                                    TilePush{uint32_t(n), 0, total.index, 1}, 1);
         return;
     }
@@ -66,9 +74,12 @@ void Multilevel::scanLevel(VkCommandBuffer cmd, uint32_t level, BufferRange inpu
     for (uint64_t first = 0; first < n; first += chunk) {
         const uint64_t count = std::min(chunk, n - first);
         if (first) computeBarrier(cmd);
-        reduce_[k].dispatchLinear(cmd, {Binding::storage(sub(input, first * 4, count * 4)), Binding::storage(sums)},
-                                  ReducePush{uint32_t(count), uint32_t(first / tile_)},
-                                  uint32_t(ceilDiv(count, tile_)));
+        reduce_[k].dispatchLinear(
+            cmd,
+            bindingsAt<gpu::SIEVE_REDUCE_BINDINGS>(
+                {bindAt(gpu::SIEVE_REDUCE_SRC, Binding::storage(sub(input, first * 4, count * 4))),
+                 bindAt(gpu::SIEVE_REDUCE_DST, Binding::storage(sums))}),
+            ReducePush{uint32_t(count), uint32_t(first / tile_)}, uint32_t(ceilDiv(count, tile_)));
     }
     computeBarrier(cmd);
     scanLevel(cmd, level + 1, sums, sums, total, rest, blocks);
@@ -77,8 +88,8 @@ void Multilevel::scanLevel(VkCommandBuffer cmd, uint32_t level, BufferRange inpu
         computeBarrier(cmd);
         scanBase_[k].dispatchLinear(
             cmd,
-            {Binding::storage(sub(input, first * 4, count * 4)), Binding::storage(sub(output, first * 4, count * 4)),
-             Binding::storage(sums), total.binding},
+            tileBindings(Binding::storage(sub(input, first * 4, count * 4)),
+                         Binding::storage(sub(output, first * 4, count * 4)), Binding::storage(sums), total.binding),
             TilePush{uint32_t(count), uint32_t(first / tile_), total.index, 0}, uint32_t(ceilDiv(count, tile_)));
     }
 }

@@ -8,6 +8,14 @@ using namespace detail;
 
 using gpu::ReducePush;
 
+namespace {
+// prim/reduce.comp's descriptors (shared/prim_bindings.h).
+BindingSet<gpu::SIEVE_REDUCE_BINDINGS> reduceBindings(const Binding& src, const Binding& dst) {
+    return bindingsAt<gpu::SIEVE_REDUCE_BINDINGS>(
+        {bindAt(gpu::SIEVE_REDUCE_SRC, src), bindAt(gpu::SIEVE_REDUCE_DST, dst)});
+}
+}  // namespace
+
 Result<Reduce> Reduce::create(const DeviceInfo& dev, ReduceOp op, const PrimOptions& options) {
     auto tiles = resolveTiles(dev, options, true);
     if (!tiles) return tiles.error();
@@ -62,9 +70,9 @@ Result<bool> Reduce::record(VkCommandBuffer cmd, BufferRange input, BufferRange 
             if (first) computeBarrier(cmd);
             const Binding src = Binding::storage(sub(input, first * 4, count * 4));
             if (a == 1)
-                pipe_.dispatchLinear(cmd, {src, out.binding}, ReducePush{uint32_t(count), out.index}, 1);
+                pipe_.dispatchLinear(cmd, reduceBindings(src, out.binding), ReducePush{uint32_t(count), out.index}, 1);
             else
-                pipe_.dispatchLinear(cmd, {src, Binding::storage(regions[0])},
+                pipe_.dispatchLinear(cmd, reduceBindings(src, Binding::storage(regions[0])),
                                      ReducePush{uint32_t(count), uint32_t(first / tile_)},
                                      uint32_t(ceilDiv(count, tile_)));
         }
@@ -76,10 +84,10 @@ Result<bool> Reduce::record(VkCommandBuffer cmd, BufferRange input, BufferRange 
         const uint64_t groups = ceilDiv(count, tile_);
         const Binding src = Binding::storage(regions[from]);
         if (groups == 1)
-            pipe_.dispatchLinear(cmd, {src, out.binding}, ReducePush{uint32_t(count), out.index}, 1);
+            pipe_.dispatchLinear(cmd, reduceBindings(src, out.binding), ReducePush{uint32_t(count), out.index}, 1);
         else
-            pipe_.dispatchLinear(cmd, {src, Binding::storage(regions[from ^ 1])}, ReducePush{uint32_t(count), 0},
-                                 uint32_t(groups));
+            pipe_.dispatchLinear(cmd, reduceBindings(src, Binding::storage(regions[from ^ 1])),
+                                 ReducePush{uint32_t(count), 0}, uint32_t(groups));
         count = groups;
     }
     return true;

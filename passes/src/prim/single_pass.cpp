@@ -106,8 +106,11 @@ void SinglePass::record(VkCommandBuffer cmd, BufferRange input, const Targets& t
                         t.total.index,
                         mode_ == 0 ? t.total.index : t.overflow.index,
                         t.capacity};
-        pipe_.dispatchLinear(cmd, {src, dst, status, t.total.binding, overflow, payload}, push,
-                             uint32_t(ceilDiv(count, tile_)));
+        const auto set = bindingsAt<gpu::SIEVE_SCAN_SINGLE_BINDINGS>(
+            {bindAt(gpu::SIEVE_SCAN_SINGLE_SRC, src), bindAt(gpu::SIEVE_SCAN_SINGLE_DST, dst),
+             bindAt(gpu::SIEVE_SCAN_SINGLE_STATUS, status), bindAt(gpu::SIEVE_SCAN_SINGLE_TOTAL, t.total.binding),
+             bindAt(gpu::SIEVE_SCAN_SINGLE_OVERFLOW, overflow), bindAt(gpu::SIEVE_SCAN_SINGLE_PAYLOAD, payload)});
+        pipe_.dispatchLinear(cmd, set, push, uint32_t(ceilDiv(count, tile_)));
     }
 }
 

@@ -1,6 +1,6 @@
-#include "cull/stage.h"
+#include "core/stage.h"
 
-namespace sieve::cull {
+namespace sieve {
 
 SlotId SlotTable::buffer(std::string name, Lifetime life, VkDeviceSize size, VkBufferUsageFlags usage, Memory memory) {
     descs_.push_back(bufferSlot(std::move(name), life, size, usage, memory));
@@ -25,4 +25,4 @@ SlotId SlotTable::require(std::string_view name) {
     return s;
 }
 
-}  // namespace sieve::cull
+}  // namespace sieve
