@@ -28,10 +28,11 @@ public:
     }
 
     void declare(SlotTable& slots, const StageKit& kit) override {
-        const uint64_t keys =
-            uint64_t(std::max(kit.config().maxInstances, 1u)) * kit.phaseViews(phase_) * kit.config().binCount;
+        const DrawListShape largest{std::max(kit.config().maxInstances, 1u), kit.phaseViews(phase_),
+                                    kit.config().binCount, kit.config().maxDrawsPerInstance};
+        const uint64_t keys = largest.keys();
         if (phase_ == Phase::Early)
-            slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(keys), 16),
+            slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(largest), 16),
                          kStorage);
         slots.buffer(phaseSlot("offsets", phase_), Lifetime::Transient, keys * 4, kStorage);
         declareStreamSlots(slots, kit, phase_);
