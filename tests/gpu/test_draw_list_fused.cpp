@@ -82,7 +82,9 @@ protected:
 
     bool singlePassDevice() { return ctx().info().subgroupBallot && ctx().info().subgroupArithmetic; }
 
-    Lists run(const sieve::DrawListBuilder& list, const Input& in, const sieve::DrawListShape& shape, bool wantFused) {
+    // lookback: the persistent look-back status (null: the status in the scratch, cleared each time).
+    Lists run(const sieve::DrawListBuilder& list, const Input& in, const sieve::DrawListShape& shape, bool wantFused,
+              sieve::BufferRange lookback = {}) {
         const uint32_t streams = shape.viewCount * shape.binCount;
         std::vector<sieve::gpu::DrawStream> table;
         uint32_t records = 0;
@@ -91,7 +93,6 @@ protected:
             records += c;
         }
         const VkDeviceSize scratchBytes = std::max<VkDeviceSize>(list.scratchBytes(shape), 16);
-        EXPECT_EQ(list.fused(shape, scratchBytes), wantFused);
         const std::vector<uint32_t> guard(size_t(records) * 8 + testing_limits::kGuardWords, kGuardWord);
         engine::Buffer instances = makeBuffer(in.scene.instances), meshes = makeBuffer(in.scene.meshes),
                        primitives = makeBuffer(in.scene.primitives), counts = makeBuffer(in.phase.drawCounts),
@@ -108,7 +109,9 @@ protected:
                                        scratch.range(0, scratchBytes),
                                        draws.range(),
                                        out.range(),
-                                       streamTable.range()};
+                                       streamTable.range(),
+                                       lookback};
+        EXPECT_EQ(list.fused(shape, b), wantFused);
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
             auto rec = list.record(cmd, b, shape, sieve::DrawOrder::Stable);
             EXPECT_TRUE(rec) << rec.error().message;
@@ -185,4 +188,38 @@ TEST_F(DrawListFusedTest, ShapesPastOneBindingTakeTheChunkedScan) {
     const Lists g = run(fused, in, shape, false);
     sieve::prim::overrideMaxBindingBytes(0);
     expectReference(in, shape, g);
+}
+
+// The look-back status kept between uses (zeroed once, as the culling plugin's persistent slot): shapes
+// larger and smaller one after another, each use in its own epoch, never reading a stale status.
+TEST_F(DrawListFusedTest, APersistentLookbackStatusServesShapesOneAfterAnother) {
+    if (!singlePassDevice()) GTEST_SKIP() << "no single-pass scan on this device: the list never fuses";
+    const uint32_t tile = fused.scan().tileSize();
+    const sieve::DrawListShape largest{2 * tile + 9, 3, 2, 3};
+    engine::Buffer status = makeBuffer(std::vector<uint32_t>(fused.lookbackBytes(largest) / 4, 0));
+    const sieve::DrawListShape shapes[] = {largest, {5, 1, 1, 3}, {tile + 1, 2, 2, 3}, {0, 3, 2, 3}, largest};
+    uint32_t seed = 0;
+    for (const sieve::DrawListShape& shape : shapes) {
+        SCOPED_TRACE("instances " + std::to_string(shape.instanceCount) + ", streams " +
+                     std::to_string(shape.viewCount * shape.binCount));
+        const Input in = makeInput(shape.instanceCount, shape.viewCount, shape.binCount, ++seed);
+        expectReference(in, shape, run(fused, in, shape, true, status.range()));
+        if (HasFatalFailure()) return;
+    }
+}
+
+// A total that could pass 2^32 - 1 is refused before anything is recorded, fused or not.
+TEST_F(DrawListFusedTest, TotalsThatCouldOverflowAreRefused) {
+    const sieve::DrawListShape shape{1000, 2, 1, 3'000'000};
+    engine::Buffer buffer = makeEmpty(1 << 20);
+    const sieve::BufferRange r = buffer.range();
+    const sieve::DrawListBuffers b{r, r, r, r, r, r, r, r, r, r, r};
+    for (const sieve::DrawListBuilder* list : {&fused, &twoPass}) {
+        sieve::Result<void> rec;
+        auto s =
+            ctx().submitNow([&](VkCommandBuffer cmd) { rec = list->record(cmd, b, shape, sieve::DrawOrder::Stable); });
+        ASSERT_TRUE(s) << s.error().message;
+        ASSERT_FALSE(rec);
+        EXPECT_NE(rec.error().message.find("2^32-1"), std::string::npos) << rec.error().message;
+    }
 }

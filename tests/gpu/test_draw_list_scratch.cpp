@@ -86,7 +86,7 @@ TEST_F(DrawListScratch, SizedForMaxInstancesServesASmallerCountScannedByAnotherT
     EXPECT_EQ(c[0].count, total);
     EXPECT_EQ(c[0].overflow, 0u);
     // The separate scan's offsets (the fused list writes none).
-    if (!list.fused({n, 1, 1, 3}, scratchBytes)) {
+    if (!list.fused({n, 1, 1, 3}, b)) {
         const auto got = read<uint32_t>(offsets, n);
         ASSERT_EQ(got.size(), n);
         uint32_t sum = 0;

@@ -8,9 +8,10 @@
 // nothing is written past a stream's capacity; its count is clamped and the overflow recorded. The
 // atomic-append mode is the unordered peer kept for comparison only.
 // Where the device runs the single-pass scan (subgroup ballot and arithmetic; PrimOptions::tier Auto or
-// SinglePass) the stable streams take one dispatch, the scan with the expansion fused in (after a clear of
-// its look-back status; `offsets` is not touched); elsewhere, or for shapes past one binding or 2^31
-// tile-aligned keys, the scan (prim::Scan) writes `offsets` and a second dispatch expands them.
+// SinglePass) the stable streams take one dispatch, the scan with the expansion fused in (`offsets` is not
+// touched), whose look-back status is either `lookback`, kept zeroed between uses, or cleared in `scratch`
+// first; elsewhere, or for shapes past one binding or 2^31 tile-aligned keys, the scan (prim::Scan) writes
+// `offsets` and a second dispatch expands them.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -34,6 +35,10 @@ struct DrawListBuffers {
     BufferRange draws;       // DrawCommand records, every stream's range inside
     BufferRange counts;      // gpu::DrawCounts[streams] (16 bytes each)
     BufferRange streams;     // gpu::DrawStream[streams]: base and capacity of each stream
+    // Optional (null: the status lives in `scratch`, cleared by a dispatch before each use): the fused
+    // list's look-back status, lookbackBytes(largest) zero-filled ONCE when allocated and then used by
+    // nothing else (as PrimOptions::persistentLookback: each use advances an epoch that tags the statuses).
+    BufferRange lookback{};
 };
 
 // keys = viewCount * binCount * instanceCount (at most 2^31); maxDrawsPerInstance bounds the draws of
@@ -58,9 +63,12 @@ public:
     // Enough for every shape with at most `largest`'s instances, views and bins: size it once for the largest.
     VkDeviceSize scratchBytes(const DrawListShape& largest) const;
     const prim::Scan& scan() const { return scan_; }
-    // Whether record() builds the stable streams of `shape` in one fused dispatch with `scratchBytes` of
-    // scratch (else scan, then expand).
-    bool fused(const DrawListShape& shape, VkDeviceSize scratchBytes) const;
+    // The persistent look-back status (DrawListBuffers::lookback) of every shape up to `largest`; 0 where
+    // the list never fuses.
+    VkDeviceSize lookbackBytes(const DrawListShape& largest) const;
+    // Whether record() builds the stable streams of `shape` in one fused dispatch with these buffers' scratch
+    // and look-back status (else scan, then expand).
+    bool fused(const DrawListShape& shape, const DrawListBuffers& b) const;
 
     // Records the streams, with the barriers between its own dispatches. Inputs are read by compute
     // shaders; `draws` and `counts` are written by compute shaders (and, in the atomic mode, `counts` is

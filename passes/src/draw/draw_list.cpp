@@ -44,8 +44,13 @@ VkDeviceSize DrawListBuilder::scratchBytes(const DrawListShape& largest) const {
     return fused_ ? std::max<VkDeviceSize>(scan, fused_->scratchBytes(largest)) : scan;
 }
 
-bool DrawListBuilder::fused(const DrawListShape& shape, VkDeviceSize scratchBytes) const {
-    return fused_ && fused_->fits(shape) && fused_->scratchBytes(shape) <= scratchBytes;
+VkDeviceSize DrawListBuilder::lookbackBytes(const DrawListShape& largest) const {
+    return fused_ ? fused_->scratchBytes(largest) : 0;
+}
+
+bool DrawListBuilder::fused(const DrawListShape& shape, const DrawListBuffers& b) const {
+    const VkDeviceSize need = fused_ ? fused_->scratchBytes(shape) : 0;
+    return need && (b.lookback.buffer ? b.lookback.size : b.scratch.size) >= need;
 }
 
 Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
@@ -67,14 +72,9 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
                            Binding::storage(b.drawCounts), Binding::storage(b.lods),   Binding::storage(b.offsets),
                            Binding::storage(b.draws),      Binding::storage(b.counts), Binding::storage(b.streams)};
     const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
-    if (order == DrawOrder::Stable && fused(shape, b.scratch.size)) {
-        if (!prim::SumBound::total(bound).fitsU32())
-            return makeError(VK_ERROR_UNKNOWN, "DrawListBuilder: the draws could exceed 2^32-1 (bound " +
-                                                   std::to_string(bound) + "); rejected");
-        if (auto r = prim::detail::checkArray(dev_, b.drawCounts, keys * 4, "draw counts"); keys && !r) return r;
+    if (order == DrawOrder::Stable && fused(shape, b)) {
         ScopedLabel label(cmd, "draw list (stable, fused)");
-        fused_->record(cmd, b, shape);
-        return {};
+        return fused_->record(cmd, b, shape, prim::SumBound::total(bound));
     }
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");

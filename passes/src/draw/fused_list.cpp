@@ -1,6 +1,7 @@
 #include "draw/fused_list.h"
 
 #include <algorithm>
+#include <string>
 
 #include "prim/single_pass.h"
 #include "shared/draw_push.h"
@@ -50,14 +51,22 @@ uint64_t FusedDrawList::scratchBytes(const DrawListShape& shape) const {
     return fits(shape) ? scratchWords(shape) * 4 : 0;
 }
 
-void FusedDrawList::record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape) const {
+Result<void> FusedDrawList::record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
+                                   prim::SumBound bound) const {
+    if (!bound.fitsU32())
+        return makeError(VK_ERROR_UNKNOWN, "DrawListBuilder: the draws could exceed 2^32-1 (declared bound " +
+                                               std::to_string(bound.maxTotal) + "); rejected");
+    if (shape.keys())
+        if (auto r = prim::detail::checkArray(dev_, b.drawCounts, shape.keys() * 4, "draw counts"); !r) return r;
     const uint32_t streams = shape.viewCount * shape.binCount, perStream = uint32_t(streamTiles(shape));
-    const Binding status = Binding::storage(prim::detail::sub(b.scratch, 0, scratchBytes(shape)));
-    {
+    const bool persistent = b.lookback.buffer != VK_NULL_HANDLE;
+    const Binding status =
+        Binding::storage(prim::detail::sub(persistent ? b.lookback : b.scratch, 0, scratchBytes(shape)));
+    if (!persistent) {
         ScopedLabel reset(cmd, "scan.reset");
         clear_.record(cmd, status, 0, uint32_t(scratchWords(shape)), 0);
+        prim::detail::computeBarrier(cmd);
     }
-    prim::detail::computeBarrier(cmd);
     const gpu::DrawScanPush push{shape.instanceCount, streams, shape.binCount, perStream};
     // Bindings 0 and 1 are not in the shader's layout (skipped); the draws stand in for them.
     const Binding draws = Binding::storage(b.draws);
@@ -66,6 +75,7 @@ void FusedDrawList::record(VkCommandBuffer cmd, const DrawListBuffers& b, const 
                           Binding::storage(b.primitives), Binding::storage(b.drawCounts), Binding::storage(b.lods),
                           draws, Binding::storage(b.counts), Binding::storage(b.streams)},
                          push, std::max(streams * perStream, 1u));
+    return {};
 }
 
 }  // namespace sieve::detail

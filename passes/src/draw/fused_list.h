@@ -19,9 +19,11 @@ public:
     bool fits(const DrawListShape& shape) const;
     uint64_t scratchBytes(const DrawListShape& shape) const;
 
-    // The streams of `shape` (fits(shape), b.scratch at least scratchBytes(shape)): the look-back status
-    // cleared, then the one dispatch.
-    void record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape) const;
+    // The streams of `shape` (fits(shape), b.lookback or else b.scratch at least scratchBytes(shape)): the
+    // one dispatch, after a clear of the status where it lives in the scratch. Refuses, as the scan does,
+    // totals whose bound passes 2^32 - 1 and draw counts smaller than the keys.
+    Result<void> record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
+                        prim::SumBound bound) const;
 
 private:
     uint64_t streamTiles(const DrawListShape& shape) const;
