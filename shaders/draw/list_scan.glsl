@@ -12,6 +12,7 @@
 #define SIEVE_SCAN_FUSED 1
 #define SIEVE_SCAN_SEGMENTS 1
 #define SIEVE_TILE_VALUE 1
+#define SIEVE_TILE_VEC 1
 #include "prim/scan_single.glsl"
 #include "shared/draw.h"
 #include "shared/draw_push.h"
@@ -22,6 +23,7 @@ layout(set = 0, binding = 3, std430) restrict readonly buffer Instances { Instan
 layout(set = 0, binding = 4, std430) restrict readonly buffer Meshes { Mesh meshes[]; };
 layout(set = 0, binding = 5, std430) restrict readonly buffer Primitives { MeshPrimitive primitives[]; };
 layout(set = 0, binding = 6, std430) restrict readonly buffer DrawCountsIn { uint drawCount[]; };  // per key
+layout(set = 0, binding = 6, std430) restrict readonly buffer DrawCountsIn4 { uvec4 drawCount4[]; };
 layout(set = 0, binding = 7, std430) restrict readonly buffer Lods { uint lodOf[]; };  // per (view, instance)
 layout(set = 0, binding = 8, std430) writeonly buffer Draws { DrawCommand draws[]; };
 layout(set = 0, binding = 9, std430) writeonly buffer Counts { DrawCounts counts[]; };
@@ -49,9 +51,18 @@ uvec2 streamInstance(uint e) {
     return uvec2(cachedStream, e - cachedStream * pc.streamTiles * TILE);
 }
 
-uint tileValue(uint e) {
+// Elements e .. e + 3 (e a multiple of 4, n a multiple of TILE: all four in one stream, or all past n):
+// one 16-byte load where the four keys are whole and aligned (every row when N is a multiple of 4), else
+// one load per key; the elements past N are `identity` (0).
+uvec4 tileVec(uint e, uint n, uint identity) {
+    if (e >= n) return uvec4(identity);
     const uvec2 si = streamInstance(e);
-    return si.y < pc.instanceCount ? drawCount[sieveKey(si.x, si.y, pc.instanceCount)] : 0u;
+    const uint k = sieveKey(si.x, si.y, pc.instanceCount);
+    if (si.y + 4u <= pc.instanceCount && (k & 3u) == 0u) return drawCount4[k >> 2];
+    uvec4 x = uvec4(identity);
+    for (uint c = 0u; c < 4u; ++c)
+        if (si.y + c < pc.instanceCount) x[c] = drawCount[k + c];
+    return x;
 }
 
 uint scanSegmentFirst(uint tile) {
