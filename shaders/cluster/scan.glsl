@@ -31,16 +31,6 @@ uint liveA;  // ClusterWork::liveA
 // The scan's parameters (scanParameters()): n values from the start of the status buffer, records below
 // `capacity` (MODE 1).
 void scanOf(uint n, uint capacity) {
-    sp.n = n;
-    sp.firstTile = 0u;
-    sp.lastTile = max(groupsFor(n, TILE), 1u) - 1u;
-    sp.firstItem = 0u;
-    sp.counterWord = 0u;  // the ticket counter, then the epoch
-    sp.flagsWord = SIEVE_PACKED_STATUS != 0 ? 1u : 2u;
-    sp.prevStatus = 0u;
-    sp.prevCounterWord = 0u;
-    sp.totalWord = 0u;
-    sp.overflowWord = 0u;
-    sp.capacity = capacity;
+    scanOneChunk(n, capacity);
     liveA = work.liveA;
 }

@@ -75,6 +75,22 @@ void scanParameters();                               // first thing of main, eve
 void writeRecord(uint slot, uint local, uint item);  // MODE != 0: item `local` of the chunk is record `slot`
 void scanTileDone();                                 // every invocation, after the tile's records or offsets
 void scanFinish(uint inclusive);                     // invocation 0 of the last tile: the scan's total
+
+// What scanParameters() sets for a scan of n values in one chunk, its status from the start of binding 2
+// (the ticket counter, the epoch, then the tiles), records below `capacity` (MODE 1).
+void scanOneChunk(uint n, uint capacity) {
+    sp.n = n;
+    sp.firstTile = 0u;
+    sp.lastTile = max((n + TILE - 1u) / TILE, 1u) - 1u;
+    sp.firstItem = 0u;
+    sp.counterWord = 0u;
+    sp.flagsWord = SIEVE_PACKED_STATUS != 0 ? 1u : 2u;
+    sp.prevStatus = 0u;
+    sp.prevCounterWord = 0u;
+    sp.totalWord = 0u;
+    sp.overflowWord = 0u;
+    sp.capacity = capacity;
+}
 #else
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_TOTAL) writeonly buffer Total { uint v[]; } total;  // total, or count
 layout(set = 0, binding = SIEVE_SCAN_SINGLE_OVERFLOW) writeonly buffer Overflow { uint v[]; } overflow;
@@ -95,6 +111,18 @@ void scanFinish(uint inclusive) {
         overflow.v[sp.overflowWord] = inclusive - kept;
     }
 }
+#endif
+
+#ifdef SIEVE_SCAN_SEGMENTS
+// A fused shader whose input is several independent scans, each a run of whole tiles (a segment), also
+// defines SIEVE_SCAN_SEGMENTS and these hooks: every exclusive prefix is then relative to its segment
+// (the segment's first tile publishes its inclusive prefix at once, as tile 0 does, and no look-back
+// reaches past it, neither by polling nor by reducing silent predecessors). One chunk only.
+uint scanSegmentFirst(uint tile);             // the first tile of tile's segment
+void scanTileEnd(uint tile, uint inclusive);  // invocation 0 of every tile: its segment-relative inclusive prefix
+#else
+uint scanSegmentFirst(uint tile) { return 0u; }
+void scanTileEnd(uint tile, uint inclusive) {}
 #endif
 
 const uint STATE_SILENT = 0;
@@ -158,8 +186,8 @@ uint subgroupReduceTile(uint tileBase, uint width) {
     return subgroupAdd(sum);
 }
 
-// Exclusive prefix of `tile` (> 0). Called by every invocation of one subgroup; all control flow that
-// contains subgroup operations is subgroup-uniform (it depends on ballots only).
+// Exclusive prefix of `tile` (not the first of its segment). Called by every invocation of one subgroup;
+// all control flow that contains subgroup operations is subgroup-uniform (it depends on ballots only).
 // A window covers width * LOOKBACK_PER_LANE predecessors: entry k of a lane inspects the predecessor at
 // distance d = k * width + lane (so each of the lane's loads is coalesced with its neighbours'). The
 // window must outrun the tiles' arrival: a tile walks back to the nearest published prefix, one window
@@ -170,18 +198,21 @@ uint lookBack(uint tile, uint epoch, uint prevEpoch) {
     const uint window = width * LOOKBACK_PER_LANE;
     uint exclusive = 0;
     uint end = tile;  // this window inspects predecessors end - 1 - d
+    const uint first = scanSegmentFirst(tile);  // predecessors before it are not this tile's
     for (;;) {
-        // Entries before tile 0 read as an empty inclusive prefix, so every look-back ends.
+        // Entries before the segment's first tile (tile 0 without segments) read as an empty inclusive
+        // prefix, so every look-back ends there.
         uvec2 s[LOOKBACK_PER_LANE];
         for (uint k = 0; k < LOOKBACK_PER_LANE; ++k)
-            s[k] = k * width + lane < end ? uvec2(STATE_SILENT, 0) : uvec2(STATE_PREFIX, 0);
+            s[k] = k * width + lane < end - first ? uvec2(STATE_SILENT, 0) : uvec2(STATE_PREFIX, 0);
         bool found = false;
         uint stop = 0;  // entries at d <= stop (predecessors end-1 .. end-1-stop) make up the prefix
         for (uint spin = 1;; ++spin) {
             // Re-poll every entry without an inclusive prefix: a nearer one shortens the walk.
             for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
                 const uint d = k * width + lane;
-                if (d < end && s[k].x != STATE_PREFIX && s[k].x != STATE_REDUCED) s[k] = poll(end - 1 - d, epoch, prevEpoch);
+                if (d < end - first && s[k].x != STATE_PREFIX && s[k].x != STATE_REDUCED)
+                    s[k] = poll(end - 1 - d, epoch, prevEpoch);
             }
             found = false;
             stop = window - 1;
@@ -216,7 +247,7 @@ uint lookBack(uint tile, uint epoch, uint prevEpoch) {
         memoryBarrierBuffer();  // acquire: pairs with the release in publish()
         for (uint k = 0; k < LOOKBACK_PER_LANE; ++k) {
             const uint d = k * width + lane;
-            if (d < end && d <= stop && (s[k].x == STATE_AGGREGATE || s[k].x == STATE_PREFIX))
+            if (d < end - first && d <= stop && (s[k].x == STATE_AGGREGATE || s[k].x == STATE_PREFIX))
                 s[k].y = status.v[statusWord(end - 1 - d) + (s[k].x == STATE_PREFIX ? 2u : 1u)];
         }
 #endif
@@ -225,7 +256,7 @@ uint lookBack(uint tile, uint epoch, uint prevEpoch) {
             if (k * width + lane <= stop) sum += s[k].y;
         exclusive += subgroupAdd(sum);
         if (found) return exclusive;
-        end -= window;  // no prefix in the window: every entry was in range, so end >= window
+        end -= window;  // no prefix in the window: every entry was in range, so end - first >= window
     }
     return exclusive;
 }
@@ -314,7 +345,7 @@ void main() {
     if (gl_SubgroupID == 0) {
         const bool leader = subgroupElect();
         uint exclusive = 0;
-        if (tile == 0) {
+        if (tile == scanSegmentFirst(tile)) {
             if (leader) publish(tile, aggregate, STATE_PREFIX, epoch);
         } else {
             if (leader) publish(tile, aggregate, STATE_AGGREGATE, epoch);
@@ -345,5 +376,6 @@ void main() {
         offset += roundTotals[r];
     }
     scanTileDone();
+    if (t == 0) scanTileEnd(tile, inclusive);
     if (t == 0 && tile == sp.lastTile) scanFinish(inclusive);
 }

@@ -6,7 +6,12 @@
 // Element index (relative to the binding) of component 0 of round r of this invocation.
 uint tileElement(uint tileBase, uint r) { return tileBase + 4 * (r * WG + gl_LocalInvocationID.x); }
 
-#ifdef SIEVE_TILE_VALUE
+#if defined(SIEVE_TILE_VEC)
+// The input is computed four elements at a time: the shader defines tileVec(e, n, identity), elements
+// e .. e + 3 (e a multiple of 4), those at or past n being `identity`.
+uvec4 tileVec(uint e, uint n, uint identity);
+uvec4 loadVec(uint e, uint n, uint identity) { return tileVec(e, n, identity); }
+#elif defined(SIEVE_TILE_VALUE)
 // The input is computed, not loaded: the shader defines tileValue(e), the value of element e < n.
 uint tileValue(uint e);
 uvec4 loadVec(uint e, uint n, uint identity) {

@@ -24,6 +24,15 @@ struct DrawExpandPush {
     uint pad;
 };
 
+// draw/list_scan.glsl: the stable draw list in one dispatch, over a virtual index space in which each
+// stream s holds streamTiles whole scan tiles (its N keys, then zeros).
+struct DrawScanPush {
+    uint instanceCount;
+    uint streamCount;
+    uint binCount;
+    uint streamTiles;  // ceil(instanceCount / tile); 0 when instanceCount is 0
+};
+
 // draw/finish_atomic.comp.
 struct DrawFinishPush {
     uint streamCount;

@@ -93,7 +93,8 @@ protected:
                        state = makeEmpty(n * 4),
                        counters = makeBuffer(
                            std::vector<sieve::gpu::CullCounters>(views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
-                       streamTable = makeBuffer(table), scratch = makeEmpty(drawList.scratchBytes(keys) + 16);
+                       streamTable = makeBuffer(table),
+                       scratch = makeEmpty(drawList.scratchBytes({n, views, kBins, 1}) + 16);
         struct Phase {
             engine::Buffer flags, lods, drawCounts, offsets, draws, counts;
         };

@@ -19,7 +19,7 @@ protected:
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives), counts = makeBuffer(drawCounts),
                        lods = makeBuffer(std::vector<uint32_t>(n, 0)), offsets = makeEmpty(n * 4),
-                       scratch = makeEmpty(std::max<VkDeviceSize>(drawList.scratchBytes(n), 16)),
+                       scratch = makeEmpty(std::max<VkDeviceSize>(drawList.scratchBytes({n, 1, 1, 1}), 16)),
                        draws = makeBuffer(std::vector<uint32_t>(size_t(drawBytes / 4) + kGuardWords, kGuardWord),
                                           VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "draws + guard"),
                        out = makeBuffer(std::vector<uint32_t>(4, 0), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "counts");

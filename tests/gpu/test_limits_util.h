@@ -82,7 +82,7 @@ protected:
                          makeEmpty(n * 4),
                          makeEmpty(n * 4),
                          makeEmpty(n * 4),
-                         makeEmpty(std::max<VkDeviceSize>(list.scratchBytes(n), 16)),
+                         makeEmpty(std::max<VkDeviceSize>(list.scratchBytes({n, 1, 1, 1}), 16)),
                          makeBuffer(drawInit, VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "draws + guard"),
                          makeBuffer(std::vector<uint32_t>(4, 0), VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "counts")};
         };

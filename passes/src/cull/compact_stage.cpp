@@ -1,6 +1,7 @@
 // The draw streams of one phase: one exclusive scan of the per-(view, bin, instance) draw counts and
 // stable compaction into every stream's DrawCommand records (or atomic append, for comparison), with
-// each stream's count and overflow.
+// each stream's count and overflow. Where the list fuses the two into one dispatch, its look-back status
+// is a persistent slot that both phases share (each use advances its epoch), zeroed once when created.
 #include "core/vk.h"
 #include "cull/stage.h"
 #include "prim/common.h"
@@ -13,6 +14,7 @@ namespace {
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 constexpr const char* kScratch = "scan.scratch";
+constexpr const char* kLookback = "drawlist.lookback";
 
 class CompactStage final : public Stage {
 public:
@@ -28,11 +30,15 @@ public:
     }
 
     void declare(SlotTable& slots, const StageKit& kit) override {
-        const uint64_t keys =
-            uint64_t(std::max(kit.config().maxInstances, 1u)) * kit.phaseViews(phase_) * kit.config().binCount;
-        if (phase_ == Phase::Early)
-            slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(keys), 16),
+        const DrawListShape largest{std::max(kit.config().maxInstances, 1u), kit.phaseViews(phase_),
+                                    kit.config().binCount, kit.config().maxDrawsPerInstance};
+        const uint64_t keys = largest.keys();
+        if (phase_ == Phase::Early) {
+            slots.buffer(kScratch, Lifetime::Transient, std::max<VkDeviceSize>(list_->scratchBytes(largest), 16),
                          kStorage);
+            slots.buffer(kLookback, Lifetime::Persistent, std::max<VkDeviceSize>(list_->lookbackBytes(largest), 16),
+                         kStorage | VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+        }
         slots.buffer(phaseSlot("offsets", phase_), Lifetime::Transient, keys * 4, kStorage);
         declareStreamSlots(slots, kit, phase_);
     }
@@ -46,6 +52,7 @@ public:
         lods_ = slots.require(phaseSlot("lods", phase_));
         offsets_ = slots.require(phaseSlot("offsets", phase_));
         scratch_ = slots.require(kScratch);
+        lookback_ = slots.require(kLookback);
         draws_ = slots.require(phase_ == Phase::Early ? CullingPlugin::kDrawsEarly : CullingPlugin::kDrawsLate);
         counts_ = slots.require(phase_ == Phase::Early ? CullingPlugin::kCountsEarly : CullingPlugin::kCountsLate);
         slots_ = &slots;
@@ -55,7 +62,8 @@ public:
         d.uses = {storageRead(params_),       storageRead(instances_),    storageRead(meshes_),
                   storageRead(primitives_),   storageRead(drawCounts_),   storageRead(lods_),
                   storageReadWrite(offsets_), storageReadWrite(scratch_), storageWrite(draws_),
-                  transferWrite(counts_),     storageReadWrite(counts_)};
+                  transferWrite(counts_),     storageReadWrite(counts_),  storageReadWrite(lookback_)};
+        if (phase_ == Phase::Early) d.uses.push_back(transferWrite(lookback_));              // zeroed when created
         if (!kit_->dev().drawIndirectCount()) d.uses.push_back(use::transferWrite(draws_));  // the padding
         return d;
     }
@@ -76,12 +84,17 @@ public:
             transferToComputeBarrier(cmd);
         }
         clearInactiveCounts(cmd, b[counts_], active, *kit_);
+        if (phase_ == Phase::Early && f.initPersistent) {
+            vkCmdFillBuffer(cmd, b[lookback_].buffer, b[lookback_].offset, s[lookback_].size, 0);
+            transferToComputeBarrier(cmd);
+        }
         const BufferRange streams = streamTableRange(b, f, *kit_, params_, active);
         DrawListBuffers buffers{range(b, s, instances_),  range(b, s, meshes_),
                                 range(b, s, primitives_), range(b, s, drawCounts_),
                                 range(b, s, lods_),       range(b, s, offsets_),
                                 range(b, s, scratch_),    range(b, s, draws_),
-                                range(b, s, counts_),     streams};
+                                range(b, s, counts_),     streams,
+                                range(b, s, lookback_)};
         if (views == 0) return {};
         const DrawListShape shape{n, views, c.binCount, c.maxDrawsPerInstance};
         return list_->record(cmd, buffers, shape, f.stable ? DrawOrder::Stable : DrawOrder::AtomicAppend);
@@ -93,7 +106,7 @@ private:
     const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
     SlotId params_{}, instances_{}, meshes_{}, primitives_{}, drawCounts_{}, lods_{}, offsets_{}, scratch_{}, draws_{},
-        counts_{};
+        counts_{}, lookback_{};
 };
 
 }  // namespace

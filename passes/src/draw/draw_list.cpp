@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "draw/fused_list.h"
 #include "prim/common.h"
 #include "shared/draw.h"
 #include "shared/draw_bindings.h"
@@ -11,12 +12,20 @@
 
 namespace sieve {
 
+DrawListBuilder::DrawListBuilder() = default;
+DrawListBuilder::DrawListBuilder(DrawListBuilder&&) noexcept = default;
+DrawListBuilder& DrawListBuilder::operator=(DrawListBuilder&&) noexcept = default;
+DrawListBuilder::~DrawListBuilder() = default;
+
 Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const prim::PrimOptions& scanOptions) {
     DrawListBuilder b;
     b.dev_ = dev;
     auto scan = prim::Scan::create(dev, scanOptions);
     if (!scan) return scan.error();
     b.scan_ = std::move(scan).value();
+    auto fused = detail::FusedDrawList::create(dev, scanOptions);
+    if (!fused) return fused.error();
+    if (*fused) b.fused_ = std::make_unique<detail::FusedDrawList>(std::move(fused).value());
     const uint32_t group = fittedGroupSize(dev, 256);
     const uint32_t stable[] = {0, group}, atomic[] = {1, group};
     auto s = ComputePipeline::create(dev, {"draw/expand.comp", sizeof(gpu::DrawExpandPush), stable});
@@ -29,6 +38,20 @@ Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const pri
     b.atomic_ = std::move(a).value();
     b.finishAtomic_ = std::move(f).value();
     return b;
+}
+
+VkDeviceSize DrawListBuilder::scratchBytes(const DrawListShape& largest) const {
+    const VkDeviceSize scan = scan_.scratchBytes(largest.keys());
+    return fused_ ? std::max<VkDeviceSize>(scan, fused_->scratchBytes(largest)) : scan;
+}
+
+VkDeviceSize DrawListBuilder::lookbackBytes(const DrawListShape& largest) const {
+    return fused_ ? fused_->scratchBytes(largest) : 0;
+}
+
+bool DrawListBuilder::fused(const DrawListShape& shape, const DrawListBuffers& b) const {
+    const VkDeviceSize need = fused_ ? fused_->scratchBytes(shape) : 0;
+    return need && (b.lookback.buffer ? b.lookback.size : b.scratch.size) >= need;
 }
 
 Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
@@ -56,12 +79,16 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
                                                 bindAt(gpu::SIEVE_EXPAND_DRAWS, Binding::storage(b.draws)),
                                                 bindAt(gpu::SIEVE_EXPAND_COUNTS, Binding::storage(b.counts)),
                                                 bindAt(gpu::SIEVE_EXPAND_STREAMS, Binding::storage(b.streams))});
+    const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
+    if (order == DrawOrder::Stable && fused(shape, b)) {
+        ScopedLabel label(cmd, "draw list (stable, fused)");
+        return fused_->record(cmd, b, shape, prim::SumBound::total(bound));
+    }
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");
         // The grand total lands in the last stream's total, which only that stream's invocation reads.
         const VkDeviceSize total = b.counts.offset + VkDeviceSize(streams - 1) * sizeof(gpu::DrawCounts) + 8;
         prim::ScanBuffers scan{b.drawCounts, b.offsets, {b.counts.buffer, total, 4}, b.scratch};
-        const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
         if (auto r = scan_.record(cmd, scan, keys, prim::SumBound::total(bound)); !r) return r;
         prim::detail::computeBarrier(cmd);
         ScopedLabel expand(cmd, "expand");

@@ -1,0 +1,225 @@
+// The stable draw list in one dispatch (shaders/draw/list_scan.glsl: the scan of the draw counts with the
+// expansion fused in, each (view, bin) stream a run of whole scan tiles) gives every stream the CPU
+// reference's records and counts, and the same bytes as the scan-then-expand path, at the edges of its
+// tiles: N = 0, 1, tile - 1, tile, tile + 1, 2 tiles + 5, over several views x bins with empty streams,
+// streams of capacity 0 and streams that overflow. Nothing is written past a stream's capacity (guard
+// words). Also with the two-word look-back status and with a one-poll wait (tiles reduce their silent
+// predecessors, never past their stream's first tile). Shapes past one binding take the scan-then-expand
+// path (chunked scan) with the same result.
+#include <numeric>
+#include <random>
+
+#include "gpu/test_limits_util.h"
+#include "shared/draw_push.h"
+#include "sieve/cull_flags.h"
+
+using testing_limits::kGuardWord;
+
+namespace {
+
+struct Lists {
+    std::vector<sieve::gpu::DrawCounts> counts;
+    std::vector<uint32_t> draws;  // raw words of the whole draw buffer (guards included)
+};
+
+// A scene whose primitives fall in bins 0..bins (bins counts as the last), the per-key draw counts a flag
+// pass writes (each visible instance's primitives of the bin; view 1 sees nothing), random LODs, and
+// stream capacities from 0 through a few records (overflow) to ample.
+struct Input {
+    testing_cull::RandomScene scene;
+    sieve::CullPhaseOutput phase;
+    std::vector<uint32_t> capacities;
+};
+
+uint32_t binDraws(const testing_cull::RandomScene& s, uint32_t i, uint32_t bin, uint32_t bins) {
+    const sieve::gpu::Mesh& mesh = s.meshes[s.instances[i].mesh];
+    uint32_t draws = 0;
+    for (uint32_t p = 0; p < mesh.primitiveCount && mesh.firstPrimitive + p < s.primitives.size(); ++p)
+        draws += bins == 1 || std::min(s.primitives[mesh.firstPrimitive + p].bin, bins - 1) == bin;
+    return draws;
+}
+
+Input makeInput(uint32_t n, uint32_t views, uint32_t bins, uint32_t seed) {
+    Input in{testing_cull::makeRandomScene(n, seed), {}, {}};
+    std::mt19937 rng(seed);
+    for (auto& p : in.scene.primitives) p.bin = rng() % (bins + 1);
+    in.phase.flags.assign(size_t(n) * views, 0);
+    in.phase.lods.resize(size_t(n) * views);
+    for (auto& l : in.phase.lods) l = rng() % sieve::gpu::SIEVE_MAX_LODS;
+    in.phase.drawCounts.assign(size_t(n) * views * bins, 0);
+    for (uint32_t v = 0; v < views; ++v)
+        for (uint32_t i = 0; i < n; ++i) {
+            if (v == 1 || rng() % 3 == 0) continue;
+            in.phase.flags[sieve::gpu::sieveKey(v, i, n)] = 1;
+            for (uint32_t b = 0; b < bins; ++b)
+                in.phase.drawCounts[sieve::gpu::sieveKey(sieve::gpu::sieveStream(v, b, bins), i, n)] =
+                    binDraws(in.scene, i, b, bins);
+        }
+    for (uint32_t s = 0; s < views * bins; ++s) {
+        const uint32_t kind = s % 4;
+        in.capacities.push_back(kind == 0 ? 3 * n + 7 : kind == 1 ? 1 + rng() % 40 : kind == 2 ? 0 : 2 * n + 3);
+    }
+    return in;
+}
+
+class DrawListFusedTest : public testing_gpu::GpuTest {
+protected:
+    void SetUp() override {
+        GpuTest::SetUp();
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info()), fused));
+        // The portable two-word status, and the bounded wait cut to one poll: tiles reduce their silent
+        // predecessors themselves, which must stop at the stream's first tile.
+        sieve::prim::PrimOptions words, impatient;
+        words.packedLookbackStatus = false;
+        impatient.lookbackSpins = 1;
+        impatient.lookbackPerLane = 3;
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), words), fusedWords));
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), impatient), fusedImpatient));
+        sieve::prim::PrimOptions split;
+        split.tier = sieve::prim::ScanTier::Subgroup;  // the scan (tier b), then the expansion
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), split), twoPass));
+    }
+
+    bool singlePassDevice() { return ctx().info().subgroupBallot && ctx().info().subgroupArithmetic; }
+
+    // lookback: the persistent look-back status (null: the status in the scratch, cleared each time).
+    Lists run(const sieve::DrawListBuilder& list, const Input& in, const sieve::DrawListShape& shape, bool wantFused,
+              sieve::BufferRange lookback = {}) {
+        const uint32_t streams = shape.viewCount * shape.binCount;
+        std::vector<sieve::gpu::DrawStream> table;
+        uint32_t records = 0;
+        for (uint32_t c : in.capacities) {
+            table.push_back({records, c});
+            records += c;
+        }
+        const VkDeviceSize scratchBytes = std::max<VkDeviceSize>(list.scratchBytes(shape), 16);
+        const std::vector<uint32_t> guard(size_t(records) * 8 + testing_limits::kGuardWords, kGuardWord);
+        engine::Buffer instances = makeBuffer(in.scene.instances), meshes = makeBuffer(in.scene.meshes),
+                       primitives = makeBuffer(in.scene.primitives), counts = makeBuffer(in.phase.drawCounts),
+                       lods = makeBuffer(in.phase.lods), offsets = makeEmpty(shape.keys() * 4),
+                       scratch = makeEmpty(scratchBytes), draws = makeBuffer(guard),
+                       out = makeBuffer(std::vector<uint32_t>(size_t(streams) * 4, kGuardWord)),
+                       streamTable = makeBuffer(table);
+        const sieve::DrawListBuffers b{instances.range(),
+                                       meshes.range(),
+                                       primitives.range(),
+                                       counts.range(),
+                                       lods.range(),
+                                       offsets.range(),
+                                       scratch.range(0, scratchBytes),
+                                       draws.range(),
+                                       out.range(),
+                                       streamTable.range(),
+                                       lookback};
+        EXPECT_EQ(list.fused(shape, b), wantFused);
+        auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+            auto rec = list.record(cmd, b, shape, sieve::DrawOrder::Stable);
+            EXPECT_TRUE(rec) << rec.error().message;
+        });
+        EXPECT_TRUE(r) << r.error().message;
+        return {read<sieve::gpu::DrawCounts>(out, streams), read<uint32_t>(draws, guard.size())};
+    }
+
+    // Every stream's counts and records as the reference, guard words everywhere else.
+    void expectReference(const Input& in, const sieve::DrawListShape& shape, const Lists& g) {
+        const auto want =
+            sieve::drawStreamsReference(in.scene.view(), in.phase, shape.viewCount, shape.binCount, in.capacities);
+        ASSERT_EQ(g.counts.size(), want.size());
+        uint32_t base = 0;
+        for (size_t s = 0; s < want.size(); ++s) {
+            SCOPED_TRACE("stream " + std::to_string(s));
+            const auto& c = g.counts[s];
+            EXPECT_EQ(c.count, want[s].counts.count);
+            EXPECT_EQ(c.overflow, want[s].counts.overflow);
+            EXPECT_EQ(c.total, want[s].counts.total);
+            EXPECT_EQ(c.pad, 0u);
+            for (uint32_t r = 0; r < in.capacities[s]; ++r) {
+                const uint32_t* rec = &g.draws[size_t(base + r) * 8];
+                if (r < want[s].draws.size())
+                    ASSERT_EQ(std::memcmp(rec, &want[s].draws[r], 32), 0) << "record " << r;
+                else
+                    for (int w = 0; w < 8; ++w) ASSERT_EQ(rec[w], kGuardWord) << "past the count, record " << r;
+            }
+            base += in.capacities[s];
+        }
+        for (size_t w = size_t(base) * 8; w < g.draws.size(); ++w) ASSERT_EQ(g.draws[w], kGuardWord) << w;
+    }
+
+    sieve::DrawListBuilder fused, fusedWords, fusedImpatient, twoPass;
+};
+
+}  // namespace
+
+TEST_F(DrawListFusedTest, EveryStreamMatchesTheReferenceAndTheScanThenExpandAtTileEdges) {
+    const uint32_t tile = fused.scan().tileSize();
+    struct Case {
+        uint32_t n, views, bins;
+    };
+    const Case cases[] = {
+        {0, 2, 3},  {1, 1, 1}, {1, 3, 2}, {tile - 1, 2, 3}, {tile, 1, 2}, {tile + 1, 3, 2}, {2 * tile + 5, 2, 1},
+        {777, 4, 3}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE("instances " + std::to_string(c.n) + ", views " + std::to_string(c.views) + ", bins " +
+                     std::to_string(c.bins));
+        const Input in = makeInput(c.n, c.views, c.bins, 40 + c.n % 89);
+        const sieve::DrawListShape shape{c.n, c.views, c.bins, 3};
+        const Lists two = run(twoPass, in, shape, false);
+        expectReference(in, shape, two);
+        if (HasFatalFailure()) return;
+        for (const sieve::DrawListBuilder* list : {&fused, &fusedWords, &fusedImpatient}) {
+            SCOPED_TRACE(list == &fused ? "fused" : list == &fusedWords ? "two-word status" : "one poll");
+            const Lists one = run(*list, in, shape, singlePassDevice());
+            expectReference(in, shape, one);
+            if (HasFatalFailure()) return;
+            EXPECT_EQ(one.draws, two.draws);
+            for (size_t s = 0; s < one.counts.size(); ++s)
+                EXPECT_EQ(std::memcmp(&one.counts[s], &two.counts[s], sizeof(one.counts[s])), 0) << "stream " << s;
+        }
+    }
+}
+
+// A shape whose draw counts exceed one binding (a pretended small limit) is built by the chunked scan and
+// the expansion, with the same streams.
+TEST_F(DrawListFusedTest, ShapesPastOneBindingTakeTheChunkedScan) {
+    const uint32_t tile = fused.scan().tileSize();
+    const Input in = makeInput(3 * tile + 11, 2, 2, 7);
+    const sieve::DrawListShape shape{3 * tile + 11, 2, 2, 3};
+    sieve::prim::overrideMaxBindingBytes(uint64_t(tile) * 4 * 4);  // 4 tiles of keys per binding
+    const Lists g = run(fused, in, shape, false);
+    sieve::prim::overrideMaxBindingBytes(0);
+    expectReference(in, shape, g);
+}
+
+// The look-back status kept between uses (zeroed once, as the culling plugin's persistent slot): shapes
+// larger and smaller one after another, each use in its own epoch, never reading a stale status.
+TEST_F(DrawListFusedTest, APersistentLookbackStatusServesShapesOneAfterAnother) {
+    if (!singlePassDevice()) GTEST_SKIP() << "no single-pass scan on this device: the list never fuses";
+    const uint32_t tile = fused.scan().tileSize();
+    const sieve::DrawListShape largest{2 * tile + 9, 3, 2, 3};
+    engine::Buffer status = makeBuffer(std::vector<uint32_t>(fused.lookbackBytes(largest) / 4, 0));
+    const sieve::DrawListShape shapes[] = {largest, {5, 1, 1, 3}, {tile + 1, 2, 2, 3}, {0, 3, 2, 3}, largest};
+    uint32_t seed = 0;
+    for (const sieve::DrawListShape& shape : shapes) {
+        SCOPED_TRACE("instances " + std::to_string(shape.instanceCount) + ", streams " +
+                     std::to_string(shape.viewCount * shape.binCount));
+        const Input in = makeInput(shape.instanceCount, shape.viewCount, shape.binCount, ++seed);
+        expectReference(in, shape, run(fused, in, shape, true, status.range()));
+        if (HasFatalFailure()) return;
+    }
+}
+
+// A total that could pass 2^32 - 1 is refused before anything is recorded, fused or not.
+TEST_F(DrawListFusedTest, TotalsThatCouldOverflowAreRefused) {
+    const sieve::DrawListShape shape{1000, 2, 1, 3'000'000};
+    engine::Buffer buffer = makeEmpty(1 << 20);
+    const sieve::BufferRange r = buffer.range();
+    const sieve::DrawListBuffers b{r, r, r, r, r, r, r, r, r, r, r};
+    for (const sieve::DrawListBuilder* list : {&fused, &twoPass}) {
+        sieve::Result<void> rec;
+        auto s =
+            ctx().submitNow([&](VkCommandBuffer cmd) { rec = list->record(cmd, b, shape, sieve::DrawOrder::Stable); });
+        ASSERT_TRUE(s) << s.error().message;
+        ASSERT_FALSE(rec);
+        EXPECT_NE(rec.error().message.find("2^32-1"), std::string::npos) << rec.error().message;
+    }
+}
