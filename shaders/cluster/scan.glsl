@@ -1,5 +1,5 @@
 // The cluster phase's two scans, each one dispatch of the library's single-pass scan with decoupled
-// look-back (prim/scan_single.glsl) with the phase's own work fused in through its hooks, on the live
+// look-back (prim/scan_single.glsl) with the phase's own work folded in through its hooks, on the live
 // sizes the GPU wrote (shared/cluster.h ClusterWork): scan_candidates.glsl (the clusters of each listed
 // draw, computed where the scan loads them) and scan_emit.glsl (the test's flags, compacted into the
 // phase's list where the scan writes them). One workgroup per tile, at least one: an empty scan still
@@ -10,7 +10,7 @@
 // in epochs 0..3 and never see each other's statuses. The whole input is one chunk: every binding of a
 // phase fits maxStorageBufferRange (ClusterPlugin checks its capacities against it).
 #extension GL_GOOGLE_include_directive : require
-#define SIEVE_SCAN_FUSED 1
+#define SIEVE_SCAN_HOOKS 1
 #include "prim/scan_single.glsl"
 #include "shared/cluster.h"
 #include "shared/cull_bindings.h"

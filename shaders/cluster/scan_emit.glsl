@@ -1,4 +1,4 @@
-// Second scan of a cluster phase (cluster/scan.glsl; MODE 1), with the stable compaction fused: the
+// Second scan of a cluster phase (cluster/scan.glsl; MODE 1), with the stable compaction folded in: the
 // candidates' flags (test.comp) scanned, and flagged candidate k < tested writes record o(k) below
 // outputCapacity: an indexed draw of its cluster's triangles (shared/draw.h) and, at binding 1, its
 // cluster index; the triangles written are counted. The last tile writes the list's counts (clamped to

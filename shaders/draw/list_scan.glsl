@@ -1,6 +1,6 @@
 // The stable draw list in one dispatch (DrawListBuilder, DrawOrder::Stable, where the single-pass scan
 // runs): the exclusive scan of the per-key draw counts (prim/scan_single.glsl, MODE 1) with the expansion
-// of draw/expand.comp fused where the scan writes its records, and no offsets written.
+// of draw/expand.comp folded in where the scan writes its records, and no offsets written.
 // The scan runs over a virtual index space in which stream s = view * binCount + bin owns elements
 // [s * P, (s + 1) * P), P = streamTiles * TILE: element s * P + i is key sieveKey(s, i, N) for i < N, 0
 // past it. Every tile lies in one stream, each stream is one segment of the scan, so every prefix is
@@ -9,25 +9,26 @@
 // Records, counts, overflows and totals are expand.comp's, bit for bit. The includer defines
 // SIEVE_PACKED_STATUS (list_scan.comp, list_scan_packed.comp).
 #extension GL_GOOGLE_include_directive : require
-#define SIEVE_SCAN_FUSED 1
+#define SIEVE_SCAN_HOOKS 1
 #define SIEVE_SCAN_SEGMENTS 1
 #define SIEVE_TILE_VALUE 1
 #define SIEVE_TILE_VEC 1
 #include "prim/scan_single.glsl"
 #include "shared/draw.h"
+#include "shared/draw_bindings.h"
 #include "shared/draw_push.h"
 #include "shared/scene.h"
 
 // Bindings 0 (the input is computed) and 1 (records go to draws[]) are unused; 2 is the look-back status.
-layout(set = 0, binding = 3, std430) restrict readonly buffer Instances { Instance instances[]; };
-layout(set = 0, binding = 4, std430) restrict readonly buffer Meshes { Mesh meshes[]; };
-layout(set = 0, binding = 5, std430) restrict readonly buffer Primitives { MeshPrimitive primitives[]; };
-layout(set = 0, binding = 6, std430) restrict readonly buffer DrawCountsIn { uint drawCount[]; };  // per key
-layout(set = 0, binding = 6, std430) restrict readonly buffer DrawCountsIn4 { uvec4 drawCount4[]; };
-layout(set = 0, binding = 7, std430) restrict readonly buffer Lods { uint lodOf[]; };  // per (view, instance)
-layout(set = 0, binding = 8, std430) writeonly buffer Draws { DrawCommand draws[]; };
-layout(set = 0, binding = 9, std430) writeonly buffer Counts { DrawCounts counts[]; };
-layout(set = 0, binding = 10, std430) restrict readonly buffer Streams { DrawStream streams[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_INSTANCES, std430) restrict readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_MESHES, std430) restrict readonly buffer Meshes { Mesh meshes[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_PRIMITIVES, std430) restrict readonly buffer Primitives { MeshPrimitive primitives[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_DRAW_COUNTS, std430) restrict readonly buffer DrawCountsIn { uint drawCount[]; };  // per key
+layout(set = 0, binding = SIEVE_LIST_SCAN_DRAW_COUNTS, std430) restrict readonly buffer DrawCountsIn4 { uvec4 drawCount4[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_LODS, std430) restrict readonly buffer Lods { uint lodOf[]; };  // per (view, instance)
+layout(set = 0, binding = SIEVE_LIST_SCAN_DRAWS, std430) writeonly buffer Draws { DrawCommand draws[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_COUNTS, std430) writeonly buffer Counts { DrawCounts counts[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_STREAMS, std430) restrict readonly buffer Streams { DrawStream streams[]; };
 
 layout(push_constant) uniform Push { DrawScanPush pc; };
 

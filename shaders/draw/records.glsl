@@ -1,5 +1,5 @@
 // The draw records of one (stream, instance) key, written by the expansion (draw/expand.comp, both orders)
-// and by the stable list fused into its scan (draw/list_scan.glsl).
+// and by the stable list folded into its scan (draw/list_scan.glsl).
 // The includer declares meshes[], primitives[] and draws[] (DrawCommand).
 //
 // Instance i drew `count` records in stream (view, bin), starting at slot `local` of the stream: its

@@ -1,8 +1,8 @@
 // Body of the single-pass exclusive scan with decoupled look-back (tier c), optionally with stable
 // compaction in the same pass (CompactMethod::OnePass: records scattered instead of offsets written).
 // Included by scan_single.comp (status in two words per tile) and scan_single_packed.comp
-// (SIEVE_PACKED_STATUS: one 64-bit word per tile), and by shaders that fuse their own input, records and
-// total into the scan through hooks (SIEVE_SCAN_FUSED below; the cluster plugin's shaders/cluster/scan_*).
+// (SIEVE_PACKED_STATUS: one 64-bit word per tile), and by shaders that fold their own input, records and
+// total into the scan through hooks (SIEVE_SCAN_HOOKS below; the cluster plugin's shaders/cluster/scan_*).
 //
 // Tiles take their ids from an atomic counter in start order, so every predecessor of a tile has started.
 // A tile publishes its aggregate (state 1), looks back over its predecessors, then publishes its inclusive
@@ -65,8 +65,8 @@ layout(set = 0, binding = SIEVE_SCAN_SINGLE_STATUS) coherent buffer Status64 { u
 #include "prim/tile_load.glsl"
 #include "prim/workgroup_scan.glsl"
 
-#ifdef SIEVE_SCAN_FUSED
-// A shader that fuses its own work into the scan (shaders/cluster/scan_*.glsl) defines SIEVE_SCAN_FUSED
+#ifdef SIEVE_SCAN_HOOKS
+// A shader that folds its own work into the scan (shaders/cluster/scan_*.glsl) defines SIEVE_SCAN_HOOKS
 // before including this file, declares its other resources at bindings past SIEVE_SCAN_SINGLE_STATUS and
 // defines these hooks (and may define SIEVE_TILE_VALUE: the input computed, not read from binding 0;
 // prim/tile_load.glsl):
@@ -114,7 +114,7 @@ void scanFinish(uint inclusive) {
 #endif
 
 #ifdef SIEVE_SCAN_SEGMENTS
-// A fused shader whose input is several independent scans, each a run of whole tiles (a segment), also
+// A shader with hooks whose input is several independent scans, each a run of whole tiles (a segment), also
 // defines SIEVE_SCAN_SEGMENTS and these hooks: every exclusive prefix is then relative to its segment
 // (the segment's first tile publishes its inclusive prefix at once, as tile 0 does, and no look-back
 // reaches past it, neither by polling nor by reducing silent predecessors). One chunk only.
@@ -283,7 +283,7 @@ uvec4 loadTile(uint tileBase, out uvec4 x[4]) {
 void main() {
     scanParameters();
     const uint t = gl_LocalInvocationID.x;
-    // n = 0 (a fused scan of an empty input) still runs one tile: it publishes 0 and finishes the scan.
+    // n = 0 (a hooked scan of an empty input) still runs one tile: it publishes 0 and finishes the scan.
     const uint tiles = max((sp.n + TILE - 1) / TILE, 1u);
     if (sieve_group_index() >= tiles) return;  // spare groups of a folded dispatch take no tile id
     if (t == 0) {

@@ -24,6 +24,19 @@ SIEVE_CONST(uint, SIEVE_FINISH_ATOMIC_COUNTS, 0)
 SIEVE_CONST(uint, SIEVE_FINISH_ATOMIC_STREAMS, 1)
 SIEVE_CONST(uint, SIEVE_FINISH_ATOMIC_BINDINGS, 2)
 
+// draw/list_scan.glsl (the stable list in one dispatch): the single-pass scan's bindings 0-2
+// (shared/prim_bindings.h SIEVE_SCAN_SINGLE_*: 0 and 1 unused, the input is computed and the records go to
+// the draws; 2 the look-back status), then its own.
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_INSTANCES, 3)
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_MESHES, 4)
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_PRIMITIVES, 5)
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_DRAW_COUNTS, 6)  // per key
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_LODS, 7)         // per (view, instance)
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_DRAWS, 8)
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_COUNTS, 9)
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_STREAMS, 10)
+SIEVE_CONST(uint, SIEVE_LIST_SCAN_BINDINGS, 11)
+
 SIEVE_NS_END
 
 #endif

@@ -4,7 +4,7 @@
 // kAutoSinglePassMaxElements and tier b above; with the two-word look-back status tier c needs more
 // scratch just below the threshold than tier b at twice it, so a scratch sized for twice the threshold
 // made the scan refuse a count just below it and left the draw list of the previous frame in place.
-// Where the device runs the single-pass scan the draw list fuses the expansion into it (one dispatch over
+// Where the device runs the single-pass scan the draw list folds the expansion into it (one dispatch over
 // tile-aligned streams, no offsets written): the same scratch, sized by scratchBytes(largest shape), must
 // serve the smaller count there too.
 #include <algorithm>
@@ -85,8 +85,8 @@ TEST_F(DrawListScratch, SizedForMaxInstancesServesASmallerCountScannedByAnotherT
     EXPECT_EQ(c[0].total, total);
     EXPECT_EQ(c[0].count, total);
     EXPECT_EQ(c[0].overflow, 0u);
-    // The separate scan's offsets (the fused list writes none).
-    if (!list.fused({n, 1, 1, 3}, b)) {
+    // The separate scan's offsets (the one-pass list writes none).
+    if (!list.onePass({n, 1, 1, 3}, b)) {
         const auto got = read<uint32_t>(offsets, n);
         ASSERT_EQ(got.size(), n);
         uint32_t sum = 0;

@@ -8,7 +8,7 @@
 // nothing is written past a stream's capacity; its count is clamped and the overflow recorded. The
 // atomic-append mode is the unordered peer kept for comparison only.
 // Where the device runs the single-pass scan (subgroup ballot and arithmetic; PrimOptions::tier Auto or
-// SinglePass) the stable streams take one dispatch, the scan with the expansion fused in (`offsets` is not
+// SinglePass) the stable streams take one dispatch, the scan with the expansion folded in (`offsets` is not
 // touched), whose look-back status is either `lookback`, kept zeroed between uses, or cleared in `scratch`
 // first; elsewhere, or for shapes past one binding or 2^31 tile-aligned keys, the scan (prim::Scan) writes
 // `offsets` and a second dispatch expands them.
@@ -30,12 +30,12 @@ struct DrawListBuffers {
     BufferRange primitives;  // gpu::MeshPrimitive[]
     BufferRange drawCounts;  // u32[keys]: draws wanted per key (0 = not visible)
     BufferRange lods;        // u32[views * n]: LOD per (view, instance)
-    BufferRange offsets;     // u32[keys]: the exclusive scan of drawCounts where the scan is not fused
+    BufferRange offsets;     // u32[keys]: the exclusive scan of drawCounts where the scan is not folded in
     BufferRange scratch;     // scratchBytes(largest) for a shape at least this one's; unused by the atomic mode
     BufferRange draws;       // DrawCommand records, every stream's range inside
     BufferRange counts;      // gpu::DrawCounts[streams] (16 bytes each)
     BufferRange streams;     // gpu::DrawStream[streams]: base and capacity of each stream
-    // Optional (null: the status lives in `scratch`, cleared by a dispatch before each use): the fused
+    // Optional (null: the status lives in `scratch`, cleared by a dispatch before each use): the one-pass
     // list's look-back status, lookbackBytes(largest) zero-filled ONCE when allocated and then used by
     // nothing else (as PrimOptions::persistentLookback: each use advances an epoch that tags the statuses).
     BufferRange lookback{};
@@ -54,7 +54,7 @@ struct DrawListShape {
 enum class DrawOrder : uint32_t { Stable = 0, AtomicAppend = 1 };
 
 namespace detail {
-class FusedDrawList;
+class OnePassDrawList;
 }
 
 class DrawListBuilder {
@@ -64,11 +64,11 @@ public:
     VkDeviceSize scratchBytes(const DrawListShape& largest) const;
     const prim::Scan& scan() const { return scan_; }
     // The persistent look-back status (DrawListBuffers::lookback) of every shape up to `largest`; 0 where
-    // the list never fuses.
+    // the list never folds.
     VkDeviceSize lookbackBytes(const DrawListShape& largest) const;
-    // Whether record() builds the stable streams of `shape` in one fused dispatch with these buffers' scratch
+    // Whether record() builds the stable streams of `shape` in one dispatch with these buffers' scratch
     // and look-back status (else scan, then expand).
-    bool fused(const DrawListShape& shape, const DrawListBuffers& b) const;
+    bool onePass(const DrawListShape& shape, const DrawListBuffers& b) const;
 
     // Records the streams, with the barriers between its own dispatches. Inputs are read by compute
     // shaders; `draws` and `counts` are written by compute shaders (and, in the atomic mode, `counts` is
@@ -85,7 +85,7 @@ public:
 private:
     DeviceInfo dev_;
     prim::Scan scan_;
-    std::unique_ptr<detail::FusedDrawList> fused_;  // where the device runs the single-pass scan
+    std::unique_ptr<detail::OnePassDrawList> onePass_;  // where the device runs the single-pass scan
     ComputePipeline stable_;
     ComputePipeline atomic_;
     ComputePipeline finishAtomic_;

@@ -1,6 +1,6 @@
 // The draw streams of one phase: one exclusive scan of the per-(view, bin, instance) draw counts and
 // stable compaction into every stream's DrawCommand records (or atomic append, for comparison), with
-// each stream's count and overflow. Where the list fuses the two into one dispatch, its look-back status
+// each stream's count and overflow. Where the list folds the two into one dispatch, its look-back status
 // is a persistent slot that both phases share (each use advances its epoch), zeroed once when created.
 #include "core/vk.h"
 #include "cull/stage.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "draw/fused_list.h"
+#include "draw/one_pass_list.h"
 #include "prim/common.h"
 #include "shared/draw.h"
 #include "shared/draw_bindings.h"
@@ -23,9 +23,9 @@ Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const pri
     auto scan = prim::Scan::create(dev, scanOptions);
     if (!scan) return scan.error();
     b.scan_ = std::move(scan).value();
-    auto fused = detail::FusedDrawList::create(dev, scanOptions);
-    if (!fused) return fused.error();
-    if (*fused) b.fused_ = std::make_unique<detail::FusedDrawList>(std::move(fused).value());
+    auto onePass = detail::OnePassDrawList::create(dev, scanOptions);
+    if (!onePass) return onePass.error();
+    if (*onePass) b.onePass_ = std::make_unique<detail::OnePassDrawList>(std::move(onePass).value());
     const uint32_t group = fittedGroupSize(dev, 256);
     const uint32_t stable[] = {0, group}, atomic[] = {1, group};
     auto s = ComputePipeline::create(dev, {"draw/expand.comp", sizeof(gpu::DrawExpandPush), stable});
@@ -42,15 +42,15 @@ Result<DrawListBuilder> DrawListBuilder::create(const DeviceInfo& dev, const pri
 
 VkDeviceSize DrawListBuilder::scratchBytes(const DrawListShape& largest) const {
     const VkDeviceSize scan = scan_.scratchBytes(largest.keys());
-    return fused_ ? std::max<VkDeviceSize>(scan, fused_->scratchBytes(largest)) : scan;
+    return onePass_ ? std::max<VkDeviceSize>(scan, onePass_->scratchBytes(largest)) : scan;
 }
 
 VkDeviceSize DrawListBuilder::lookbackBytes(const DrawListShape& largest) const {
-    return fused_ ? fused_->scratchBytes(largest) : 0;
+    return onePass_ ? onePass_->scratchBytes(largest) : 0;
 }
 
-bool DrawListBuilder::fused(const DrawListShape& shape, const DrawListBuffers& b) const {
-    const VkDeviceSize need = fused_ ? fused_->scratchBytes(shape) : 0;
+bool DrawListBuilder::onePass(const DrawListShape& shape, const DrawListBuffers& b) const {
+    const VkDeviceSize need = onePass_ ? onePass_->scratchBytes(shape) : 0;
     return need && (b.lookback.buffer ? b.lookback.size : b.scratch.size) >= need;
 }
 
@@ -80,9 +80,9 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
                                                 bindAt(gpu::SIEVE_EXPAND_COUNTS, Binding::storage(b.counts)),
                                                 bindAt(gpu::SIEVE_EXPAND_STREAMS, Binding::storage(b.streams))});
     const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
-    if (order == DrawOrder::Stable && fused(shape, b)) {
-        ScopedLabel label(cmd, "draw list (stable, fused)");
-        return fused_->record(cmd, b, shape, prim::SumBound::total(bound));
+    if (order == DrawOrder::Stable && onePass(shape, b)) {
+        ScopedLabel label(cmd, "draw list (stable, one pass)");
+        return onePass_->record(cmd, b, shape, prim::SumBound::total(bound));
     }
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");

@@ -7,7 +7,7 @@
 namespace sieve::prim::detail {
 
 // The look-back form and specialization constants of prim/scan_single.glsl, for SinglePass and for the
-// shaders that fuse their own work into that scan (SIEVE_SCAN_FUSED: the cluster plugin's scans). Needs
+// shaders that fold their own work into that scan (SIEVE_SCAN_HOOKS: the cluster plugin's scans). Needs
 // subgroup ballot and arithmetic; uses options.lookbackSpins, packedLookbackStatus and lookbackPerLane.
 struct Lookback {
     bool packed = false;                  // one 64-bit status word per tile (else three u32 words)

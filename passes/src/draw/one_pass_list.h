@@ -1,6 +1,6 @@
 #pragma once
 // The stable draw list in one dispatch (shaders/draw/list_scan.glsl): the single-pass scan of the draw
-// counts with the expansion fused in, each stream a segment of tiles in a virtual index space. Used by
+// counts with the expansion folded in, each stream a segment of tiles in a virtual index space. Used by
 // DrawListBuilder where the device runs the single-pass scan (subgroup ballot and arithmetic) and the
 // scan options allow it (ScanTier::Auto or SinglePass); elsewhere the builder scans, then expands.
 #include "prim/common.h"
@@ -8,10 +8,10 @@
 
 namespace sieve::detail {
 
-class FusedDrawList {
+class OnePassDrawList {
 public:
-    // An empty FusedDrawList (false) where the device or `options` rule the single-pass scan out.
-    static Result<FusedDrawList> create(const DeviceInfo& dev, const prim::PrimOptions& options);
+    // An empty OnePassDrawList (false) where the device or `options` rule the single-pass scan out.
+    static Result<OnePassDrawList> create(const DeviceInfo& dev, const prim::PrimOptions& options);
     explicit operator bool() const { return bool(pipe_); }
 
     // Whether `shape` fits one dispatch (its virtual elements within 2^31, its draw counts one binding);

@@ -1,5 +1,5 @@
 // The stable draw list in one dispatch (shaders/draw/list_scan.glsl: the scan of the draw counts with the
-// expansion fused in, each (view, bin) stream a run of whole scan tiles) gives every stream the CPU
+// expansion folded in, each (view, bin) stream a run of whole scan tiles) gives every stream the CPU
 // reference's records and counts, and the same bytes as the scan-then-expand path, at the edges of its
 // tiles: N = 0, 1, tile - 1, tile, tile + 1, 2 tiles + 5, over several views x bins with empty streams,
 // streams of capacity 0 and streams that overflow. Nothing is written past a stream's capacity (guard
@@ -62,19 +62,19 @@ Input makeInput(uint32_t n, uint32_t views, uint32_t bins, uint32_t seed) {
     return in;
 }
 
-class DrawListFusedTest : public testing_gpu::GpuTest {
+class DrawListOnePassTest : public testing_gpu::GpuTest {
 protected:
     void SetUp() override {
         GpuTest::SetUp();
-        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info()), fused));
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info()), onePass));
         // The portable two-word status, and the bounded wait cut to one poll: tiles reduce their silent
         // predecessors themselves, which must stop at the stream's first tile.
         sieve::prim::PrimOptions words, impatient;
         words.packedLookbackStatus = false;
         impatient.lookbackSpins = 1;
         impatient.lookbackPerLane = 3;
-        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), words), fusedWords));
-        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), impatient), fusedImpatient));
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), words), onePassWords));
+        ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), impatient), onePassImpatient));
         sieve::prim::PrimOptions split;
         split.tier = sieve::prim::ScanTier::Subgroup;  // the scan (tier b), then the expansion
         ASSERT_NO_FATAL_FAILURE(take(sieve::DrawListBuilder::create(ctx().info(), split), twoPass));
@@ -83,7 +83,7 @@ protected:
     bool singlePassDevice() { return ctx().info().subgroupBallot && ctx().info().subgroupArithmetic; }
 
     // lookback: the persistent look-back status (null: the status in the scratch, cleared each time).
-    Lists run(const sieve::DrawListBuilder& list, const Input& in, const sieve::DrawListShape& shape, bool wantFused,
+    Lists run(const sieve::DrawListBuilder& list, const Input& in, const sieve::DrawListShape& shape, bool wantOnePass,
               sieve::BufferRange lookback = {}) {
         const uint32_t streams = shape.viewCount * shape.binCount;
         std::vector<sieve::gpu::DrawStream> table;
@@ -111,7 +111,7 @@ protected:
                                        out.range(),
                                        streamTable.range(),
                                        lookback};
-        EXPECT_EQ(list.fused(shape, b), wantFused);
+        EXPECT_EQ(list.onePass(shape, b), wantOnePass);
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
             auto rec = list.record(cmd, b, shape, sieve::DrawOrder::Stable);
             EXPECT_TRUE(rec) << rec.error().message;
@@ -145,13 +145,13 @@ protected:
         for (size_t w = size_t(base) * 8; w < g.draws.size(); ++w) ASSERT_EQ(g.draws[w], kGuardWord) << w;
     }
 
-    sieve::DrawListBuilder fused, fusedWords, fusedImpatient, twoPass;
+    sieve::DrawListBuilder onePass, onePassWords, onePassImpatient, twoPass;
 };
 
 }  // namespace
 
-TEST_F(DrawListFusedTest, EveryStreamMatchesTheReferenceAndTheScanThenExpandAtTileEdges) {
-    const uint32_t tile = fused.scan().tileSize();
+TEST_F(DrawListOnePassTest, EveryStreamMatchesTheReferenceAndTheScanThenExpandAtTileEdges) {
+    const uint32_t tile = onePass.scan().tileSize();
     struct Case {
         uint32_t n, views, bins;
     };
@@ -166,8 +166,8 @@ TEST_F(DrawListFusedTest, EveryStreamMatchesTheReferenceAndTheScanThenExpandAtTi
         const Lists two = run(twoPass, in, shape, false);
         expectReference(in, shape, two);
         if (HasFatalFailure()) return;
-        for (const sieve::DrawListBuilder* list : {&fused, &fusedWords, &fusedImpatient}) {
-            SCOPED_TRACE(list == &fused ? "fused" : list == &fusedWords ? "two-word status" : "one poll");
+        for (const sieve::DrawListBuilder* list : {&onePass, &onePassWords, &onePassImpatient}) {
+            SCOPED_TRACE(list == &onePass ? "one pass" : list == &onePassWords ? "two-word status" : "one poll");
             const Lists one = run(*list, in, shape, singlePassDevice());
             expectReference(in, shape, one);
             if (HasFatalFailure()) return;
@@ -180,41 +180,41 @@ TEST_F(DrawListFusedTest, EveryStreamMatchesTheReferenceAndTheScanThenExpandAtTi
 
 // A shape whose draw counts exceed one binding (a pretended small limit) is built by the chunked scan and
 // the expansion, with the same streams.
-TEST_F(DrawListFusedTest, ShapesPastOneBindingTakeTheChunkedScan) {
-    const uint32_t tile = fused.scan().tileSize();
+TEST_F(DrawListOnePassTest, ShapesPastOneBindingTakeTheChunkedScan) {
+    const uint32_t tile = onePass.scan().tileSize();
     const Input in = makeInput(3 * tile + 11, 2, 2, 7);
     const sieve::DrawListShape shape{3 * tile + 11, 2, 2, 3};
     sieve::prim::overrideMaxBindingBytes(uint64_t(tile) * 4 * 4);  // 4 tiles of keys per binding
-    const Lists g = run(fused, in, shape, false);
+    const Lists g = run(onePass, in, shape, false);
     sieve::prim::overrideMaxBindingBytes(0);
     expectReference(in, shape, g);
 }
 
 // The look-back status kept between uses (zeroed once, as the culling plugin's persistent slot): shapes
 // larger and smaller one after another, each use in its own epoch, never reading a stale status.
-TEST_F(DrawListFusedTest, APersistentLookbackStatusServesShapesOneAfterAnother) {
-    if (!singlePassDevice()) GTEST_SKIP() << "no single-pass scan on this device: the list never fuses";
-    const uint32_t tile = fused.scan().tileSize();
+TEST_F(DrawListOnePassTest, APersistentLookbackStatusServesShapesOneAfterAnother) {
+    if (!singlePassDevice()) GTEST_SKIP() << "no single-pass scan on this device: the list never folds";
+    const uint32_t tile = onePass.scan().tileSize();
     const sieve::DrawListShape largest{2 * tile + 9, 3, 2, 3};
-    engine::Buffer status = makeBuffer(std::vector<uint32_t>(fused.lookbackBytes(largest) / 4, 0));
+    engine::Buffer status = makeBuffer(std::vector<uint32_t>(onePass.lookbackBytes(largest) / 4, 0));
     const sieve::DrawListShape shapes[] = {largest, {5, 1, 1, 3}, {tile + 1, 2, 2, 3}, {0, 3, 2, 3}, largest};
     uint32_t seed = 0;
     for (const sieve::DrawListShape& shape : shapes) {
         SCOPED_TRACE("instances " + std::to_string(shape.instanceCount) + ", streams " +
                      std::to_string(shape.viewCount * shape.binCount));
         const Input in = makeInput(shape.instanceCount, shape.viewCount, shape.binCount, ++seed);
-        expectReference(in, shape, run(fused, in, shape, true, status.range()));
+        expectReference(in, shape, run(onePass, in, shape, true, status.range()));
         if (HasFatalFailure()) return;
     }
 }
 
-// A total that could pass 2^32 - 1 is refused before anything is recorded, fused or not.
-TEST_F(DrawListFusedTest, TotalsThatCouldOverflowAreRefused) {
+// A total that could pass 2^32 - 1 is refused before anything is recorded, in one pass or not.
+TEST_F(DrawListOnePassTest, TotalsThatCouldOverflowAreRefused) {
     const sieve::DrawListShape shape{1000, 2, 1, 3'000'000};
     engine::Buffer buffer = makeEmpty(1 << 20);
     const sieve::BufferRange r = buffer.range();
     const sieve::DrawListBuffers b{r, r, r, r, r, r, r, r, r, r, r};
-    for (const sieve::DrawListBuilder* list : {&fused, &twoPass}) {
+    for (const sieve::DrawListBuilder* list : {&onePass, &twoPass}) {
         sieve::Result<void> rec;
         auto s =
             ctx().submitNow([&](VkCommandBuffer cmd) { rec = list->record(cmd, b, shape, sieve::DrawOrder::Stable); });

@@ -1,15 +1,17 @@
-#include "draw/fused_list.h"
+#include "draw/one_pass_list.h"
 
 #include <algorithm>
 #include <string>
 
 #include "prim/single_pass.h"
+#include "shared/draw_bindings.h"
 #include "shared/draw_push.h"
+#include "shared/prim_bindings.h"
 
 namespace sieve::detail {
 
-Result<FusedDrawList> FusedDrawList::create(const DeviceInfo& dev, const prim::PrimOptions& options) {
-    FusedDrawList f;
+Result<OnePassDrawList> OnePassDrawList::create(const DeviceInfo& dev, const prim::PrimOptions& options) {
+    OnePassDrawList f;
     const bool singlePass = options.tier == prim::ScanTier::Auto || options.tier == prim::ScanTier::SinglePass;
     if (!singlePass || !dev.subgroupBallot || !dev.subgroupArithmetic) return f;
     auto tiles = prim::detail::resolveTiles(dev, options, true);
@@ -30,29 +32,29 @@ Result<FusedDrawList> FusedDrawList::create(const DeviceInfo& dev, const prim::P
     return f;
 }
 
-uint64_t FusedDrawList::streamTiles(const DrawListShape& shape) const {
+uint64_t OnePassDrawList::streamTiles(const DrawListShape& shape) const {
     return prim::detail::ceilDiv(shape.instanceCount, tile_);
 }
 
 // The ticket counter and epoch, then one status per tile (prim/scan_single.glsl, one chunk).
-uint64_t FusedDrawList::scratchWords(const DrawListShape& shape) const {
+uint64_t OnePassDrawList::scratchWords(const DrawListShape& shape) const {
     const uint64_t tiles = std::max<uint64_t>(uint64_t(shape.viewCount) * shape.binCount * streamTiles(shape), 1);
     return 2 + tiles * (packed_ ? 2 : 3);
 }
 
-bool FusedDrawList::fits(const DrawListShape& shape) const {
+bool OnePassDrawList::fits(const DrawListShape& shape) const {
     const uint64_t virtualElements = uint64_t(shape.viewCount) * shape.binCount * streamTiles(shape) * tile_;
     return *this && virtualElements <= prim::kMaxScanElements &&
            shape.keys() * 4 <= prim::detail::maxBindingBytes(dev_) &&
            scratchWords(shape) * 4 <= prim::detail::maxBindingBytes(dev_);
 }
 
-uint64_t FusedDrawList::scratchBytes(const DrawListShape& shape) const {
+uint64_t OnePassDrawList::scratchBytes(const DrawListShape& shape) const {
     return fits(shape) ? scratchWords(shape) * 4 : 0;
 }
 
-Result<void> FusedDrawList::record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
-                                   prim::SumBound bound) const {
+Result<void> OnePassDrawList::record(VkCommandBuffer cmd, const DrawListBuffers& b, const DrawListShape& shape,
+                                     prim::SumBound bound) const {
     if (!bound.fitsU32())
         return makeError(VK_ERROR_UNKNOWN, "DrawListBuilder: the draws could exceed 2^32-1 (declared bound " +
                                                std::to_string(bound.maxTotal) + "); rejected");
@@ -70,11 +72,17 @@ Result<void> FusedDrawList::record(VkCommandBuffer cmd, const DrawListBuffers& b
     const gpu::DrawScanPush push{shape.instanceCount, streams, shape.binCount, perStream};
     // Bindings 0 and 1 are not in the shader's layout (skipped); the draws stand in for them.
     const Binding draws = Binding::storage(b.draws);
-    pipe_.dispatchLinear(cmd,
-                         {draws, draws, status, Binding::storage(b.instances), Binding::storage(b.meshes),
-                          Binding::storage(b.primitives), Binding::storage(b.drawCounts), Binding::storage(b.lods),
-                          draws, Binding::storage(b.counts), Binding::storage(b.streams)},
-                         push, std::max(streams * perStream, 1u));
+    const auto set = bindingsAt<gpu::SIEVE_LIST_SCAN_BINDINGS>(
+        {bindAt(gpu::SIEVE_SCAN_SINGLE_SRC, draws), bindAt(gpu::SIEVE_SCAN_SINGLE_DST, draws),
+         bindAt(gpu::SIEVE_SCAN_SINGLE_STATUS, status),
+         bindAt(gpu::SIEVE_LIST_SCAN_INSTANCES, Binding::storage(b.instances)),
+         bindAt(gpu::SIEVE_LIST_SCAN_MESHES, Binding::storage(b.meshes)),
+         bindAt(gpu::SIEVE_LIST_SCAN_PRIMITIVES, Binding::storage(b.primitives)),
+         bindAt(gpu::SIEVE_LIST_SCAN_DRAW_COUNTS, Binding::storage(b.drawCounts)),
+         bindAt(gpu::SIEVE_LIST_SCAN_LODS, Binding::storage(b.lods)), bindAt(gpu::SIEVE_LIST_SCAN_DRAWS, draws),
+         bindAt(gpu::SIEVE_LIST_SCAN_COUNTS, Binding::storage(b.counts)),
+         bindAt(gpu::SIEVE_LIST_SCAN_STREAMS, Binding::storage(b.streams))});
+    pipe_.dispatchLinear(cmd, set, push, std::max(streams * perStream, 1u));
     return {};
 }
 
