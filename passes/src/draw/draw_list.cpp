@@ -66,6 +66,12 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "DrawListBuilder: " + std::to_string(keys) +
                                                              " (view, bin, instance) keys exceed " +
                                                              std::to_string(prim::kMaxScanElements));
+    const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
+    if (order == DrawOrder::Stable && onePass(shape, b)) {
+        ScopedLabel label(cmd, "draw list (stable, one pass)");
+        return onePass_->record(cmd, b, shape, prim::SumBound::total(bound));
+    }
+    // The scan-then-expand and atomic-append paths.
     const gpu::DrawExpandPush push{shape.instanceCount, streams, shape.binCount, 0};
     // At least one group, and one invocation per stream: they write the clamped counts even for no keys.
     const uint32_t groups = std::max({stable_.groupsFor(keys), stable_.groupsFor(streams), 1u});
@@ -79,11 +85,6 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
                                                 bindAt(gpu::SIEVE_EXPAND_DRAWS, Binding::storage(b.draws)),
                                                 bindAt(gpu::SIEVE_EXPAND_COUNTS, Binding::storage(b.counts)),
                                                 bindAt(gpu::SIEVE_EXPAND_STREAMS, Binding::storage(b.streams))});
-    const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
-    if (order == DrawOrder::Stable && onePass(shape, b)) {
-        ScopedLabel label(cmd, "draw list (stable, one pass)");
-        return onePass_->record(cmd, b, shape, prim::SumBound::total(bound));
-    }
     if (order == DrawOrder::Stable) {
         ScopedLabel label(cmd, "draw list (stable)");
         // The grand total lands in the last stream's total, which only that stream's invocation reads.
