@@ -197,6 +197,10 @@ def bad(out):
     add("header_only.glb", good_glb[:12], "truncated")
     add("bad_version.glb", good_glb[:4] + struct.pack("<I", 7) + good_glb[8:], "version")
     add("json_chunk_too_long.glb", good_glb[:12] + struct.pack("<I", 1 << 30) + good_glb[16:], "exceed|truncated")
+    # The BIN chunk's length 4 bytes beyond the file: tinygltf counted it from before the chunk header.
+    at = 20 + struct.unpack_from("<I", good_glb, 12)[0]
+    over = struct.unpack_from("<I", good_glb, at)[0] + 4
+    add("bin_chunk_too_long.glb", good_glb[:at] + struct.pack("<I", over) + good_glb[at + 4:], "bin chunk|exceed")
     add("random.glb", good_glb[:20] + bytes((i * 7919 + 13) % 256 for i in range(400)), "glb|json|parse|chunk|exceed")
     add("not_there.gltf", None, "cannot open")
     os.makedirs(os.path.join(out, "a_directory.gltf"), exist_ok=True)
