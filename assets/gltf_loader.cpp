@@ -46,7 +46,7 @@ std::string checkGlbHeader(std::span<const uint8_t> b) {
     uint64_t jsonLength = readU32(&b[12]);
     if (readU32(&b[16]) != kGlbJson) return "GLB first chunk is not JSON";
     if (20 + jsonLength > length) return "GLB JSON chunk exceeds the file";
-    // A BIN chunk after the JSON: its length counts from after its own 8-byte header. tinygltf 2.8 checks it
+    // A BIN chunk after the JSON: its length counts from after its own 8-byte header. tinygltf 2.7 checks it
     // without that header and would read up to 8 bytes past the file (found by the fuzzer).
     const uint64_t binAt = 20 + jsonLength;
     if (binAt < length) {
