@@ -347,12 +347,26 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
     return true;
 }
 
+// tinygltf's file reader for external buffers and images, refusing what is not a regular file: its own
+// reader sizes a directory or a device by tellg (-1) and asks for an allocation of 2^63 bytes (found by the
+// fuzzer with a buffer uri naming a directory).
+bool readRegularFile(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        if (err) *err += "external file '" + path + "' is not a regular file\n";
+        return false;
+    }
+    return tinygltf::ReadWholeFile(out, err, path, user);
+}
+
 // Parses the container into `model` (images stay encoded, in `images`); returns an error message, empty on
 // success.
 std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDir, SceneData& scene,
                        tinygltf::Model& model, gltf::ImageBytes& images) {
     tinygltf::TinyGLTF loader;
     loader.SetImageLoader(gltf::captureImage, &images);
+    loader.SetFsCallbacks(
+        {&tinygltf::FileExists, &tinygltf::ExpandFilePath, &readRegularFile, &tinygltf::WriteWholeFile, nullptr});
     std::string err, warn;
     bool ok = false;
     bool glb = bytes.size() >= 4 && readU32(bytes.data()) == kGlbMagic;

@@ -8,6 +8,7 @@
 Everything is generated here, so no binary test data is committed.
 """
 import base64
+import copy
 import json
 import os
 import struct
@@ -201,6 +202,10 @@ def bad(out):
     at = 20 + struct.unpack_from("<I", good_glb, 12)[0]
     over = struct.unpack_from("<I", good_glb, at)[0] + 4
     add("bin_chunk_too_long.glb", good_glb[:at] + struct.pack("<I", over) + good_glb[at + 4:], "bin chunk|exceed")
+    # A buffer uri naming a directory (the file's own folder): tinygltf sized it by tellg, -1.
+    doc = copy.deepcopy(good_doc)
+    doc["buffers"][0]["uri"] = "."
+    add("buffer_is_directory.gltf", json.dumps(doc).encode(), "regular file")
     add("random.glb", good_glb[:20] + bytes((i * 7919 + 13) % 256 for i in range(400)), "glb|json|parse|chunk|exceed")
     add("not_there.gltf", None, "cannot open")
     os.makedirs(os.path.join(out, "a_directory.gltf"), exist_ok=True)
