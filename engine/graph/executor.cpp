@@ -65,7 +65,8 @@ sieve::Result<void> GraphExecutor::allocate(SlotId s) {
         if (d.size == 0) return graphError("slot '" + d.name + "': a buffer of size 0");
         // Persistent buffers are zeroed with vkCmdFillBuffer once.
         VkBufferUsageFlags usage = d.bufferUsage | (persistent ? VK_BUFFER_USAGE_TRANSFER_DST_BIT : 0);
-        const MemoryUsage memory = d.memory == sieve::Memory::Upload     ? MemoryUsage::Upload
+        // The plugins' Upload slots are per-frame parameters that shaders read every frame.
+        const MemoryUsage memory = d.memory == sieve::Memory::Upload     ? MemoryUsage::Stream
                                    : d.memory == sieve::Memory::Readback ? MemoryUsage::Readback
                                                                          : MemoryUsage::DeviceLocal;
         auto buf = Buffer::create(ctx_, d.size, usage, memory, d.name.c_str());

@@ -33,6 +33,10 @@ int Allocator::findType(uint32_t bits, MemoryUsage usage) const {
         case MemoryUsage::Upload:
             want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
             break;
+        case MemoryUsage::Stream:
+            want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+            prefer = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+            break;
         case MemoryUsage::Readback:
             want = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
             prefer = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
@@ -50,10 +54,19 @@ int Allocator::findType(uint32_t bits, MemoryUsage usage) const {
 }
 
 sieve::Result<Allocation> Allocator::allocate(const VkMemoryRequirements& req, MemoryUsage usage) {
-    int type = findType(req.memoryTypeBits, usage);
+    const int type = findType(req.memoryTypeBits, usage);
     if (type < 0) return sieve::makeError(VK_ERROR_OUT_OF_DEVICE_MEMORY, "no suitable memory type");
     const bool host = usage != MemoryUsage::DeviceLocal ||
                       (props_.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    auto a = allocateType(req, type, host);
+    if (!a && usage == MemoryUsage::Stream) {  // the device-local host-visible heap is small: fall back
+        const int upload = findType(req.memoryTypeBits, MemoryUsage::Upload);
+        if (upload >= 0 && upload != type) return allocateType(req, upload, true);
+    }
+    return a;
+}
+
+sieve::Result<Allocation> Allocator::allocateType(const VkMemoryRequirements& req, int type, bool host) {
     const VkDeviceSize align = std::max(req.alignment, bufferImageGranularity_);
     const VkDeviceSize size = alignUp(std::max<VkDeviceSize>(req.size, 1), bufferImageGranularity_);
     std::lock_guard lock(mutex_);

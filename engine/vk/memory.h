@@ -12,7 +12,11 @@
 
 namespace engine {
 
-enum class MemoryUsage { DeviceLocal, Upload, Readback };
+// Upload: host-written staging and uploads (host-visible, coherent). Stream: small data the host writes
+// and shaders read every frame (the plugins' per-frame parameters): device-local as well where the device
+// has such a type (the PCIe BAR window), so that no shader reads it across the bus; else as Upload, and
+// as Upload too when that heap is full. Readback: device-written data the host reads (cached if offered).
+enum class MemoryUsage { DeviceLocal, Upload, Stream, Readback };
 
 struct Allocation {
     uint32_t block = UINT32_MAX;  // UINT32_MAX: none
@@ -45,6 +49,7 @@ private:
         std::vector<Range> freeRanges;  // sorted by offset
     };
     int findType(uint32_t bits, MemoryUsage usage) const;
+    sieve::Result<Allocation> allocateType(const VkMemoryRequirements& req, int type, bool host);
     VkDevice device_;
     VkPhysicalDeviceMemoryProperties props_{};
     VkDeviceSize bufferImageGranularity_ = 1;

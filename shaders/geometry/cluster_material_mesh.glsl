@@ -42,6 +42,7 @@ layout(location = 7) flat out uint outKey[];
 #ifdef SIEVE_TRIANGLE_CULL
 #include "geometry/triangle_cull.glsl"
 #endif
+#include "geometry/cluster_triangles.glsl"
 #include "geometry/material_vertex.glsl"
 
 void main() {
@@ -82,14 +83,5 @@ void main() {
         outNormalMap[v] = o.normalMap;
         outKey[v] = o.key;
     }
-#ifdef SIEVE_TRIANGLE_CULL
-    triangleCullSync();
-#endif
-    for (uint t = gl_LocalInvocationIndex; t < triangleCount; t += gl_WorkGroupSize.x) {
-        const uint p = triangles[cl.triangleOffset + t];
-        gl_PrimitiveTriangleIndicesEXT[t] = uvec3(p & 255u, (p >> 8) & 255u, (p >> 16) & 255u);
-#ifdef SIEVE_TRIANGLE_CULL
-        triangleCullWrite(t, p, vertexCount, pc.viewport, uvec2(pc.scissorWidth, pc.scissorHeight));
-#endif
-    }
+    writeClusterTriangles(cl.triangleOffset, triangleCount, vertexCount, pc.viewport, uvec2(pc.scissorWidth, pc.scissorHeight));
 }

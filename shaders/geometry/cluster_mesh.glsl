@@ -36,6 +36,7 @@ layout(location = 5) flat out uint outKey[];  // debug colour per cluster (its f
 #ifdef SIEVE_TRIANGLE_CULL
 #include "geometry/triangle_cull.glsl"
 #endif
+#include "geometry/cluster_triangles.glsl"
 
 void main() {
     // The task command folds the count into rows (cluster/scan_emit.glsl): workgroups past it output nothing.
@@ -67,14 +68,5 @@ void main() {
         const vec4 p = vec4(vx.px, vx.py, vx.pz, 1.0);
         outWorld[v] = vec3(dot(inst.rows[0], p), dot(inst.rows[1], p), dot(inst.rows[2], p));
     }
-#ifdef SIEVE_TRIANGLE_CULL
-    triangleCullSync();
-#endif
-    for (uint t = gl_LocalInvocationIndex; t < triangleCount; t += gl_WorkGroupSize.x) {
-        const uint p = triangles[cl.triangleOffset + t];
-        gl_PrimitiveTriangleIndicesEXT[t] = uvec3(p & 255u, (p >> 8) & 255u, (p >> 16) & 255u);
-#ifdef SIEVE_TRIANGLE_CULL
-        triangleCullWrite(t, p, vertexCount, pc.viewport, pc.options.zw);
-#endif
-    }
+    writeClusterTriangles(cl.triangleOffset, triangleCount, vertexCount, pc.viewport, pc.options.zw);
 }
