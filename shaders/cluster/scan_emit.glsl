@@ -3,7 +3,10 @@
 // outputCapacity: an indexed draw of its cluster's triangles (shared/draw.h) and, at binding 1, its
 // cluster index; the triangles written are counted. The last tile writes the list's counts (clamped to
 // outputCapacity) and its mesh-task command (the count folded into rows of maxGroupsX; the mesh shader
-// skips the workgroups past the count). Dispatched over ClusterWork::candidateTiles.
+// skips the workgroups past the count). Dispatched over ClusterWork::candidateTiles. A record takes
+// dependent loads (candidate, then its draw and cluster), so the scan defers the records to the whole
+// workgroup (SIEVE_SCAN_DEFERRED_RECORDS).
+#define SIEVE_SCAN_DEFERRED_RECORDS 1
 #include "cluster/scan.glsl"
 
 // restrict: nothing writes the tables a record is read from during the scan, so the loads of one

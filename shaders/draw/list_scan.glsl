@@ -6,10 +6,13 @@
 // past it. Every tile lies in one stream, each stream is one segment of the scan, so every prefix is
 // relative to the stream's start: a key with c > 0 draws writes its c records (draw/records.glsl) from
 // that slot on, within the stream's capacity, and the last tile of each stream writes its DrawCounts.
-// Records, counts, overflows and totals are expand.comp's, bit for bit. The includer defines
-// SIEVE_PACKED_STATUS (list_scan.comp, list_scan_packed.comp).
+// Records, counts, overflows and totals are expand.comp's, bit for bit. A key's records take dependent
+// loads (instance, mesh, primitives), so the scan defers them to the whole workgroup
+// (SIEVE_SCAN_DEFERRED_RECORDS). The includer defines SIEVE_PACKED_STATUS (list_scan.comp,
+// list_scan_packed.comp).
 #extension GL_GOOGLE_include_directive : require
 #define SIEVE_SCAN_HOOKS 1
+#define SIEVE_SCAN_DEFERRED_RECORDS 1
 #define SIEVE_SCAN_SEGMENTS 1
 #define SIEVE_TILE_VALUE 1
 #define SIEVE_TILE_VEC 1

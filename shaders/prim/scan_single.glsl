@@ -33,6 +33,10 @@
 // its last tile, status [prevStatus], written in the epoch before the one at [prevCounterWord + 1].
 // Polls are relaxed atomics everywhere: acquire semantics on the polling atomic itself make Mesa lavapipe
 // (LLVM 15) abandon the workgroup; a relaxed poll followed by a fence is the portable form.
+//
+// Records (MODE != 0) are written where the tile's prefixes are known, each invocation its own elements'
+// in turn, or, where the includer defines SIEVE_SCAN_DEFERRED_RECORDS 1 (hooks whose writeRecord is heavy),
+// by the whole workgroup from a list in shared memory (deferred records, below).
 #include "prim/config.glsl"
 #include "shared/prim_bindings.h"
 #include "shared/prim_push.h"
@@ -123,6 +127,27 @@ void scanTileEnd(uint tile, uint inclusive);  // invocation 0 of every tile: its
 #else
 uint scanSegmentFirst(uint tile) { return 0u; }
 void scanTileEnd(uint tile, uint inclusive) {}
+#endif
+
+#ifndef SIEVE_SCAN_DEFERRED_RECORDS
+#define SIEVE_SCAN_DEFERRED_RECORDS 0
+#endif
+#if SIEVE_SCAN_DEFERRED_RECORDS
+// Deferred records (MODE != 0). Every non-zero element of the tile takes one entry of a list, the entries of
+// an invocation's elements consecutive and in element order; the invocation finds its first entry with one
+// shared atomic per subgroup (entries are ordered by that atomic, so their order varies; the records do
+// not). Once the prefixes are known, invocations stage (slot, element) of their entries in shared memory,
+// RECORD_LIST entries a pass, and after a barrier the workgroup writes the pass's records, entry j by
+// invocation j mod WG: one call site of writeRecord, reached with little else live (the tile's input is
+// loaded again for a second pass, rather than kept), and a key's dependent loads run in parallel with the
+// other keys' instead of after them. Records, slots and the capacity test are those written in place.
+// RECORD_LIST: 2 * WG entries of 8 bytes (4 KiB at WG 256; 2 KiB at the 128 of the Vulkan minimum), WG of
+// them at WG 1024 (8 KiB), next to the 22 bytes per invocation of prim/workgroup_scan.glsl: the shader
+// stays within 10 KiB at WG 256 and within 32 KiB at any size.
+const uint RECORD_LIST = WG > 512u ? WG : 2u * WG;
+shared uint s_recordCount;  // entries of the tile: its non-zero elements
+shared uint s_recordSlot[RECORD_LIST];
+shared uint s_recordElement[RECORD_LIST];
 #endif
 
 const uint STATE_SILENT = 0;
@@ -280,6 +305,63 @@ uvec4 loadTile(uint tileBase, out uvec4 x[4]) {
     return sums;
 }
 
+#if SIEVE_SCAN_DEFERRED_RECORDS
+// The list position of this invocation's first entry (its others follow). Every invocation, in uniform
+// control flow, after s_recordCount was zeroed and before the barrier that precedes reading it.
+uint recordListBase(uvec4 x[4]) {
+    uint mine = 0;
+    for (uint r = 0; r < ROUNDS; ++r) mine += vecSum(uvec4(notEqual(x[r], uvec4(0))));
+    const uint sum = subgroupAdd(mine);
+    if (sum == 0) return 0;  // subgroup-uniform
+    uint first = 0;
+    if (subgroupElect()) first = atomicAdd(s_recordCount, sum);
+    return subgroupBroadcastFirst(first) + subgroupExclusiveAdd(mine);
+}
+
+// Stages this invocation's entries at list positions [from, from + RECORD_LIST): the slot and element of
+// each. starts[r]: the slot of the invocation's first element of round r.
+void stageRecords(uvec4 x[4], uvec4 starts, uint base, uint from, uint tileBase) {
+    uint at = base - from;  // the next entry's place in this pass (wraps around below `from`)
+    for (uint r = 0; r < ROUNDS; ++r) {
+        const uvec4 o = uvec4(starts[r]) + vecExclusive(x[r]);
+        const uint e = tileElement(tileBase, r);
+        for (uint c = 0; c < 4; ++c) {
+            if (x[r][c] == 0) continue;
+            if (at < RECORD_LIST) {
+                s_recordSlot[at] = o[c];
+                s_recordElement[at] = e + c;
+            }
+            ++at;
+        }
+    }
+}
+
+// The tile's records, RECORD_LIST entries a pass, by the whole workgroup (uniform control flow: barriers).
+// Slots only grow from `exclusive` on, so a tile that starts at or past the capacity writes nothing.
+void writeDeferredRecords(uvec4 x[4], uvec4 starts, uint base, uint exclusive, uint tileBase) {
+    const uint count = s_recordCount;
+    if (count == 0 || exclusive >= sp.capacity) return;
+    stageRecords(x, starts, base, 0, tileBase);
+    for (uint from = 0;;) {
+        barrier();
+        const uint end = min(count - from, RECORD_LIST);
+        for (uint j = gl_LocalInvocationID.x; j < end; j += WG) {
+            const uint slot = s_recordSlot[j];
+            if (slot < sp.capacity) {
+                const uint e = s_recordElement[j];
+                writeRecord(slot, e, sp.firstItem + e);
+            }
+        }
+        from += RECORD_LIST;
+        if (from >= count) return;
+        barrier();  // the pass is read before the next one is staged
+        uvec4 y[4];
+        loadTile(tileBase, y);  // the input does not change during the scan
+        stageRecords(y, starts, base, from, tileBase);
+    }
+}
+#endif
+
 void main() {
     scanParameters();
     const uint t = gl_LocalInvocationID.x;
@@ -308,6 +390,9 @@ void main() {
 #endif
         s_tile = ticket;
         s_epoch = epoch;
+#if SIEVE_SCAN_DEFERRED_RECORDS
+        s_recordCount = 0;
+#endif
         // The previous chunk finished in an earlier dispatch and advanced its epoch once since.
         s_prevEpoch = sp.firstTile > 0 ? status.v[sp.prevCounterWord + 1] - 1u : 0u;
     }
@@ -354,14 +439,20 @@ void main() {
         }
         if (leader) s_exclusive = exclusive;
     }
+#if SIEVE_SCAN_DEFERRED_RECORDS
+    // Off the look-back's path: subgroup 0 counts its entries after publishing the tile's prefix.
+    const uint recordBase = MODE != 0 ? recordListBase(x) : 0u;
+#endif
     barrier();
     const uint exclusive = s_exclusive;
     const uint inclusive = exclusive + aggregate;
 
     uint offset = exclusive;
+    uvec4 starts = uvec4(0);  // per round: the offset (slot) of this invocation's first element
     for (uint r = 0; r < ROUNDS; ++r) {
+        starts[r] = offset + ex[r];
         const uint e = tileElement(local * TILE, r);
-        const uvec4 o = uvec4(offset + ex[r]) + vecExclusive(x[r]);
+        const uvec4 o = uvec4(starts[r]) + vecExclusive(x[r]);
         if (MODE == 0) {
             if (e + 4 <= sp.n) {
                 dst4.v[e >> 2] = o;
@@ -369,12 +460,15 @@ void main() {
                 for (uint c = 0; c < 4; ++c)
                     if (e + c < sp.n) dst1.v[e + c] = o[c];
             }
-        } else {
+        } else if (SIEVE_SCAN_DEFERRED_RECORDS == 0) {
             for (uint c = 0; c < 4; ++c)
                 if (x[r][c] != 0 && o[c] < sp.capacity) writeRecord(o[c], e + c, sp.firstItem + e + c);
         }
         offset += roundTotals[r];
     }
+#if SIEVE_SCAN_DEFERRED_RECORDS
+    if (MODE != 0) writeDeferredRecords(x, starts, recordBase, exclusive, local * TILE);
+#endif
     scanTileDone();
     if (t == 0) scanTileEnd(tile, inclusive);
     if (t == 0 && tile == sp.lastTile) scanFinish(inclusive);

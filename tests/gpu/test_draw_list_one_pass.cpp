@@ -2,10 +2,10 @@
 // expansion folded in, each (view, bin) stream a run of whole scan tiles) gives every stream the CPU
 // reference's records and counts, and the same bytes as the scan-then-expand path, at the edges of its
 // tiles: N = 0, 1, tile - 1, tile, tile + 1, 2 tiles + 5, over several views x bins with empty streams,
-// streams of capacity 0 and streams that overflow. Nothing is written past a stream's capacity (guard
-// words). Also with the two-word look-back status and with a one-poll wait (tiles reduce their silent
-// predecessors, never past their stream's first tile). Shapes past one binding take the scan-then-expand
-// path (chunked scan) with the same result.
+// streams of capacity 0 and streams that overflow, and with few keys of several records each at the tile
+// edges, a capacity ending inside one. Nothing is written past a stream's capacity (guard words). Also with the
+// two-word look-back status and with a one-poll wait (tiles reduce their silent predecessors, never past their stream's
+// first tile). Shapes past one binding take the scan-then-expand path (chunked scan) with the same result.
 #include <numeric>
 #include <random>
 
@@ -145,6 +145,22 @@ protected:
         for (size_t w = size_t(base) * 8; w < g.draws.size(); ++w) ASSERT_EQ(g.draws[w], kGuardWord) << w;
     }
 
+    // The scan-then-expand path and every one-pass form give the reference's lists, the same bytes.
+    void expectEveryPathAgrees(const Input& in, const sieve::DrawListShape& shape) {
+        const Lists two = run(twoPass, in, shape, false);
+        expectReference(in, shape, two);
+        if (HasFatalFailure()) return;
+        for (const sieve::DrawListBuilder* list : {&onePass, &onePassWords, &onePassImpatient}) {
+            SCOPED_TRACE(list == &onePass ? "one pass" : list == &onePassWords ? "two-word status" : "one poll");
+            const Lists one = run(*list, in, shape, singlePassDevice());
+            expectReference(in, shape, one);
+            if (HasFatalFailure()) return;
+            EXPECT_EQ(one.draws, two.draws);
+            for (size_t s = 0; s < one.counts.size(); ++s)
+                EXPECT_EQ(std::memcmp(&one.counts[s], &two.counts[s], sizeof(one.counts[s])), 0) << "stream " << s;
+        }
+    }
+
     sieve::DrawListBuilder onePass, onePassWords, onePassImpatient, twoPass;
 };
 
@@ -162,20 +178,32 @@ TEST_F(DrawListOnePassTest, EveryStreamMatchesTheReferenceAndTheScanThenExpandAt
         SCOPED_TRACE("instances " + std::to_string(c.n) + ", views " + std::to_string(c.views) + ", bins " +
                      std::to_string(c.bins));
         const Input in = makeInput(c.n, c.views, c.bins, 40 + c.n % 89);
-        const sieve::DrawListShape shape{c.n, c.views, c.bins, 3};
-        const Lists two = run(twoPass, in, shape, false);
-        expectReference(in, shape, two);
+        expectEveryPathAgrees(in, {c.n, c.views, c.bins, 3});
         if (HasFatalFailure()) return;
-        for (const sieve::DrawListBuilder* list : {&onePass, &onePassWords, &onePassImpatient}) {
-            SCOPED_TRACE(list == &onePass ? "one pass" : list == &onePassWords ? "two-word status" : "one poll");
-            const Lists one = run(*list, in, shape, singlePassDevice());
-            expectReference(in, shape, one);
-            if (HasFatalFailure()) return;
-            EXPECT_EQ(one.draws, two.draws);
-            for (size_t s = 0; s < one.counts.size(); ++s)
-                EXPECT_EQ(std::memcmp(&one.counts[s], &two.counts[s], sizeof(one.counts[s])), 0) << "stream " << s;
+    }
+}
+
+// Few keys with draws, three records each, on both sides of the tile edges (a tile's few records, written
+// by its workgroup in one pass), in two streams: one ample, one whose capacity ends inside the records of
+// the last key of the first tile.
+TEST_F(DrawListOnePassTest, SparseKeysWithSeveralRecordsAtTileEdgesAndACapacityCut) {
+    const uint32_t tile = onePass.scan().tileSize();
+    const uint32_t n = 2 * tile + 3, views = 2;
+    Input in = makeInput(n, views, 1, 11);
+    const uint32_t keys[] = {0, 1, tile - 2, tile - 1, tile, 2 * tile - 1, 2 * tile, n - 1};
+    const uint32_t threePrimitives = 2;  // makeRandomScene's mesh m has 1 + m % 3 primitives
+    ASSERT_EQ(in.scene.meshes[threePrimitives].primitiveCount, 3u);
+    std::fill(in.phase.flags.begin(), in.phase.flags.end(), 0u);
+    std::fill(in.phase.drawCounts.begin(), in.phase.drawCounts.end(), 0u);
+    for (uint32_t i : keys) {
+        in.scene.instances[i].mesh = threePrimitives;
+        for (uint32_t v = 0; v < views; ++v) {
+            in.phase.flags[sieve::gpu::sieveKey(v, i, n)] = 1;
+            in.phase.drawCounts[sieve::gpu::sieveKey(sieve::gpu::sieveStream(v, 0, 1), i, n)] = 3;
         }
     }
+    in.capacities = {uint32_t(3 * std::size(keys)), 3 * 3 + 2};  // the fourth key (tile - 1) keeps 2 of 3
+    expectEveryPathAgrees(in, {n, views, 1, 3});
 }
 
 // A shape whose draw counts exceed one binding (a pretended small limit) is built by the chunked scan and
