@@ -15,7 +15,7 @@
 // the earlier camera when it is an earlier frame's (single phase, freeze), so that a sphere is looked up
 // where that camera saw it.
 // Outputs: flags[vi] (early phase: two-phase views only, the others' entries are not written: nothing
-// reads them), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
+// reads them; late phase: unless CullFlagPush::options has SIEVE_FLAG_PUSH_NO_LATE_FLAGS), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
 // instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; counters[v] (shared/cull.h
 // CullCounters) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision.
 #extension GL_GOOGLE_include_directive : require
@@ -90,7 +90,7 @@ void main() {
         const uint lod = flag ? lodOf(i, v, cache, meshValid) : 0u;
         if (valid) {
 #if CULL_LATE
-            flags[vi] = flag ? 1u : 0u;
+            if ((pc.options & SIEVE_FLAG_PUSH_NO_LATE_FLAGS) == 0u) flags[vi] = flag ? 1u : 0u;
 #else
             // Only the late phase of a two-phase view reads them (flagsEarly).
             if (twoPhase) flags[vi] = flag ? 1u : 0u;

@@ -26,17 +26,19 @@ protected:
         ASSERT_NO_FATAL_FAILURE(take(sieve::HiZBuilder::create(ctx().info()), hiz));
     }
 
-    // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer.
-    GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame) {
+    // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer. lateFlags false:
+    // the late shader is asked not to write its flags (CullLayout::lateFlags), whose buffer starts as
+    // kUntouched.
+    GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame, bool lateFlags = true) {
         const uint32_t n = frame.params.instanceCount;
         engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives);
         engine::Buffer visibleLast = makeBuffer(frame.visibleLast);
-        engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), flagsL = makeEmpty(n * 4),
-                       drawsL = makeEmpty(n * 4), lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4),
-                       state = makeEmpty(n * 4);
+        engine::Buffer flagsL = makeBuffer(std::vector<uint32_t>(n, kUntouched));
+        engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), drawsL = makeEmpty(n * 4),
+                       lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4), state = makeEmpty(n * 4);
         engine::Buffer counters =
             makeBuffer(std::vector<sieve::gpu::CullCounters>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         engine::Buffer occlusion =
@@ -72,7 +74,7 @@ protected:
                 cmd, late,
                 {flagsE.range(), lodsE.range(), state.range(), images.pyramid.view(),
                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, frame.occlusion ? occlusion.range() : sieve::BufferRange{}},
-                {n});
+                {n, 1, 1, lateFlags});
         });
         EXPECT_TRUE(r) << r.error().message;
         GpuResult g;
@@ -90,8 +92,9 @@ protected:
         return g;
     }
 
-    // The whole frame on the CPU, compared field by field.
-    void expectMatchesReference(const testing_cull::RandomScene& scene, const Frame& frame, const GpuResult& g) {
+    // The whole frame on the CPU, compared field by field (the late flags only where they were written).
+    void expectMatchesReference(const testing_cull::RandomScene& scene, const Frame& frame, const GpuResult& g,
+                                bool lateFlags = true) {
         const uint32_t n = frame.params.instanceCount;
         const sieve::HiZPyramidCpu pyramid = sieve::hizReference(frame.depthExtent, frame.depth);
         sieve::gpu::CullCounters counters{};
@@ -112,7 +115,7 @@ protected:
             if (early.flags[i]) {
                 ASSERT_EQ(g.earlyLods[i], early.lods[i]) << "early lod " << i;
             }
-            ASSERT_EQ(g.lateFlags[i], late.flags[i])
+            ASSERT_EQ(g.lateFlags[i], lateFlags ? late.flags[i] : kUntouched)
                 << "late flag " << i << " sphere " << s.x << " " << s.y << " " << s.z << " " << s.w;
             ASSERT_EQ(g.lateDraws[i], late.drawCounts[i]) << i;
             if (late.flags[i]) {
@@ -140,6 +143,7 @@ protected:
 
     // The view's draw distance: within the random scenes' extent (60), so that it culls some of them.
     static constexpr float kDrawDistance = 40.0f;
+    static constexpr uint32_t kUntouched = 0xdeadbeefu;
     sieve::CullFlagPass pass;
     sieve::HiZBuilder hiz;
 };
@@ -357,4 +361,25 @@ TEST_F(CullFlagsTest, OcclusionLooksThroughThePyramidsCamera) {
     expectMatchesReference(scene, unprojected, same);
     EXPECT_LT(g.counters.lateVisible, g.counters.frustumVisible) << "nothing was occluded";
     EXPECT_NE(g.lateFlags, same.lateFlags) << "the pyramid's camera changed nothing: the test cannot tell";
+}
+
+// The plugin's late pass (CullLayout::lateFlags false): every output but the late flags as the reference,
+// and not one of the late flags written.
+TEST_F(CullFlagsTest, LateShaderWithoutFlagsWritesEverythingElse) {
+    using namespace sieve::gpu;
+    const VkExtent2D extent{160, 90};
+    for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE)}) {
+        SCOPED_TRACE("toggles " + std::to_string(toggles));
+        const uint32_t seed = 77, n = 1999;
+        std::mt19937 rng(seed);
+        auto scene = testing_cull::makeRandomScene(n, seed);
+        auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
+        auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
+                                                 testing_cull::randomWalls(extent.width, extent.height, 5, rng));
+        Frame frame = makeFrame(cam, extent, depth, n, toggles, seed);
+        GpuResult g = run(scene, frame, false);
+        expectMatchesReference(scene, frame, g, false);
+        if (HasFatalFailure()) return;
+        EXPECT_GT(g.counters.lateVisible, 0u);
+    }
 }

@@ -8,7 +8,8 @@
 //   params       gpu::CullParams[V] (uniform buffer, std140, 240 bytes each, V <= SIEVE_MAX_CULL_VIEWS)
 //   instances    gpu::Instance[N]   meshes gpu::Mesh[]   primitives gpu::MeshPrimitive[]
 //   visibleLast  u32[V * N], persistent across frames (0/1): early reads, late writes
-//   flags        u32[V * N] out (0/1): this phase's "draw it" flags
+//   flags        u32[V * N] out (0/1): this phase's "draw it" flags (the late shader's only where
+//                CullLayout::lateFlags: the late phase's compaction reads the draw counts, not the flags)
 //   drawCounts   u32[V * B * N] out, key (v * B + b) * N + i: the flagged instance's primitives in bin b
 //                (bins >= B count as bin B - 1), 0 when not flagged
 //   lods         u32[V * N] out: LOD of each flagged instance, 0 for the others
@@ -84,6 +85,9 @@ struct CullLayout {
     uint32_t instanceCount = 0;
     uint32_t viewCount = 1;
     uint32_t binCount = 1;
+    // The late shader writes its flags. A caller that reads only the draw counts, LODs and state of the late
+    // shader (CullingPlugin) passes false: 4 bytes per (view, instance) not written.
+    bool lateFlags = true;
 };
 
 // Early phase: reads params, instances, meshes, primitives, visibleLast; writes flags, drawCounts, lods;

@@ -90,7 +90,8 @@ public:
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                                    occlusionRange(b, f, *kit_, params_)};
         const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
-        const CullLayout layout{f.instanceCount, views, kit_->config().binCount};
+        // No pass of the plugin reads the late shader's flags (its compaction reads the draw counts).
+        const CullLayout layout{f.instanceCount, views, kit_->config().binCount, false};
         if (phase_ == Phase::Early) {
             if (f.singlePhase)
                 flags_->recordLate(cmd, buffers, late, layout);
