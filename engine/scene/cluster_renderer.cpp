@@ -66,7 +66,9 @@ sieve::Result<std::unique_ptr<ClusterRenderer>> ClusterRenderer::create(Context&
         config.outputCapacity =
             std::min<uint32_t>(std::max<uint32_t>(ctx.info().maxMeshGroupsTotal, 1u), uint32_t(wanted));
     }
-    if (auto ok = sieve::take(sieve::createClusterPlugin(ctx.info(), config, {sieve::tuning(cull).scan}), r->plugin_);
+    if (auto ok = sieve::take(
+            sieve::createClusterPlugin(ctx.info(), config, {sieve::clusterScanOptions(sieve::tuning(cull).scan)}),
+            r->plugin_);
         !ok)
         return ok.error();
     if (auto n = r->plugin_->setInstanceCount(instanceCount); !n) return n.error();

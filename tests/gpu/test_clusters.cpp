@@ -121,7 +121,7 @@ protected:
         uint32_t drawCapacity = 64;
         uint32_t candidateCapacity = 0;
         uint32_t outputCapacity = 0;
-        sieve::prim::PrimOptions scan;  // the tiles of the plugin's scans
+        sieve::prim::PrimOptions scan = sieve::clusterScanOptions();  // the tiles of the plugin's scans
         sieve::ClusterToggles toggles;
         testing_cull::Camera cam;
         VkExtent2D extent{97, 61};
@@ -317,7 +317,7 @@ protected:
     // device's limit).
     struct SizeCase {
         uint32_t instances, maxClusters, drawCapacity, candidates, outputs, earlyDraws, lateDraws;
-        uint32_t workgroup = 256, vectors = 4, rowLimit = 0;
+        uint32_t workgroup = 256, vectors = sieve::kClusterScanVectors, rowLimit = 0;  // the plugin's tile by default
         uint32_t spins = 2048;  // look-back polls before a tile reduces its silent predecessors itself
         bool packed = true;     // one 64-bit look-back status per tile where the device has 64-bit atomics
     };
