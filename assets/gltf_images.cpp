@@ -9,9 +9,9 @@
 
 #include <stb_image.h>
 
-#include <fstream>
-#include <iterator>
 #include <memory>
+
+#include "assets/gltf_files.h"
 
 namespace sieve::assets::gltf {
 namespace {
@@ -35,11 +35,14 @@ std::string percentDecode(const std::string& uri) {
     return out;
 }
 
+// An external image file, through the loader's reader of regular files (a directory or a device is refused).
 Expected<std::vector<uint8_t>> readFile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return Unexpected{"cannot open " + path};
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    if (file.bad()) return Unexpected{"read error in " + path};
+    std::vector<unsigned char> bytes;
+    std::string err;
+    if (!readRegularFile(&bytes, &err, path, nullptr)) {
+        while (!err.empty() && err.back() == '\n') err.pop_back();
+        return Unexpected{err.empty() ? "cannot read " + path : err};
+    }
     return bytes;
 }
 

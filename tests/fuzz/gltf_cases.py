@@ -13,6 +13,7 @@ import json
 import os
 import struct
 import sys
+import zlib
 
 QUAD_POS = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
 QUAD_IDX = [0, 1, 2, 0, 2, 3]
@@ -86,6 +87,80 @@ def glb_bytes(doc, binary):
     return struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks
 
 
+def png_bytes(width, height, color_type, rows, palette=None):
+    """A PNG of 8-bit samples: rows of raw bytes, each with its own filter byte (0..4 in turn)."""
+    def chunk(tag, data):
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+    raw = b"".join(bytes([y % 5]) + row for y, row in enumerate(rows))
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, color_type, 0, 0, 0))
+    if palette:
+        out += chunk(b"PLTE", b"".join(bytes(c[:3]) for c in palette)) + chunk(b"tRNS", bytes(c[3] for c in palette))
+    return out + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def jpeg_bytes():
+    """A 16x16 baseline YCbCr JPEG (4:2:0): one-code Huffman tables, every block flat (DC 0, EOB)."""
+    def segment(marker, data):
+        return b"\xff" + bytes([marker]) + struct.pack(">H", len(data) + 2) + data
+    dqt = segment(0xDB, b"\x00" + b"\x01" * 64)
+    sof = segment(0xC0, struct.pack(">BHHB", 8, 16, 16, 3) + bytes([1, 0x22, 0, 2, 0x11, 0, 3, 0x11, 0]))
+    one_code = bytes([1] + [0] * 15) + b"\x00"  # one code of length 1, for symbol 0 (DC diff 0 / AC EOB)
+    dht = segment(0xC4, b"\x00" + one_code + b"\x10" + one_code)
+    sos = segment(0xDA, bytes([3, 1, 0x00, 2, 0x00, 3, 0x00, 0, 63, 0]))
+    return b"\xff\xd8" + dqt + sof + dht + sos + b"\x00\x0f" + b"\xff\xd9"  # 6 blocks x "00", 1-padded
+
+
+def append_view(doc, binary, data):
+    """Appends `data` (4-aligned) to the model's buffer as a new bufferView; returns (binary, view index)."""
+    binary += b"\0" * (-len(binary) % 4)
+    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": len(data)})
+    binary += data
+    doc["buffers"][0]["byteLength"] = len(binary)
+    return binary, len(doc["bufferViews"]) - 1
+
+
+def append_accessor(doc, binary, data, **accessor):
+    binary, view = append_view(doc, binary, data)
+    doc["accessors"].append(dict(accessor, bufferView=view))
+    return binary, len(doc["accessors"]) - 1
+
+
+def textured_model():
+    """The quad with UVs and three materials' textures: a filtered RGBA PNG and a YCbCr JPEG in bufferViews,
+    a palette PNG in a data URI, a texture without a source and one whose image uri names a directory (the
+    file's own folder: drawn untextured with a note)."""
+    doc, binary = model()
+    binary, uv = append_accessor(doc, binary, struct.pack("<8f", 0, 0, 1, 0, 1, 1, 0, 1),
+                                 componentType=5126, type="VEC2", count=4)
+    doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = uv
+    doc["meshes"][0]["primitives"][0]["material"] = 0
+    rgba = png_bytes(4, 4, 6, [b"".join(bytes((x * 60, y * 60, 200, 255 - x * 20)) for x in range(4))
+                               for y in range(4)])
+    binary, png_view = append_view(doc, binary, rgba)
+    binary, jpg_view = append_view(doc, binary, jpeg_bytes())
+    palette = png_bytes(2, 2, 3, [b"\x00\x01", b"\x01\x00"], palette=[(255, 0, 0, 255), (0, 0, 255, 128)])
+    doc["images"] = [{"bufferView": png_view, "mimeType": "image/png"},
+                     {"bufferView": jpg_view, "mimeType": "image/jpeg"},
+                     {"uri": "data:image/png;base64," + base64.b64encode(palette).decode()},
+                     {"uri": "."}]
+    doc["samplers"] = [{"magFilter": 9728, "minFilter": 9987, "wrapS": 33648, "wrapT": 33071}]
+    doc["textures"] = [{"source": 0, "sampler": 0}, {"source": 1}, {"source": 2}, {"sampler": 0}, {"source": 3}]
+    transform = {"KHR_texture_transform": {"offset": [0.5, 0], "rotation": 0.3, "scale": [2, 2]}}
+    doc["extensionsUsed"] = ["KHR_texture_transform"]
+    doc["materials"] = [
+        {"pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.5, 1], "baseColorTexture":
+                                  {"index": 0, "extensions": transform},
+                                  "metallicRoughnessTexture": {"index": 3}},
+         "normalTexture": {"index": 2, "scale": 0.5, "extensions": transform},
+         "emissiveTexture": {"index": 1}, "emissiveFactor": [1, 1, 1], "occlusionTexture": {"index": 1}},
+        {"alphaMode": "MASK", "alphaCutoff": 0.3, "doubleSided": True,
+         "pbrMetallicRoughness": {"baseColorTexture": {"index": 4}}, "emissiveTexture": {"index": 2, "texCoord": 1}},
+        {"alphaMode": "BLEND", "normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"texCoord": 0}}}}]
+    doc["meshes"][0]["primitives"] += [dict(doc["meshes"][0]["primitives"][0], material=1),
+                                       dict(doc["meshes"][0]["primitives"][0], material=2)]
+    return doc, binary
+
+
 def write(path, data):
     with open(path, "wb") as f:
         f.write(data)
@@ -120,6 +195,7 @@ def seeds(out):
                       {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1, "znear": 0, "zfar": 50}},
                       {"type": "perspective", "perspective": {"yfov": 0, "znear": 0.1}}]
     cases["cameras"] = (doc, binary)
+    cases["textured"] = textured_model()
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():
         write(os.path.join(out, name + ".gltf"), gltf_bytes(doc, binary))
