@@ -363,7 +363,9 @@ std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDi
         if (std::string e = checkGlbHeader(bytes); !e.empty()) return e;
     std::optional<std::vector<uint8_t>> filled;
     try {
-        filled = gltf::prepareForTinygltf(bytes, glb);
+        auto prepared = gltf::prepareForTinygltf(bytes, glb);
+        if (!prepared) return prepared.error();
+        filled = std::move(prepared).value();
         if (filled) bytes = *filled;
         if (glb) {
             ok = loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), baseDir);

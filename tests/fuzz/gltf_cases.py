@@ -282,6 +282,16 @@ def bad(out):
     doc = copy.deepcopy(good_doc)
     doc["buffers"][0]["uri"] = "."
     add("buffer_is_directory.gltf", json.dumps(doc).encode(), "regular file")
+    # An image's bufferView past the end of its buffer, and one at an offset near 2^64: tinygltf 2.7 hands
+    # &data[byteOffset] and byteLength to the image callback unchecked (a heap-buffer-overflow read and a
+    # pointer overflow).
+    doc, b = textured_model()
+    view = doc["bufferViews"][doc["images"][0]["bufferView"]]
+    view["byteLength"] = len(b) - view["byteOffset"] + 4
+    add("image_view_too_long.gltf", gltf_bytes(doc, b), "exceeds buffer")
+    doc, b = textured_model()
+    doc["bufferViews"][doc["images"][1]["bufferView"]]["byteOffset"] = (1 << 64) - 64
+    add("image_view_offset_huge.glb", glb_bytes(doc, b), "exceeds buffer")
     add("random.glb", good_glb[:20] + bytes((i * 7919 + 13) % 256 for i in range(400)), "glb|json|parse|chunk|exceed")
     add("not_there.gltf", None, "cannot open")
     os.makedirs(os.path.join(out, "a_directory.gltf"), exist_ok=True)
