@@ -3,6 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "assets/gltf_loader.h"
+
 namespace sieve::assets::gltf {
 namespace {
 
@@ -104,8 +106,35 @@ std::string checkImageViews(const nlohmann::json& doc) {
     return {};
 }
 
+// tinygltf 2.7 converts extras and extensions to tinygltf::Value recursively (ParseJsonAsValue), a few stack
+// frames per level, and our own dump() recurses too: 5000 nested arrays in 10 KB of extras overflowed the
+// fuzzer's 8 MB stack (found by reading tinygltf for the fuzzer's reach, confirmed with the fuzz target). The
+// depth is counted on the text, outside strings; for valid JSON that is its nesting.
+std::string checkNesting(std::string_view text) {
+    uint64_t depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;  // the escaped character
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxGltfJsonDepth)
+                return "JSON is nested deeper than " + std::to_string(kMaxGltfJsonDepth) + " levels";
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return {};
+}
+
 // The JSON pass: the patched JSON text (nothing when nothing needs a change), or an error.
 Expected<std::optional<std::string>> passJson(std::string_view text) {
+    if (std::string e = checkNesting(text); !e.empty()) return Unexpected{e};
     // Cheap tests first: most files use neither extension. Image views are checked wherever "images" may be
     // a key, spelled out or with escaped characters.
     const bool compressed =

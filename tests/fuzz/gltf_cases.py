@@ -292,6 +292,11 @@ def bad(out):
     doc, b = textured_model()
     doc["bufferViews"][doc["images"][1]["bufferView"]]["byteOffset"] = (1 << 64) - 64
     add("image_view_offset_huge.glb", glb_bytes(doc, b), "exceeds buffer")
+    # 5000 nested arrays in extras (10 KB): tinygltf 2.7 converts them to tinygltf::Value recursively and
+    # overflowed the fuzzer's stack.
+    doc, b = model()
+    doc["asset"]["extras"] = "@"
+    add("deep_extras.gltf", gltf_bytes(doc, b).replace(b'"@"', b"[" * 5000 + b"]" * 5000), "nested deeper")
     add("random.glb", good_glb[:20] + bytes((i * 7919 + 13) % 256 for i in range(400)), "glb|json|parse|chunk|exceed")
     add("not_there.gltf", None, "cannot open")
     os.makedirs(os.path.join(out, "a_directory.gltf"), exist_ok=True)
