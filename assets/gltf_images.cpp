@@ -9,6 +9,7 @@
 
 #include <stb_image.h>
 
+#include <algorithm>
 #include <memory>
 
 #include "assets/gltf_files.h"
@@ -48,6 +49,17 @@ Expected<std::vector<uint8_t>> readFile(const std::string& path) {
 
 }  // namespace
 
+uint64_t PixelBudget::left() const {
+    const uint64_t total = std::min(encodedBytes_, uint64_t(1) << 40) * kPixelsPerByte + kFreePixels;
+    return total > decodedPixels_ ? total - decodedPixels_ : 0;
+}
+
+bool PixelBudget::take(uint64_t pixels) {
+    if (pixels > left()) return false;
+    decodedPixels_ += pixels;
+    return true;
+}
+
 bool captureImage(tinygltf::Image*, const int index, std::string*, std::string*, int, int, const unsigned char* bytes,
                   int size, void* user) {
     auto* store = static_cast<ImageBytes*>(user);
@@ -58,7 +70,7 @@ bool captureImage(tinygltf::Image*, const int index, std::string*, std::string*,
 }
 
 Expected<Texture> decodeImage(const tinygltf::Model& model, const ImageBytes& bytes, int index,
-                              const std::string& baseDir) {
+                              const std::string& baseDir, PixelBudget& budget) {
     if (index < 0 || size_t(index) >= model.images.size())
         return Unexpected{"image " + std::to_string(index) + " does not exist"};
     const tinygltf::Image& image = model.images[size_t(index)];
@@ -70,6 +82,7 @@ Expected<Texture> decodeImage(const tinygltf::Model& model, const ImageBytes& by
         if (!read) return Unexpected{name + ": " + read.error()};
         file = std::move(read).value();
         data = &file;
+        budget.addEncoded(file.size());
     }
     if (!data || data->empty()) return Unexpected{name + " has no data"};
     if (data->size() > size_t(INT32_MAX)) return Unexpected{name + " is larger than 2 GiB"};
@@ -79,6 +92,10 @@ Expected<Texture> decodeImage(const tinygltf::Model& model, const ImageBytes& by
     if (w <= 0 || h <= 0 || w > kMaxSide || h > kMaxSide)
         return Unexpected{name + ": " + std::to_string(w) + "x" + std::to_string(h) + " is outside 1.." +
                           std::to_string(kMaxSide) + " per side"};
+    if (const uint64_t left = budget.left(); !budget.take(uint64_t(w) * uint64_t(h)))
+        return Unexpected{name + ": " + std::to_string(w) + "x" + std::to_string(h) +
+                          " pixels are more than the file's images may decode to (" + std::to_string(left) + " left, " +
+                          std::to_string(PixelBudget::kPixelsPerByte) + " per byte of image data)"};
     std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
         stbi_load_from_memory(data->data(), int(data->size()), &w, &h, &channels, 4), stbi_image_free);
     if (!pixels) return Unexpected{name + ": decoding failed (" + std::string(stbi_failure_reason()) + ")"};

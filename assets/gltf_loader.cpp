@@ -353,6 +353,7 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
 std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDir, SceneData& scene,
                        tinygltf::Model& model, gltf::ImageBytes& images) {
     tinygltf::TinyGLTF loader;
+    images.fileBytes = bytes.size();
     loader.SetImageLoader(gltf::captureImage, &images);
     loader.SetFsCallbacks(
         {&tinygltf::FileExists, &tinygltf::ExpandFilePath, &gltf::readRegularFile, &tinygltf::WriteWholeFile, nullptr});

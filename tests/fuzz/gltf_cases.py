@@ -98,16 +98,30 @@ def png_bytes(width, height, color_type, rows, palette=None):
     return out + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
 
 
-def jpeg_bytes():
-    """A 16x16 baseline YCbCr JPEG (4:2:0): one-code Huffman tables, every block flat (DC 0, EOB)."""
+def jpeg_bytes(kind="flat"):
+    """A baseline JPEG with one-code Huffman tables. flat: 16x16 YCbCr 4:2:0, every block flat (DC 0, EOB).
+    huge: 16384x16384 grey with the entropy data of one block: stb_image decodes the missing rest as zeros
+    (1 GiB of RGBA)."""
     def segment(marker, data):
         return b"\xff" + bytes([marker]) + struct.pack(">H", len(data) + 2) + data
-    dqt = segment(0xDB, b"\x00" + b"\x01" * 64)
-    sof = segment(0xC0, struct.pack(">BHHB", 8, 16, 16, 3) + bytes([1, 0x22, 0, 2, 0x11, 0, 3, 0x11, 0]))
-    one_code = bytes([1] + [0] * 15) + b"\x00"  # one code of length 1, for symbol 0 (DC diff 0 / AC EOB)
-    dht = segment(0xC4, b"\x00" + one_code + b"\x10" + one_code)
-    sos = segment(0xDA, bytes([3, 1, 0x00, 2, 0x00, 3, 0x00, 0, 63, 0]))
-    return b"\xff\xd8" + dqt + sof + dht + sos + b"\x00\x0f" + b"\xff\xd9"  # 6 blocks x "00", 1-padded
+
+    def entropy(bits):  # padded with 1 bits, 0xFF bytes stuffed
+        bits += "1" * (-len(bits) % 8)
+        data = bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
+        return data.replace(b"\xff", b"\xff\x00")
+
+    if kind == "huge":
+        dqt = segment(0xDB, b"\x00" + b"\x01" * 64)
+        components, size, dc_symbol, blocks = [(1, 0x11)], (16384, 16384), 0, "00"
+    else:
+        dqt = segment(0xDB, b"\x00" + b"\x01" * 64)
+        components, size, dc_symbol, blocks = [(1, 0x22), (2, 0x11), (3, 0x11)], (16, 16), 0, "00" * 6
+    sof = segment(0xC0, struct.pack(">BHHB", 8, size[0], size[1], len(components)) +
+                  b"".join(bytes([c, hv, 0]) for c, hv in components))
+    one_code = bytes([1] + [0] * 15)  # one code of length 1
+    dht = segment(0xC4, b"\x00" + one_code + bytes([dc_symbol]) + b"\x10" + one_code + b"\x00")  # AC: EOB
+    sos = segment(0xDA, bytes([len(components)]) + b"".join(bytes([c, 0]) for c, _ in components) + b"\x00\x3f\x00")
+    return b"\xff\xd8" + dqt + sof + dht + sos + entropy(blocks) + b"\xff\xd9"
 
 
 def append_view(doc, binary, data):
@@ -125,7 +139,7 @@ def append_accessor(doc, binary, data, **accessor):
     return binary, len(doc["accessors"]) - 1
 
 
-def textured_model():
+def textured_model(jpeg=None):
     """The quad with UVs and three materials' textures: a filtered RGBA PNG and a YCbCr JPEG in bufferViews,
     a palette PNG in a data URI, a texture without a source and one whose image uri names a directory (the
     file's own folder: drawn untextured with a note)."""
@@ -137,7 +151,7 @@ def textured_model():
     rgba = png_bytes(4, 4, 6, [b"".join(bytes((x * 60, y * 60, 200, 255 - x * 20)) for x in range(4))
                                for y in range(4)])
     binary, png_view = append_view(doc, binary, rgba)
-    binary, jpg_view = append_view(doc, binary, jpeg_bytes())
+    binary, jpg_view = append_view(doc, binary, jpeg or jpeg_bytes())
     palette = png_bytes(2, 2, 3, [b"\x00\x01", b"\x01\x00"], palette=[(255, 0, 0, 255), (0, 0, 255, 128)])
     doc["images"] = [{"bufferView": png_view, "mimeType": "image/png"},
                      {"bufferView": jpg_view, "mimeType": "image/jpeg"},
@@ -196,6 +210,7 @@ def seeds(out):
                       {"type": "perspective", "perspective": {"yfov": 0, "znear": 0.1}}]
     cases["cameras"] = (doc, binary)
     cases["textured"] = textured_model()
+    cases["jpeg_huge"] = textured_model(jpeg_bytes("huge"))
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():
         write(os.path.join(out, name + ".gltf"), gltf_bytes(doc, binary))
