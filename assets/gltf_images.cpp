@@ -1,5 +1,5 @@
 // The one translation unit with stb_image's implementation, static: libstb and other users of stb keep
-// their own symbols, and ours do not interpose on theirs.
+// their own symbols, and ours do not interpose on theirs. Compiled with -fwrapv (see assets/CMakeLists.txt).
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG

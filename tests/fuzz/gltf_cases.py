@@ -100,8 +100,9 @@ def png_bytes(width, height, color_type, rows, palette=None):
 
 def jpeg_bytes(kind="flat"):
     """A baseline JPEG with one-code Huffman tables. flat: 16x16 YCbCr 4:2:0, every block flat (DC 0, EOB).
-    huge: 16384x16384 grey with the entropy data of one block: stb_image decodes the missing rest as zeros
-    (1 GiB of RGBA)."""
+    dc_overflow: 320x8 grey whose 40 blocks each add 2047 to the DC sum, with 16-bit quantizers of 65535:
+    stb_image 2.27 multiplies the two past int's range (UBSan: signed integer overflow). huge: 16384x16384
+    grey with the entropy data of one block: stb_image decodes the missing rest as zeros (1 GiB of RGBA)."""
     def segment(marker, data):
         return b"\xff" + bytes([marker]) + struct.pack(">H", len(data) + 2) + data
 
@@ -110,7 +111,10 @@ def jpeg_bytes(kind="flat"):
         data = bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
         return data.replace(b"\xff", b"\xff\x00")
 
-    if kind == "huge":
+    if kind == "dc_overflow":
+        dqt = segment(0xDB, b"\x10" + b"\xff\xff" * 64)
+        components, size, dc_symbol, blocks = [(1, 0x11)], (8, 320), 11, ("0" + "1" * 11 + "0") * 40
+    elif kind == "huge":
         dqt = segment(0xDB, b"\x00" + b"\x01" * 64)
         components, size, dc_symbol, blocks = [(1, 0x11)], (16384, 16384), 0, "00"
     else:
@@ -210,6 +214,7 @@ def seeds(out):
                       {"type": "perspective", "perspective": {"yfov": 0, "znear": 0.1}}]
     cases["cameras"] = (doc, binary)
     cases["textured"] = textured_model()
+    cases["jpeg_dc_overflow"] = textured_model(jpeg_bytes("dc_overflow"))
     cases["jpeg_huge"] = textured_model(jpeg_bytes("huge"))
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():
