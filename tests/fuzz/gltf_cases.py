@@ -179,6 +179,46 @@ def textured_model(jpeg=None):
     return doc, binary
 
 
+def kitchen_sink_model():
+    """KHR_mesh_quantization attributes (u16 positions, normalized i8 normals in a strided view, u8 UVs, u8
+    indices) and what the loader ignores or only notes: a sparse accessor (a morph target), a skin, an
+    animation, strip and fan primitives, lights, a second scene as the default."""
+    doc, binary = model()
+    prim = doc["meshes"][0]["primitives"][0]
+    binary, pos = append_accessor(doc, binary, struct.pack("<12H", 0, 0, 0, 9, 0, 0, 9, 9, 0, 0, 9, 0),
+                                  componentType=5123, type="VEC3", count=4)
+    binary, nrm = append_accessor(doc, binary, b"\x00\x00\x7f\x00" * 4, componentType=5120, type="VEC3",
+                                  count=4, normalized=True)
+    doc["bufferViews"][-1]["byteStride"] = 4
+    binary, uv = append_accessor(doc, binary, bytes([0, 0, 255, 0, 255, 255, 0, 255]), componentType=5121,
+                                 type="VEC2", count=4, normalized=True)
+    binary, idx = append_accessor(doc, binary, bytes([0, 1, 2, 0, 2, 3]), componentType=5121, type="SCALAR", count=6)
+    binary, sparse_idx = append_view(doc, binary, bytes([1, 3]))
+    binary, sparse_val = append_view(doc, binary, pack_f32([(0, 0, 1), (0, 0, 2)]))
+    doc["accessors"].append({"componentType": 5126, "type": "VEC3", "count": 4, "sparse": {
+        "count": 2, "indices": {"bufferView": sparse_idx, "componentType": 5121}, "values": {"bufferView": sparse_val}}})
+    sparse = len(doc["accessors"]) - 1
+    binary, times = append_accessor(doc, binary, struct.pack("<2f", 0, 1), componentType=5126, type="SCALAR",
+                                    count=2, min=[0], max=[1])
+    binary, moves = append_accessor(doc, binary, pack_f32([(0, 0, 0), (1, 0, 0)]), componentType=5126,
+                                    type="VEC3", count=2)
+    quantized = {"attributes": {"POSITION": pos, "NORMAL": nrm, "TEXCOORD_0": uv}, "indices": idx,
+                 "targets": [{"POSITION": sparse}]}
+    doc["meshes"][0]["primitives"] = [prim, quantized, dict(prim, mode=5), dict(prim, mode=6)]
+    doc["meshes"][0]["weights"] = [0.5]
+    doc["extensionsUsed"] = ["KHR_mesh_quantization", "KHR_lights_punctual"]
+    doc["extensionsRequired"] = ["KHR_mesh_quantization"]
+    doc["extensions"] = {"KHR_lights_punctual": {"lights": [{"type": "point"}]}}
+    doc["nodes"] = [{"mesh": 0, "skin": 0}, {"mesh": 0, "translation": [3, 0, 0], "children": [2]},
+                    {"extensions": {"KHR_lights_punctual": {"light": 0}}, "extras": {"note": "a light"}}]
+    doc["skins"] = [{"joints": [2]}]
+    doc["animations"] = [{"channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+                          "samplers": [{"input": times, "output": moves, "interpolation": "LINEAR"}]}]
+    doc["scenes"] = [{"nodes": [0]}, {"nodes": [0, 1]}]
+    doc["scene"] = 1
+    return doc, binary
+
+
 def write(path, data):
     with open(path, "wb") as f:
         f.write(data)
@@ -216,6 +256,7 @@ def seeds(out):
     cases["textured"] = textured_model()
     cases["jpeg_dc_overflow"] = textured_model(jpeg_bytes("dc_overflow"))
     cases["jpeg_huge"] = textured_model(jpeg_bytes("huge"))
+    cases["kitchen_sink"] = kitchen_sink_model()
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():
         write(os.path.join(out, name + ".gltf"), gltf_bytes(doc, binary))
