@@ -102,7 +102,9 @@ def jpeg_bytes(kind="flat"):
     """A baseline JPEG with one-code Huffman tables. flat: 16x16 YCbCr 4:2:0, every block flat (DC 0, EOB).
     dc_overflow: 320x8 grey whose 40 blocks each add 2047 to the DC sum, with 16-bit quantizers of 65535:
     stb_image 2.27 multiplies the two past int's range (UBSan: signed integer overflow). huge: 16384x16384
-    grey with the entropy data of one block: stb_image decodes the missing rest as zeros (1 GiB of RGBA)."""
+    grey with the entropy data of one block: stb_image decodes the missing rest as zeros (1 GiB of RGBA).
+    huffman_overflow: flat, with a DC table of 272 codes (16 lengths x 17): stb_image 2.27 wrote past its
+    257-entry size table (UBSan: index out of bounds; memory corruption without the sanitizer)."""
     def segment(marker, data):
         return b"\xff" + bytes([marker]) + struct.pack(">H", len(data) + 2) + data
 
@@ -124,6 +126,8 @@ def jpeg_bytes(kind="flat"):
                   b"".join(bytes([c, hv, 0]) for c, hv in components))
     one_code = bytes([1] + [0] * 15)  # one code of length 1
     dht = segment(0xC4, b"\x00" + one_code + bytes([dc_symbol]) + b"\x10" + one_code + b"\x00")  # AC: EOB
+    if kind == "huffman_overflow":
+        dht = segment(0xC4, b"\x00" + bytes([17] * 16) + bytes(272) + b"\x10" + one_code + b"\x00")
     sos = segment(0xDA, bytes([len(components)]) + b"".join(bytes([c, 0]) for c, _ in components) + b"\x00\x3f\x00")
     return b"\xff\xd8" + dqt + sof + dht + sos + entropy(blocks) + b"\xff\xd9"
 
@@ -256,6 +260,7 @@ def seeds(out):
     cases["textured"] = textured_model()
     cases["jpeg_dc_overflow"] = textured_model(jpeg_bytes("dc_overflow"))
     cases["jpeg_huge"] = textured_model(jpeg_bytes("huge"))
+    cases["jpeg_huffman_overflow"] = textured_model(jpeg_bytes("huffman_overflow"))
     cases["kitchen_sink"] = kitchen_sink_model()
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():
