@@ -13,7 +13,7 @@
 #include <memory>
 
 #include "assets/gltf_files.h"
-#include "assets/jpeg_check.h"
+#include "assets/image_checks.h"
 
 namespace sieve::assets::gltf {
 namespace {
@@ -87,7 +87,8 @@ Expected<Texture> decodeImage(const tinygltf::Model& model, const ImageBytes& by
     }
     if (!data || data->empty()) return Unexpected{name + " has no data"};
     if (data->size() > size_t(INT32_MAX)) return Unexpected{name + " is larger than 2 GiB"};
-    if (std::string e = checkJpegHuffmanTables(*data); !e.empty()) return Unexpected{name + ": " + e};
+    for (std::string e : {checkPngChunks(*data), checkJpegHuffmanTables(*data)})
+        if (!e.empty()) return Unexpected{name + ": " + e};
     int w = 0, h = 0, channels = 0;
     if (!stbi_info_from_memory(data->data(), int(data->size()), &w, &h, &channels))
         return Unexpected{name + ": not a PNG or JPEG image stb_image can decode (" + stbi_failure_reason() + ")"};

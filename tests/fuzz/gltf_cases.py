@@ -87,15 +87,19 @@ def glb_bytes(doc, binary):
     return struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks
 
 
-def png_bytes(width, height, color_type, rows, palette=None):
-    """A PNG of 8-bit samples: rows of raw bytes, each with its own filter byte (0..4 in turn)."""
+def png_bytes(width, height, color_type, rows, palette=None, idat_length=None):
+    """A PNG of 8-bit samples: rows of raw bytes, each with its own filter byte (0..4 in turn). idat_length:
+    the length the IDAT chunk claims (stb_image 2.27 grew its buffer to it before reading)."""
     def chunk(tag, data):
         return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
     raw = b"".join(bytes([y % 5]) + row for y, row in enumerate(rows))
     out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, color_type, 0, 0, 0))
     if palette:
         out += chunk(b"PLTE", b"".join(bytes(c[:3]) for c in palette)) + chunk(b"tRNS", bytes(c[3] for c in palette))
-    return out + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    idat = chunk(b"IDAT", zlib.compress(raw))
+    if idat_length is not None:
+        idat = struct.pack(">I", idat_length) + idat[4:]
+    return out + idat + chunk(b"IEND", b"")
 
 
 def jpeg_bytes(kind="flat"):
@@ -147,7 +151,12 @@ def append_accessor(doc, binary, data, **accessor):
     return binary, len(doc["accessors"]) - 1
 
 
-def textured_model(jpeg=None):
+def rgba_png(**options):
+    return png_bytes(4, 4, 6, [b"".join(bytes((x * 60, y * 60, 200, 255 - x * 20)) for x in range(4))
+                               for y in range(4)], **options)
+
+
+def textured_model(jpeg=None, png=None):
     """The quad with UVs and three materials' textures: a filtered RGBA PNG and a YCbCr JPEG in bufferViews,
     a palette PNG in a data URI, a texture without a source and one whose image uri names a directory (the
     file's own folder: drawn untextured with a note)."""
@@ -156,9 +165,7 @@ def textured_model(jpeg=None):
                                  componentType=5126, type="VEC2", count=4)
     doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = uv
     doc["meshes"][0]["primitives"][0]["material"] = 0
-    rgba = png_bytes(4, 4, 6, [b"".join(bytes((x * 60, y * 60, 200, 255 - x * 20)) for x in range(4))
-                               for y in range(4)])
-    binary, png_view = append_view(doc, binary, rgba)
+    binary, png_view = append_view(doc, binary, png or rgba_png())
     binary, jpg_view = append_view(doc, binary, jpeg or jpeg_bytes())
     palette = png_bytes(2, 2, 3, [b"\x00\x01", b"\x01\x00"], palette=[(255, 0, 0, 255), (0, 0, 255, 128)])
     doc["images"] = [{"bufferView": png_view, "mimeType": "image/png"},
@@ -261,6 +268,7 @@ def seeds(out):
     cases["jpeg_dc_overflow"] = textured_model(jpeg_bytes("dc_overflow"))
     cases["jpeg_huge"] = textured_model(jpeg_bytes("huge"))
     cases["jpeg_huffman_overflow"] = textured_model(jpeg_bytes("huffman_overflow"))
+    cases["png_idat_huge"] = textured_model(png=rgba_png(idat_length=(1 << 31) - 1))
     cases["kitchen_sink"] = kitchen_sink_model()
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():

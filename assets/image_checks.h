@@ -1,5 +1,5 @@
 #pragma once
-// Private to the glTF loader: checks of JPEG data that stb_image 2.27 (Debian's) trusts.
+// Private to the glTF loader: checks of PNG and JPEG data that stb_image 2.27 (Debian's) trusts.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -14,5 +14,11 @@ namespace sieve::assets {
 // each segment skipped by its length; a DHT's tables are read even past its declared length, as stb_image
 // does. Returns an error, empty when every table is valid or `data` is not a JPEG.
 std::string checkJpegHuffmanTables(std::span<const uint8_t> data);
+
+// Every chunk of a PNG up to IEND fits in the data. stb_image grows its IDAT buffer to a chunk's declared
+// length (up to 2 GiB) before reading it, so 40 bytes could ask for gigabytes (found by the fuzzer with
+// image seeds: a timeout in stbi__parse_png_file's realloc). Returns an error, empty when every chunk fits
+// or `data` is not a PNG.
+std::string checkPngChunks(std::span<const uint8_t> data);
 
 }  // namespace sieve::assets

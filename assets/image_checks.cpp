@@ -1,4 +1,7 @@
-#include "assets/jpeg_check.h"
+#include "assets/image_checks.h"
+
+#include <array>
+#include <cstring>
 
 namespace sieve::assets {
 namespace {
@@ -49,6 +52,24 @@ std::string checkJpegHuffmanTables(std::span<const uint8_t> d) {
         const uint64_t length = (uint32_t(byteAt(d, p)) << 8) | byteAt(d, p + 1);
         if (length < 2) break;  // stb_image stops at such a segment
         p += length;
+    }
+    return {};
+}
+
+std::string checkPngChunks(std::span<const uint8_t> d) {
+    constexpr std::array<uint8_t, 8> kSignature = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+    if (d.size() < kSignature.size() || std::memcmp(d.data(), kSignature.data(), kSignature.size()) != 0) return {};
+    uint64_t p = kSignature.size();
+    while (p + 8 <= d.size()) {  // length and type; stb_image fails on a truncated header by itself
+        const uint64_t length =
+            (uint64_t(d[p]) << 24) | (uint64_t(d[p + 1]) << 16) | (uint64_t(d[p + 2]) << 8) | d[p + 3];
+        const std::string type(reinterpret_cast<const char*>(&d[p + 4]), 4);
+        const uint64_t left = d.size() - (p + 8);
+        if (length > left)
+            return "corrupt PNG: the chunk at byte " + std::to_string(p) + " claims " + std::to_string(length) +
+                   " bytes, " + std::to_string(left) + " are left";
+        if (type == "IEND") break;
+        p += 8 + length + 4;  // and the CRC
     }
     return {};
 }
