@@ -371,6 +371,12 @@ def bad(out):
     doc, b = model()
     doc["asset"]["extras"] = "@"
     add("deep_extras.gltf", gltf_bytes(doc, b).replace(b'"@"', b"[" * 5000 + b"]" * 5000), "nested deeper")
+    # A vertex next to -FLT_MAX: the seam weld's p - tolerance overflowed to -inf and its cell range ran over
+    # 4e18 cells (a hang in weldPositions).
+    cube = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    cube[7] = (1, -4, -3.4028106884672383e+38)
+    add("far_vertex.glb", glb_bytes(*model(pos=cube, idx=[0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5])),
+        "bounding sphere|invalid|finite")
     add("random.glb", good_glb[:20] + bytes((i * 7919 + 13) % 256 for i in range(400)), "glb|json|parse|chunk|exceed")
     add("not_there.gltf", None, "cannot open")
     os.makedirs(os.path.join(out, "a_directory.gltf"), exist_ok=True)
