@@ -1,5 +1,5 @@
 // The one translation unit with stb_image's implementation, static: libstb and other users of stb keep
-// their own symbols, and ours do not interpose on theirs.
+// their own symbols, and ours do not interpose on theirs. Compiled with -fwrapv (see assets/CMakeLists.txt).
 #define STB_IMAGE_STATIC
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
@@ -9,9 +9,11 @@
 
 #include <stb_image.h>
 
-#include <fstream>
-#include <iterator>
+#include <algorithm>
 #include <memory>
+
+#include "assets/gltf_files.h"
+#include "assets/image_checks.h"
 
 namespace sieve::assets::gltf {
 namespace {
@@ -35,15 +37,29 @@ std::string percentDecode(const std::string& uri) {
     return out;
 }
 
+// An external image file, through the loader's reader of regular files (a directory or a device is refused).
 Expected<std::vector<uint8_t>> readFile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return Unexpected{"cannot open " + path};
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
-    if (file.bad()) return Unexpected{"read error in " + path};
+    std::vector<unsigned char> bytes;
+    std::string err;
+    if (!readRegularFile(&bytes, &err, path, nullptr)) {
+        while (!err.empty() && err.back() == '\n') err.pop_back();
+        return Unexpected{err.empty() ? "cannot read " + path : err};
+    }
     return bytes;
 }
 
 }  // namespace
+
+uint64_t PixelBudget::left() const {
+    const uint64_t total = std::min(encodedBytes_, uint64_t(1) << 40) * kPixelsPerByte + kFreePixels;
+    return total > decodedPixels_ ? total - decodedPixels_ : 0;
+}
+
+bool PixelBudget::take(uint64_t pixels) {
+    if (pixels > left()) return false;
+    decodedPixels_ += pixels;
+    return true;
+}
 
 bool captureImage(tinygltf::Image*, const int index, std::string*, std::string*, int, int, const unsigned char* bytes,
                   int size, void* user) {
@@ -55,7 +71,7 @@ bool captureImage(tinygltf::Image*, const int index, std::string*, std::string*,
 }
 
 Expected<Texture> decodeImage(const tinygltf::Model& model, const ImageBytes& bytes, int index,
-                              const std::string& baseDir) {
+                              const std::string& baseDir, PixelBudget& budget) {
     if (index < 0 || size_t(index) >= model.images.size())
         return Unexpected{"image " + std::to_string(index) + " does not exist"};
     const tinygltf::Image& image = model.images[size_t(index)];
@@ -67,15 +83,22 @@ Expected<Texture> decodeImage(const tinygltf::Model& model, const ImageBytes& by
         if (!read) return Unexpected{name + ": " + read.error()};
         file = std::move(read).value();
         data = &file;
+        budget.addEncoded(file.size());
     }
     if (!data || data->empty()) return Unexpected{name + " has no data"};
     if (data->size() > size_t(INT32_MAX)) return Unexpected{name + " is larger than 2 GiB"};
+    for (std::string e : {checkPngChunks(*data), checkJpegHuffmanTables(*data)})
+        if (!e.empty()) return Unexpected{name + ": " + e};
     int w = 0, h = 0, channels = 0;
     if (!stbi_info_from_memory(data->data(), int(data->size()), &w, &h, &channels))
         return Unexpected{name + ": not a PNG or JPEG image stb_image can decode (" + stbi_failure_reason() + ")"};
     if (w <= 0 || h <= 0 || w > kMaxSide || h > kMaxSide)
         return Unexpected{name + ": " + std::to_string(w) + "x" + std::to_string(h) + " is outside 1.." +
                           std::to_string(kMaxSide) + " per side"};
+    if (const uint64_t left = budget.left(); !budget.take(uint64_t(w) * uint64_t(h)))
+        return Unexpected{name + ": " + std::to_string(w) + "x" + std::to_string(h) +
+                          " pixels are more than the file's images may decode to (" + std::to_string(left) + " left, " +
+                          std::to_string(PixelBudget::kPixelsPerByte) + " per byte of image data)"};
     std::unique_ptr<stbi_uc, void (*)(void*)> pixels(
         stbi_load_from_memory(data->data(), int(data->size()), &w, &h, &channels, 4), stbi_image_free);
     if (!pixels) return Unexpected{name + ": decoding failed (" + std::string(stbi_failure_reason()) + ")"};

@@ -15,6 +15,7 @@
 #include "assets/gltf_camera.h"
 #include "assets/gltf_draco.h"
 #include "assets/gltf_extensions.h"
+#include "assets/gltf_files.h"
 #include "assets/gltf_images.h"
 #include "assets/gltf_instancing.h"
 #include "assets/gltf_materials.h"
@@ -347,26 +348,15 @@ Expected<bool> instantiateNodes(const tinygltf::Model& model, const std::vector<
     return true;
 }
 
-// tinygltf's file reader for external buffers and images, refusing what is not a regular file: its own
-// reader sizes a directory or a device by tellg (-1) and asks for an allocation of 2^63 bytes (found by the
-// fuzzer with a buffer uri naming a directory).
-bool readRegularFile(std::vector<unsigned char>* out, std::string* err, const std::string& path, void* user) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        if (err) *err += "external file '" + path + "' is not a regular file\n";
-        return false;
-    }
-    return tinygltf::ReadWholeFile(out, err, path, user);
-}
-
 // Parses the container into `model` (images stay encoded, in `images`); returns an error message, empty on
 // success.
 std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDir, SceneData& scene,
                        tinygltf::Model& model, gltf::ImageBytes& images) {
     tinygltf::TinyGLTF loader;
+    images.fileBytes = bytes.size();
     loader.SetImageLoader(gltf::captureImage, &images);
     loader.SetFsCallbacks(
-        {&tinygltf::FileExists, &tinygltf::ExpandFilePath, &readRegularFile, &tinygltf::WriteWholeFile, nullptr});
+        {&tinygltf::FileExists, &tinygltf::ExpandFilePath, &gltf::readRegularFile, &tinygltf::WriteWholeFile, nullptr});
     std::string err, warn;
     bool ok = false;
     bool glb = bytes.size() >= 4 && readU32(bytes.data()) == kGlbMagic;
@@ -374,7 +364,9 @@ std::string parseModel(std::span<const uint8_t> bytes, const std::string& baseDi
         if (std::string e = checkGlbHeader(bytes); !e.empty()) return e;
     std::optional<std::vector<uint8_t>> filled;
     try {
-        filled = gltf::prepareForTinygltf(bytes, glb);
+        auto prepared = gltf::prepareForTinygltf(bytes, glb);
+        if (!prepared) return prepared.error();
+        filled = std::move(prepared).value();
         if (filled) bytes = *filled;
         if (glb) {
             ok = loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), baseDir);
@@ -429,6 +421,9 @@ Expected<SceneData> loadGltfFromMemory(std::span<const uint8_t> bytes, const std
         if (progress) progress("nodes", 1.0f);
     } catch (const std::bad_alloc&) {
         return Unexpected{name + ": out of memory"};
+    } catch (const std::exception& e) {
+        // A library call that throws on input it dislikes: a message, never an escaping exception.
+        return Unexpected{name + ": " + e.what()};
     }
     for (std::string& line : notes.lines()) scene.warnings.push_back(std::move(line));
     if (scene.instances.empty()) return Unexpected{name + ": no renderable triangles"};

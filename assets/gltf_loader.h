@@ -27,7 +27,8 @@
 // bufferView or buffer ranges outside their data, component types an attribute may not have, index out
 // of range, NaN/Inf positions or transforms, missing POSITION, malformed or undecodable compressed
 // data, a node graph that is not a forest (cycles, shared children, out-of-range children),
-// hierarchies deeper than kMaxGltfNodeDepth, and scenes with "no renderable triangles".
+// hierarchies deeper than kMaxGltfNodeDepth, JSON nested deeper than kMaxGltfJsonDepth, and scenes with
+// "no renderable triangles".
 #include <cstdint>
 #include <functional>
 #include <span>
@@ -40,6 +41,8 @@
 namespace sieve::assets {
 
 inline constexpr uint32_t kMaxGltfNodeDepth = 1024;
+// Arrays and objects inside each other in the JSON (a glTF needs fewer than 10; extras may hold more).
+inline constexpr uint32_t kMaxGltfJsonDepth = 256;
 
 // Progress of a load: a stage ("reading", "parsing", "meshes", "nodes") and its share done in [0, 1].
 // "meshes" counts the indices of the triangle primitives, each primitive's share advancing with its LOD

@@ -50,7 +50,7 @@ class TextureTable {
 public:
     TextureTable(const tinygltf::Model& model, const ImageBytes& images, const std::string& baseDir, SceneData& scene,
                  Notes& notes)
-        : model_(model), images_(images), baseDir_(baseDir), scene_(scene), notes_(notes) {}
+        : model_(model), images_(images), baseDir_(baseDir), scene_(scene), notes_(notes), budget_(images.fileBytes) {}
 
     // srgb: a colour texture (decoded to linear by the sampler); else a linear one (normal maps).
     uint32_t slotOf(int texture, bool srgb) {
@@ -71,7 +71,7 @@ public:
         if (scene_.textures.size() + 1 >= gpu::SIEVE_MAX_TEXTURES) {
             notes_.add("more than " + std::to_string(gpu::SIEVE_MAX_TEXTURES - 1) +
                        " images: the others are drawn untextured");
-        } else if (auto decoded = decodeImage(model_, images_, image, baseDir_); !decoded) {
+        } else if (auto decoded = decodeImage(model_, images_, image, baseDir_, budget_); !decoded) {
             notes_.add("an image could not be decoded and is drawn untextured: " + decoded.error());
         } else {
             scene_.textures.push_back(std::move(decoded).value());
@@ -88,6 +88,7 @@ private:
     const std::string& baseDir_;
     SceneData& scene_;
     Notes& notes_;
+    PixelBudget budget_;
     std::unordered_map<int64_t, uint32_t> slots_;  // by image * 2 + srgb
 };
 

@@ -13,6 +13,7 @@ import json
 import os
 import struct
 import sys
+import zlib
 
 QUAD_POS = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)]
 QUAD_IDX = [0, 1, 2, 0, 2, 3]
@@ -86,6 +87,149 @@ def glb_bytes(doc, binary):
     return struct.pack("<III", 0x46546C67, 2, 12 + len(chunks)) + chunks
 
 
+def png_bytes(width, height, color_type, rows, palette=None, idat_length=None):
+    """A PNG of 8-bit samples: rows of raw bytes, each with its own filter byte (0..4 in turn). idat_length:
+    the length the IDAT chunk claims (stb_image 2.27 grew its buffer to it before reading)."""
+    def chunk(tag, data):
+        return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
+    raw = b"".join(bytes([y % 5]) + row for y, row in enumerate(rows))
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, color_type, 0, 0, 0))
+    if palette:
+        out += chunk(b"PLTE", b"".join(bytes(c[:3]) for c in palette)) + chunk(b"tRNS", bytes(c[3] for c in palette))
+    idat = chunk(b"IDAT", zlib.compress(raw))
+    if idat_length is not None:
+        idat = struct.pack(">I", idat_length) + idat[4:]
+    return out + idat + chunk(b"IEND", b"")
+
+
+def jpeg_bytes(kind="flat"):
+    """A baseline JPEG with one-code Huffman tables. flat: 16x16 YCbCr 4:2:0, every block flat (DC 0, EOB).
+    dc_overflow: 320x8 grey whose 40 blocks each add 2047 to the DC sum, with 16-bit quantizers of 65535:
+    stb_image 2.27 multiplies the two past int's range (UBSan: signed integer overflow). huge: 16384x16384
+    grey with the entropy data of one block: stb_image decodes the missing rest as zeros (1 GiB of RGBA).
+    huffman_overflow: flat, with a DC table of 272 codes (16 lengths x 17): stb_image 2.27 wrote past its
+    257-entry size table (UBSan: index out of bounds; memory corruption without the sanitizer)."""
+    def segment(marker, data):
+        return b"\xff" + bytes([marker]) + struct.pack(">H", len(data) + 2) + data
+
+    def entropy(bits):  # padded with 1 bits, 0xFF bytes stuffed
+        bits += "1" * (-len(bits) % 8)
+        data = bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
+        return data.replace(b"\xff", b"\xff\x00")
+
+    if kind == "dc_overflow":
+        dqt = segment(0xDB, b"\x10" + b"\xff\xff" * 64)
+        components, size, dc_symbol, blocks = [(1, 0x11)], (8, 320), 11, ("0" + "1" * 11 + "0") * 40
+    elif kind == "huge":
+        dqt = segment(0xDB, b"\x00" + b"\x01" * 64)
+        components, size, dc_symbol, blocks = [(1, 0x11)], (16384, 16384), 0, "00"
+    else:
+        dqt = segment(0xDB, b"\x00" + b"\x01" * 64)
+        components, size, dc_symbol, blocks = [(1, 0x22), (2, 0x11), (3, 0x11)], (16, 16), 0, "00" * 6
+    sof = segment(0xC0, struct.pack(">BHHB", 8, size[0], size[1], len(components)) +
+                  b"".join(bytes([c, hv, 0]) for c, hv in components))
+    one_code = bytes([1] + [0] * 15)  # one code of length 1
+    dht = segment(0xC4, b"\x00" + one_code + bytes([dc_symbol]) + b"\x10" + one_code + b"\x00")  # AC: EOB
+    if kind == "huffman_overflow":
+        dht = segment(0xC4, b"\x00" + bytes([17] * 16) + bytes(272) + b"\x10" + one_code + b"\x00")
+    sos = segment(0xDA, bytes([len(components)]) + b"".join(bytes([c, 0]) for c, _ in components) + b"\x00\x3f\x00")
+    return b"\xff\xd8" + dqt + sof + dht + sos + entropy(blocks) + b"\xff\xd9"
+
+
+def append_view(doc, binary, data):
+    """Appends `data` (4-aligned) to the model's buffer as a new bufferView; returns (binary, view index)."""
+    binary += b"\0" * (-len(binary) % 4)
+    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": len(data)})
+    binary += data
+    doc["buffers"][0]["byteLength"] = len(binary)
+    return binary, len(doc["bufferViews"]) - 1
+
+
+def append_accessor(doc, binary, data, **accessor):
+    binary, view = append_view(doc, binary, data)
+    doc["accessors"].append(dict(accessor, bufferView=view))
+    return binary, len(doc["accessors"]) - 1
+
+
+def rgba_png(**options):
+    return png_bytes(4, 4, 6, [b"".join(bytes((x * 60, y * 60, 200, 255 - x * 20)) for x in range(4))
+                               for y in range(4)], **options)
+
+
+def textured_model(jpeg=None, png=None):
+    """The quad with UVs and three materials' textures: a filtered RGBA PNG and a YCbCr JPEG in bufferViews,
+    a palette PNG in a data URI, a texture without a source and one whose image uri names a directory (the
+    file's own folder: drawn untextured with a note)."""
+    doc, binary = model()
+    binary, uv = append_accessor(doc, binary, struct.pack("<8f", 0, 0, 1, 0, 1, 1, 0, 1),
+                                 componentType=5126, type="VEC2", count=4)
+    doc["meshes"][0]["primitives"][0]["attributes"]["TEXCOORD_0"] = uv
+    doc["meshes"][0]["primitives"][0]["material"] = 0
+    binary, png_view = append_view(doc, binary, png or rgba_png())
+    binary, jpg_view = append_view(doc, binary, jpeg or jpeg_bytes())
+    palette = png_bytes(2, 2, 3, [b"\x00\x01", b"\x01\x00"], palette=[(255, 0, 0, 255), (0, 0, 255, 128)])
+    doc["images"] = [{"bufferView": png_view, "mimeType": "image/png"},
+                     {"bufferView": jpg_view, "mimeType": "image/jpeg"},
+                     {"uri": "data:image/png;base64," + base64.b64encode(palette).decode()},
+                     {"uri": "."}]
+    doc["samplers"] = [{"magFilter": 9728, "minFilter": 9987, "wrapS": 33648, "wrapT": 33071}]
+    doc["textures"] = [{"source": 0, "sampler": 0}, {"source": 1}, {"source": 2}, {"sampler": 0}, {"source": 3}]
+    transform = {"KHR_texture_transform": {"offset": [0.5, 0], "rotation": 0.3, "scale": [2, 2]}}
+    doc["extensionsUsed"] = ["KHR_texture_transform"]
+    doc["materials"] = [
+        {"pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.5, 1], "baseColorTexture":
+                                  {"index": 0, "extensions": transform},
+                                  "metallicRoughnessTexture": {"index": 3}},
+         "normalTexture": {"index": 2, "scale": 0.5, "extensions": transform},
+         "emissiveTexture": {"index": 1}, "emissiveFactor": [1, 1, 1], "occlusionTexture": {"index": 1}},
+        {"alphaMode": "MASK", "alphaCutoff": 0.3, "doubleSided": True,
+         "pbrMetallicRoughness": {"baseColorTexture": {"index": 4}}, "emissiveTexture": {"index": 2, "texCoord": 1}},
+        {"alphaMode": "BLEND", "normalTexture": {"index": 0, "extensions": {"KHR_texture_transform": {"texCoord": 0}}}}]
+    doc["meshes"][0]["primitives"] += [dict(doc["meshes"][0]["primitives"][0], material=1),
+                                       dict(doc["meshes"][0]["primitives"][0], material=2)]
+    return doc, binary
+
+
+def kitchen_sink_model():
+    """KHR_mesh_quantization attributes (u16 positions, normalized i8 normals in a strided view, u8 UVs, u8
+    indices) and what the loader ignores or only notes: a sparse accessor (a morph target), a skin, an
+    animation, strip and fan primitives, lights, a second scene as the default."""
+    doc, binary = model()
+    prim = doc["meshes"][0]["primitives"][0]
+    binary, pos = append_accessor(doc, binary, struct.pack("<12H", 0, 0, 0, 9, 0, 0, 9, 9, 0, 0, 9, 0),
+                                  componentType=5123, type="VEC3", count=4)
+    binary, nrm = append_accessor(doc, binary, b"\x00\x00\x7f\x00" * 4, componentType=5120, type="VEC3",
+                                  count=4, normalized=True)
+    doc["bufferViews"][-1]["byteStride"] = 4
+    binary, uv = append_accessor(doc, binary, bytes([0, 0, 255, 0, 255, 255, 0, 255]), componentType=5121,
+                                 type="VEC2", count=4, normalized=True)
+    binary, idx = append_accessor(doc, binary, bytes([0, 1, 2, 0, 2, 3]), componentType=5121, type="SCALAR", count=6)
+    binary, sparse_idx = append_view(doc, binary, bytes([1, 3]))
+    binary, sparse_val = append_view(doc, binary, pack_f32([(0, 0, 1), (0, 0, 2)]))
+    doc["accessors"].append({"componentType": 5126, "type": "VEC3", "count": 4, "sparse": {
+        "count": 2, "indices": {"bufferView": sparse_idx, "componentType": 5121}, "values": {"bufferView": sparse_val}}})
+    sparse = len(doc["accessors"]) - 1
+    binary, times = append_accessor(doc, binary, struct.pack("<2f", 0, 1), componentType=5126, type="SCALAR",
+                                    count=2, min=[0], max=[1])
+    binary, moves = append_accessor(doc, binary, pack_f32([(0, 0, 0), (1, 0, 0)]), componentType=5126,
+                                    type="VEC3", count=2)
+    quantized = {"attributes": {"POSITION": pos, "NORMAL": nrm, "TEXCOORD_0": uv}, "indices": idx,
+                 "targets": [{"POSITION": sparse}]}
+    doc["meshes"][0]["primitives"] = [prim, quantized, dict(prim, mode=5), dict(prim, mode=6)]
+    doc["meshes"][0]["weights"] = [0.5]
+    doc["extensionsUsed"] = ["KHR_mesh_quantization", "KHR_lights_punctual"]
+    doc["extensionsRequired"] = ["KHR_mesh_quantization"]
+    doc["extensions"] = {"KHR_lights_punctual": {"lights": [{"type": "point"}]}}
+    doc["nodes"] = [{"mesh": 0, "skin": 0}, {"mesh": 0, "translation": [3, 0, 0], "children": [2]},
+                    {"extensions": {"KHR_lights_punctual": {"light": 0}}, "extras": {"note": "a light"}}]
+    doc["skins"] = [{"joints": [2]}]
+    doc["animations"] = [{"channels": [{"sampler": 0, "target": {"node": 1, "path": "translation"}}],
+                          "samplers": [{"input": times, "output": moves, "interpolation": "LINEAR"}]}]
+    doc["scenes"] = [{"nodes": [0]}, {"nodes": [0, 1]}]
+    doc["scene"] = 1
+    return doc, binary
+
+
 def write(path, data):
     with open(path, "wb") as f:
         f.write(data)
@@ -120,6 +264,12 @@ def seeds(out):
                       {"type": "orthographic", "orthographic": {"xmag": 2, "ymag": 1, "znear": 0, "zfar": 50}},
                       {"type": "perspective", "perspective": {"yfov": 0, "znear": 0.1}}]
     cases["cameras"] = (doc, binary)
+    cases["textured"] = textured_model()
+    cases["jpeg_dc_overflow"] = textured_model(jpeg_bytes("dc_overflow"))
+    cases["jpeg_huge"] = textured_model(jpeg_bytes("huge"))
+    cases["jpeg_huffman_overflow"] = textured_model(jpeg_bytes("huffman_overflow"))
+    cases["png_idat_huge"] = textured_model(png=rgba_png(idat_length=(1 << 31) - 1))
+    cases["kitchen_sink"] = kitchen_sink_model()
     # The strided case: a 16-byte stride over 4 packed vec3s holds 3 elements (48 bytes).
     for name, (doc, binary) in cases.items():
         write(os.path.join(out, name + ".gltf"), gltf_bytes(doc, binary))
@@ -206,6 +356,27 @@ def bad(out):
     doc = copy.deepcopy(good_doc)
     doc["buffers"][0]["uri"] = "."
     add("buffer_is_directory.gltf", json.dumps(doc).encode(), "regular file")
+    # An image's bufferView past the end of its buffer, and one at an offset near 2^64: tinygltf 2.7 hands
+    # &data[byteOffset] and byteLength to the image callback unchecked (a heap-buffer-overflow read and a
+    # pointer overflow).
+    doc, b = textured_model()
+    view = doc["bufferViews"][doc["images"][0]["bufferView"]]
+    view["byteLength"] = len(b) - view["byteOffset"] + 4
+    add("image_view_too_long.gltf", gltf_bytes(doc, b), "exceeds buffer")
+    doc, b = textured_model()
+    doc["bufferViews"][doc["images"][1]["bufferView"]]["byteOffset"] = (1 << 64) - 64
+    add("image_view_offset_huge.glb", glb_bytes(doc, b), "exceeds buffer")
+    # 5000 nested arrays in extras (10 KB): tinygltf 2.7 converts them to tinygltf::Value recursively and
+    # overflowed the fuzzer's stack.
+    doc, b = model()
+    doc["asset"]["extras"] = "@"
+    add("deep_extras.gltf", gltf_bytes(doc, b).replace(b'"@"', b"[" * 5000 + b"]" * 5000), "nested deeper")
+    # A vertex next to -FLT_MAX: the seam weld's p - tolerance overflowed to -inf and its cell range ran over
+    # 4e18 cells (a hang in weldPositions).
+    cube = [(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)]
+    cube[7] = (1, -4, -3.4028106884672383e+38)
+    add("far_vertex.glb", glb_bytes(*model(pos=cube, idx=[0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5])),
+        "bounding sphere|invalid|finite")
     add("random.glb", good_glb[:20] + bytes((i * 7919 + 13) % 256 for i in range(400)), "glb|json|parse|chunk|exceed")
     add("not_there.gltf", None, "cannot open")
     os.makedirs(os.path.join(out, "a_directory.gltf"), exist_ok=True)
