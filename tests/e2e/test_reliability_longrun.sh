@@ -3,7 +3,8 @@
 # message, and both the host's resident set (VmRSS) and the device memory the engine's allocator holds stay
 # flat after warm-up. Frames: SIEVE_LONGRUN_FRAMES (default 6000, about 50 s on lavapipe with 2 cores). The
 # resident set's growth is the least-squares slope over the steady phase's 45 samples times its length, not
-# the difference of two single samples (which oscillate by several MiB and failed a CI run on noise).
+# the difference of two single samples (which oscillate by several MiB and failed a CI run on noise), and
+# it fails only where the last quarter also peaks above the rest (a level that shifts once is not a leak).
 # The camera holds still because a moving one raises the allocator's high-water mark whenever a view needs
 # more than any before: growth that stops, which a slope over a few thousand frames cannot tell from a
 # leak (measured on lavapipe: the flyover over 16,000 frames rose 8 MiB until frame 2,500, then stayed
@@ -59,7 +60,19 @@ spread = max(ys) - min(ys)
 limit_kib = 4096
 print(f"  steady phase: {len(steady)} samples over {span} frames, slope {slope:.3f} KiB/frame, "
       f"trend {rss_growth} KiB, min-max spread {spread} KiB")
-assert rss_growth <= limit_kib, f"resident set grew by {rss_growth} KiB (trend) over {span} frames"
+# A leak keeps raising the resident set, so it also sets a new peak in the last quarter, above every sample
+# since the first twelfth. A block the allocator keeps or returns (on lavapipe one of about 4.4 MiB comes and
+# goes) shifts the level once, and within the steady phase the slope cannot tell that from a leak (CI run of
+# 2026-12-03: rss 170.7 <-> 175.1 MiB from frame 500 on, then 175.1 from frame 2,800: trend 4633 KiB, no new
+# peak). So the run fails when both see growth: a leak of 1 KiB per frame raises the peak by 1.5 MiB.
+last = [r[1] for r in rows if r[0] > frames * 3 // 4]
+before = [r[1] for r in rows if frames // 12 <= r[0] <= frames * 3 // 4]
+new_peak = max(last) - max(before)
+peak_limit_kib = 1024
+print(f"  last quarter's peak over the earlier one (after frame {frames // 12}): {new_peak} KiB")
+assert rss_growth <= limit_kib or new_peak <= peak_limit_kib, (
+    f"resident set grew by {rss_growth} KiB (trend) over {span} frames and its last quarter peaks {new_peak} KiB "
+    f"above the rest")
 stats = json.load(open(stats_path))
 assert stats["frames"] == frames and stats["instances"] == 200, stats
 print(f"long run OK: {frames} frames, rss trend after warm-up {rss_growth} KiB, device memory flat")
