@@ -1,7 +1,7 @@
 // What one instance is in one view: the per-(instance, view) tests of the flag shaders (flag.glsl,
 // included by flag_early.comp and flag_late.comp).
-// The includer declares: views[] (CullParams), instances[], meshes[], primitives[], counters[]
-// (CullCounters) and, with CULL_LATE, the pyramid sampler (view 0's Hi-Z: r = min, g = max depth) and
+// The includer declares: views[] (CullParams), instances[], meshes[], primitives[], counterWords[]
+// (CullCounterStripe as uints) and, with CULL_LATE, the pyramid sampler (view 0's Hi-Z: r = min, g = max depth) and
 // occlusionView (the CullParams of the camera whose depth the pyramid holds).
 //
 // Instance fields are read when a view first needs them: the sphere only where a frustum, distance,
@@ -117,20 +117,15 @@ uint binDraws(uint meshIndex, uint b, uint binCount) {
     return c;
 }
 
-// counters[v] += the subgroup's votes (which: 0 frustumVisible, 1 earlyDrawn, 2 lateVisible, 3
-// lateDrawn, 4 distanceCulled). Every invocation of the subgroup must reach it.
+// Stripe (group index % SIEVE_CULL_COUNTER_STRIPES) of view v's counters (shared/cull.h CullCounterStripe)
+// += the subgroup's votes (which: the CullCounters word, 0 frustumVisible, 1 earlyDrawn, 2 lateVisible, 3
+// lateDrawn, 4 distanceCulled). Every invocation of the subgroup must reach it. Summing the workgroup's
+// votes in shared memory first (one device atomic per workgroup) was measured slower on the H200 than
+// padded stripes alone (bench/RESULTS.md, 2026-12-03 "counters").
 void countSubgroup(bool b, uint v, uint which) {
-    uint n = subgroupBallotBitCount(subgroupBallot(b));
-    if (subgroupElect() && n > 0u) {
-        const uint c = v * SIEVE_CULL_COUNTER_STRIPES + sieve_group_index() % SIEVE_CULL_COUNTER_STRIPES;
-        switch (which) {
-            case 0: atomicAdd(counters[c].frustumVisible, n); break;
-            case 1: atomicAdd(counters[c].earlyDrawn, n); break;
-            case 2: atomicAdd(counters[c].lateVisible, n); break;
-            case 3: atomicAdd(counters[c].lateDrawn, n); break;
-            case 4: atomicAdd(counters[c].distanceCulled, n); break;
-        }
-    }
+    const uint n = subgroupBallotBitCount(subgroupBallot(b));
+    const uint stripe = v * SIEVE_CULL_COUNTER_STRIPES + sieve_group_index() % SIEVE_CULL_COUNTER_STRIPES;
+    if (subgroupElect() && n > 0u) atomicAdd(counterWords[stripe * SIEVE_CULL_STRIPE_WORDS + which], n);
 }
 
 // The distance test's count, where view v runs it (a uniform branch: the whole subgroup takes it or not).

@@ -16,8 +16,8 @@
 // where that camera saw it.
 // Outputs: flags[vi] (early phase: two-phase views only, the others' entries are not written: nothing
 // reads them; late phase: unless CullFlagPush::options has SIEVE_FLAG_PUSH_NO_LATE_FLAGS), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
-// instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; counters[v] (shared/cull.h
-// CullCounters) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision.
+// instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; view v's counters
+// (shared/cull.h CullCounterStripe) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/dispatch.h"
@@ -27,7 +27,10 @@
 #include "shared/cull_state.h"
 #include "shared/draw_push.h"
 
-layout(local_size_x = 64) in;
+// 128 invocations (the Vulkan minimum of maxComputeWorkGroupInvocations): on the H200 the early pass at
+// 10M instances takes 72 us in workgroups of 128 against 107 in workgroups of 64 (bench/RESULTS.md,
+// 2026-12-03 "counters").
+layout(local_size_x = 128) in;
 // A uniform block: every invocation reads the same views, which the constant cache serves best.
 layout(set = 0, binding = SIEVE_FLAG_VIEWS, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
 layout(set = 0, binding = SIEVE_FLAG_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
@@ -41,7 +44,7 @@ layout(set = 0, binding = SIEVE_FLAG_VISIBLE_LAST, std430) readonly buffer Visib
 layout(set = 0, binding = SIEVE_FLAG_FLAGS, std430) writeonly buffer Flags { uint flags[]; };
 layout(set = 0, binding = SIEVE_FLAG_DRAW_COUNTS, std430) writeonly buffer DrawCounts { uint drawCounts[]; };
 layout(set = 0, binding = SIEVE_FLAG_LODS, std430) writeonly buffer Lods { uint lods[]; };
-layout(set = 0, binding = SIEVE_FLAG_COUNTERS, std430) buffer Counters { CullCounters counters[]; };
+layout(set = 0, binding = SIEVE_FLAG_COUNTERS, std430) buffer Counters { uint counterWords[]; };
 #if CULL_LATE
 layout(set = 0, binding = SIEVE_FLAG_FLAGS_EARLY, std430) readonly buffer FlagsEarly { uint flagsEarly[]; };
 layout(set = 0, binding = SIEVE_FLAG_PYRAMID) uniform sampler2D pyramid;  // Hi-Z of view 0, r = min, g = max depth
@@ -62,7 +65,7 @@ void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) 
 }
 
 void main() {
-    const uint i = sieve_group_index() * 64u + gl_LocalInvocationID.x;
+    const uint i = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
     const uint n = pc.instanceCount;
     const bool valid = i < n;
     InstanceCache cache = emptyCache();

@@ -26,7 +26,7 @@ void main() {
             const uint view = (w - 4u) / SIEVE_CULL_COUNTER_WORDS, field = (w - 4u) % SIEVE_CULL_COUNTER_WORDS;
             value = 0u;
             for (uint s = 0u; s < SIEVE_CULL_COUNTER_STRIPES; ++s)
-                value += counters[(view * SIEVE_CULL_COUNTER_STRIPES + s) * SIEVE_CULL_COUNTER_WORDS + field];
+                value += counters[(view * SIEVE_CULL_COUNTER_STRIPES + s) * SIEVE_CULL_STRIPE_WORDS + field];
         }
         else if (w < 4u + counterWords + streamWords)
             value = early[w - 4u - counterWords];

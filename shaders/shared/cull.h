@@ -121,10 +121,17 @@ struct CullCounters {
     uint distanceCulled;
 };
 SIEVE_CONST(uint, SIEVE_CULL_COUNTER_WORDS, 5u)  // uints of one CullCounters
-// Each view's counters are striped: CullCounters[view * STRIPES + stripe], a workgroup adding to stripe
-// (group index % STRIPES), the stats pass summing them. One same-address atomic per subgroup and counter
-// cost the H200's late flag pass about 0.2 ms at 10M instances where most subgroups vote.
+// Each view's counters are striped: CullCounterStripe[view * STRIPES + stripe], a flag workgroup adding
+// to stripe (group index % STRIPES), the stats pass summing the stripes. Each stripe fills a 128-byte line
+// of its own: the H200 serializes atomics to one line, and one per subgroup and counter into 32 unpadded
+// stripes (5 lines) cost its late flag pass 0.08 ms of 0.36 at 10M instances in random order
+// (bench/RESULTS.md, 2026-12-03 "counters").
 SIEVE_CONST(uint, SIEVE_CULL_COUNTER_STRIPES, 32u)
+SIEVE_CONST(uint, SIEVE_CULL_STRIPE_WORDS, 32u)
+struct CullCounterStripe {
+    CullCounters counters;
+    uint pad[SIEVE_CULL_STRIPE_WORDS - SIEVE_CULL_COUNTER_WORDS];
+};
 
 // Where the occlusion test reads the pyramid: texels [x0, x1] x [y0, y1] (at most 2x2) of `mip`.
 struct CullOcclusionQuery {

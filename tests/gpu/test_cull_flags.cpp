@@ -40,7 +40,7 @@ protected:
         engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), drawsL = makeEmpty(n * 4),
                        lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4), state = makeEmpty(n * 4);
         engine::Buffer counters =
-            makeBuffer(std::vector<sieve::gpu::CullCounters>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
+            makeBuffer(std::vector<sieve::gpu::CullCounterStripe>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         engine::Buffer occlusion =
             makeBuffer(std::vector<sieve::gpu::CullParams>{frame.occlusion.value_or(frame.params)},
                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "occlusion camera");
@@ -86,8 +86,8 @@ protected:
         g.lateLods = read<uint32_t>(lodsL, n);
         g.visibleLast = read<uint32_t>(visibleLast, n);
         g.state = read<uint32_t>(state, n);
-        auto c =
-            sieve::sumCounterStripes(read<sieve::gpu::CullCounters>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
+        auto c = sieve::sumCounterStripes(
+            read<sieve::gpu::CullCounterStripe>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         if (!c.empty()) g.counters = c[0];
         return g;
     }

@@ -92,7 +92,7 @@ protected:
                        primitives = makeBuffer(scene.primitives), visible = makeBuffer(visibleLast),
                        state = makeEmpty(n * 4),
                        counters = makeBuffer(
-                           std::vector<sieve::gpu::CullCounters>(views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
+                           std::vector<sieve::gpu::CullCounterStripe>(views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
                        streamTable = makeBuffer(table),
                        scratch = makeEmpty(drawList.scratchBytes({n, views, kBins, 1}) + 16);
         struct Phase {
@@ -149,7 +149,7 @@ protected:
         o.visibleLast = read<uint32_t>(visible, perView);
         o.state = read<uint32_t>(state, n);
         o.counters = sieve::sumCounterStripes(
-            read<sieve::gpu::CullCounters>(counters, views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
+            read<sieve::gpu::CullCounterStripe>(counters, views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         return o;
     }
 

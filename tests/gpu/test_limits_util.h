@@ -68,8 +68,8 @@ protected:
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
         engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
                        primitives = makeBuffer(scene.primitives), visibleLast = makeBuffer(frame.visibleLast);
-        engine::Buffer counters =
-                           makeBuffer(std::vector<sieve::gpu::CullCounters>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
+        engine::Buffer counters = makeBuffer(
+                           std::vector<sieve::gpu::CullCounterStripe>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
                        state = makeEmpty(n * 4);
         engine::Buffer streams = makeBuffer(std::vector<sieve::gpu::DrawStream>{{0, capacity}});
         const VkDeviceSize drawBytes = VkDeviceSize(capacity) * sizeof(sieve::gpu::DrawCommand);
@@ -135,8 +135,8 @@ protected:
         readPhase(early, out.early);
         readPhase(late, out.late);
         out.visibleLast = read<uint32_t>(visibleLast, n);
-        auto c =
-            sieve::sumCounterStripes(read<sieve::gpu::CullCounters>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
+        auto c = sieve::sumCounterStripes(
+            read<sieve::gpu::CullCounterStripe>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         if (!c.empty()) out.counters = c[0];
         return out;
     }

@@ -13,7 +13,7 @@
 //   drawCounts   u32[V * B * N] out, key (v * B + b) * N + i: the flagged instance's primitives in bin b
 //                (bins >= B count as bin B - 1), 0 when not flagged
 //   lods         u32[V * N] out: LOD of each flagged instance, 0 for the others
-//   counters     gpu::CullCounters[V * SIEVE_CULL_COUNTER_STRIPES], atomically incremented: zero them once
+//   counters     gpu::CullCounterStripe[V * SIEVE_CULL_COUNTER_STRIPES], atomically incremented: zero them once
 //                per frame; sumCounterStripes gives each view's
 //   late only:   flagsEarly, lodsEarly u32[V * N] (the early phase's; read only for two-phase views),
 //                state u32[N] out (view 0's decision, shared/cull_state.h), and view 0's Hi-Z pyramid
@@ -53,15 +53,16 @@ struct CullPhaseBuffers {
 };
 
 // Each view's counters from the striped array the flag passes add to (shared/cull.h).
-inline std::vector<gpu::CullCounters> sumCounterStripes(std::span<const gpu::CullCounters> striped) {
+inline std::vector<gpu::CullCounters> sumCounterStripes(std::span<const gpu::CullCounterStripe> striped) {
     std::vector<gpu::CullCounters> out(striped.size() / gpu::SIEVE_CULL_COUNTER_STRIPES);
     for (size_t i = 0; i < out.size() * gpu::SIEVE_CULL_COUNTER_STRIPES; ++i) {
         gpu::CullCounters& o = out[i / gpu::SIEVE_CULL_COUNTER_STRIPES];
-        o.frustumVisible += striped[i].frustumVisible;
-        o.earlyDrawn += striped[i].earlyDrawn;
-        o.lateVisible += striped[i].lateVisible;
-        o.lateDrawn += striped[i].lateDrawn;
-        o.distanceCulled += striped[i].distanceCulled;
+        const gpu::CullCounters& s = striped[i].counters;
+        o.frustumVisible += s.frustumVisible;
+        o.earlyDrawn += s.earlyDrawn;
+        o.lateVisible += s.lateVisible;
+        o.lateDrawn += s.lateDrawn;
+        o.distanceCulled += s.distanceCulled;
     }
     return out;
 }

@@ -54,7 +54,7 @@ void declareFrameSlots(SlotTable& slots, const StageKit& kit) {
     slots.buffer(kVisibility, Lifetime::Persistent, visibilityBytes(c),
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     slots.buffer(kCounters, Lifetime::Transient,
-                 sizeof(gpu::CullCounters) * gpu::SIEVE_CULL_COUNTER_STRIPES * c.maxViews,
+                 sizeof(gpu::CullCounterStripe) * gpu::SIEVE_CULL_COUNTER_STRIPES * c.maxViews,
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     // Exported for debug views (and read back by tests).
     slots.buffer(CullingPlugin::kInstanceState, Lifetime::Transient, n * 4,
@@ -75,7 +75,7 @@ Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const Fram
     std::memcpy(frame + kit.occlusionOffset(), &f.occlusion, sizeof(gpu::CullParams));
     std::memcpy(frame + kit.streamTableOffset(), kit.streams().data(), kit.streams().size_bytes());
     vkCmdFillBuffer(cmd, b[s.counters].buffer, b[s.counters].offset,
-                    sizeof(gpu::CullCounters) * gpu::SIEVE_CULL_COUNTER_STRIPES * kit.config().maxViews, 0);
+                    sizeof(gpu::CullCounterStripe) * gpu::SIEVE_CULL_COUNTER_STRIPES * kit.config().maxViews, 0);
     // Last frame's visibility of memory the host just created means nothing: start from none. Only the
     // slot's own bytes: the binding may be a range of a larger buffer.
     if (f.initPersistent)
