@@ -53,7 +53,7 @@ TEST(SpirvReflect, FlagShadersBindStorageAndPyramid) {
     const ShaderInfo early = reflectEmbedded("cull/flag_early.comp");
     EXPECT_EQ(early.stage, VK_SHADER_STAGE_COMPUTE_BIT);
     EXPECT_EQ(types(early), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS}));
-    EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{64, 1, 1}));
+    EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{128, 1, 1}));
     EXPECT_EQ(early.pushConstantBytes, sizeof(sieve::gpu::CullFlagPush));
     const ShaderInfo late = reflectEmbedded("cull/flag_late.comp");
     EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS, kU}));
