@@ -153,6 +153,16 @@ static_assert(offsetof(sieve::gpu::CullParams, planes) == 64 && offsetof(sieve::
               "CullParams must match its std140 layout");
 static_assert(sizeof(sieve::gpu::CullOcclusionQuery) == 24);
 static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullCheckPush) == 16);
+// The flag shaders add to a counter by its word (cull/decide.glsl countSubgroup's `which`), the stats pass
+// sums word by word, and each stripe fills one 128-byte line.
+static_assert(offsetof(sieve::gpu::CullCounters, earlyDrawn) == 4 &&
+                  offsetof(sieve::gpu::CullCounters, lateVisible) == 8 &&
+                  offsetof(sieve::gpu::CullCounters, lateDrawn) == 12 &&
+                  offsetof(sieve::gpu::CullCounters, distanceCulled) == 16 &&
+                  sizeof(sieve::gpu::CullCounters) == 4 * sieve::gpu::SIEVE_CULL_COUNTER_WORDS,
+              "CullCounters' words are numbered in countSubgroup and the stats pass");
+static_assert(sizeof(sieve::gpu::CullCounterStripe) == 4 * sieve::gpu::SIEVE_CULL_STRIPE_WORDS &&
+              sizeof(sieve::gpu::CullCounterStripe) == 128);
 #endif
 
 #ifdef __cplusplus

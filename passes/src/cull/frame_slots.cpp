@@ -24,6 +24,10 @@ VkDeviceSize uniformAlignment(const DeviceInfo& dev) {
     return std::max<VkDeviceSize>(dev.limits.minUniformBufferOffsetAlignment, 1);
 }
 
+// Every view's counter stripes (shared/cull.h CullCounterStripe).
+VkDeviceSize counterBytes(const CullingConfig& c) {
+    return VkDeviceSize(sizeof(gpu::CullCounterStripe)) * gpu::SIEVE_CULL_COUNTER_STRIPES * c.maxViews;
+}
 }  // namespace
 
 // The flag passes bind each frame's views and the occlusion camera as uniform buffers, the other stages
@@ -53,8 +57,7 @@ void declareFrameSlots(SlotTable& slots, const StageKit& kit) {
     // (Transfer source: tests read it back.)
     slots.buffer(kVisibility, Lifetime::Persistent, visibilityBytes(c),
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-    slots.buffer(kCounters, Lifetime::Transient,
-                 sizeof(gpu::CullCounterStripe) * gpu::SIEVE_CULL_COUNTER_STRIPES * c.maxViews,
+    slots.buffer(kCounters, Lifetime::Transient, counterBytes(c),
                  kStorage | kTransferDst | VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
     // Exported for debug views (and read back by tests).
     slots.buffer(CullingPlugin::kInstanceState, Lifetime::Transient, n * 4,
@@ -74,8 +77,7 @@ Result<void> recordFrameStart(VkCommandBuffer cmd, const Bindings& b, const Fram
     std::memcpy(frame, f.views.data(), f.views.size() * sizeof(gpu::CullParams));
     std::memcpy(frame + kit.occlusionOffset(), &f.occlusion, sizeof(gpu::CullParams));
     std::memcpy(frame + kit.streamTableOffset(), kit.streams().data(), kit.streams().size_bytes());
-    vkCmdFillBuffer(cmd, b[s.counters].buffer, b[s.counters].offset,
-                    sizeof(gpu::CullCounterStripe) * gpu::SIEVE_CULL_COUNTER_STRIPES * kit.config().maxViews, 0);
+    vkCmdFillBuffer(cmd, b[s.counters].buffer, b[s.counters].offset, counterBytes(kit.config()), 0);
     // Last frame's visibility of memory the host just created means nothing: start from none. Only the
     // slot's own bytes: the binding may be a range of a larger buffer.
     if (f.initPersistent)
