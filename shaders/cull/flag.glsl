@@ -78,12 +78,24 @@ void main() {
 #else
         const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
         const bool tested = valid && (earlyView || (twoPhase && visibleLast[vi] != 0u));
+        // A subgroup with nothing to test (most of them: few instances were visible last frame) flags nothing
+        // and counts nothing: its zeros are written and the tests, ballots and counter atomics skipped. The
+        // ballot is the same for every invocation that takes it, so the subgroup leaves together.
+        if (subgroupBallot(tested) == uvec4(0u)) {
+            if (valid) {
+                if (twoPhase) flags[vi] = 0u;
+                writeDrawCounts(i, v, false, false, 0u);
+            }
+            continue;
+        }
 #endif
         uint culledBy;
         const bool inFrustum = inViewKept(i, v, tested, cache, culledBy);
 #if CULL_LATE
         const bool vis = visibleOf(i, v, inFrustum, cache);
-        const bool drawnEarly = twoPhase && valid && flagsEarly[vi] != 0u;
+        // The early flags are read only in the frustum: the early phase flagged only instances in it (the same
+        // test of the same view), so elsewhere they are 0.
+        const bool drawnEarly = twoPhase && inFrustum && flagsEarly[vi] != 0u;
         const bool flag = vis && !drawnEarly;
         if (valid) visibleLast[vi] = vis ? 1u : 0u;
 #else
