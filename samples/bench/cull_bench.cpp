@@ -33,9 +33,11 @@ int cullMain(int argc, char** argv) {
     cli::Parser p = subcommandParser(kName, kDescription);
     addCitySizes(p, sizes);
     addCityOptions(p, o, 100000, "check the counts (see above); exit 1 on a mismatch");
+    addTurnOption(p, o);
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
+    if (const std::string why = checkCityOptions(o); !why.empty()) return fail(kName, why);
     const VkExtent2D extent = o.extent();
     const bool verify = o.verify;
     const JsonSink sink(o.out);
@@ -59,8 +61,9 @@ int cullMain(int argc, char** argv) {
         lines.frames = o.frames;
         lines.verify = verify;
         h.renderer().setDrawDistance(o.drawDistance);
+        h.setTurn(o.turn);
         lines.cpuFrustum = verify ? frustumReferenceCount(h.scene(), h.view(), h.proj(), o.drawDistance) : 0;
-        lines.fields = [&](Json& j) { j.num("draw_distance", o.drawDistance); };
+        lines.fields = [&](Json& j) { j.num("draw_distance", o.drawDistance).num("turn_deg_per_frame", o.turn); };
         auto ok = writeCullLines(ctx, h, *peers, lines, sink);
         if (!ok) return fail(kName, ok.error().message);
         allOk = allOk && ok.value();

@@ -119,6 +119,7 @@ int kittenMain(int argc, char** argv) {
     p.text("--kitten", "PATH", std::string("the mesh to place, glTF or GLB (default ") + SIEVE_KITTEN_GLB + ")",
            o.kitten);
     addCityOptions(p, o.render, 100000, "check the counts (see above); exit 1 on a mismatch", false);
+    addTurnOption(p, o.render);
     p.choice("--order", {"niagara", "morton"}, "order of the instance table (default niagara)", o.order);
     p.choice("--clusters", {"off", "indirect", "mesh", "all"},
              "cull clusters too, drawn by this path (all: both; default off: instances only)", o.clusters);
@@ -128,6 +129,9 @@ int kittenMain(int argc, char** argv) {
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
+    if (const std::string why = checkCityOptions(o.render); !why.empty()) return fail(kName, why);
+    if (o.render.turn != 0.0f && o.clusters != "off")
+        return fail(kName, "--turn turns the instance passes' camera: it needs --clusters off");
     const VkExtent2D extent = o.render.extent();
     const JsonSink sink(o.render.out);
 
@@ -203,6 +207,7 @@ int kittenMain(int argc, char** argv) {
                 .num("fov_y_deg", sieve::assets::kNiagaraFovYDegrees)
                 .num("near", sieve::assets::kNiagaraNear)
                 .num("view_draw_distance", o.render.drawDistance)
+                .num("turn_deg_per_frame", o.render.turn)
                 .integer("cpu_in_frustum", counts.frustum)
                 .num("frustum_fraction", double(counts.frustum) / double(n))
                 .num("draw_distance", sieve::assets::kNiagaraDrawDistance)
@@ -220,6 +225,7 @@ int kittenMain(int argc, char** argv) {
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         h.setCamera(view, proj);
+        h.setTurn(o.render.turn);
         h.renderer().setCameraView(kittenCameraView(o));
         auto ok = writeCullLines(ctx, h, *peers, lines, sink);
         if (!ok) return fail(kName, ok.error().message);

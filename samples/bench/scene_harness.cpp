@@ -1,7 +1,9 @@
 #include "scene_harness.h"
 
 #include <chrono>
+#include <cmath>
 #include <glm/gtc/constants.hpp>
+#include <glm/gtc/matrix_transform.hpp>
 
 #include "assets/camera.h"
 #include "assets/glm_interop.h"
@@ -42,6 +44,18 @@ void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const ch
                 "scenarios that say so)",
                 [&o](const std::string& v) { return cli::parseFloat(v, o.drawDistance) && o.drawDistance >= 0.0f; })
         .text("--out", "FILE", "append the JSON lines to FILE (default: stdout)", o.out);
+}
+
+void addTurnOption(cli::Parser& p, CityOptions& o) {
+    p.option("--turn", "DEG",
+             "turn the camera DEG degrees per frame about its vertical axis (default 0: still; not with --verify, "
+             "whose reference is one camera)",
+             [&o](const std::string& v) { return cli::parseFloat(v, o.turn) && std::abs(o.turn) <= 180.0f; });
+}
+
+std::string checkCityOptions(const CityOptions& o) {
+    if (o.verify && o.turn != 0.0f) return "--turn and --verify exclude each other: the reference counts one camera";
+    return "";
 }
 
 sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed) {
@@ -131,7 +145,13 @@ sieve::Result<SceneRun> SceneHarness::run(uint32_t warmup, uint32_t frames) {
         if (!frame) return frame.error();
         const uint32_t slot = frame->info.frameSlot;
         take(slot);
-        if (auto r = renderer_->record(*target_, *frame, view_, proj_); !r) return r.error();
+        const glm::mat4 view =
+            turnDegrees_ == 0.0f
+                ? view_
+                : glm::rotate(glm::mat4(1.0f), glm::radians(std::fmod(turnDegrees_ * float(f), 360.0f)),
+                              glm::vec3(0, 1, 0)) *
+                      view_;
+        if (auto r = renderer_->record(*target_, *frame, view, proj_); !r) return r.error();
         if (auto r = target_->endFrame(); !r) return r.error();
         slotFrame[slot] = f;
     }

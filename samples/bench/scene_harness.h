@@ -76,6 +76,9 @@ public:
         view_ = view;
         proj_ = proj;
     }
+    // Frame f is rendered with the camera turned by f * degrees about its own vertical axis (0: still): the
+    // visible set changes every frame, as under a panning camera.
+    void setTurn(float degreesPerFrame) { turnDegrees_ = degreesPerFrame; }
     VkExtent2D extent() const { return extent_; }
 
 private:
@@ -84,6 +87,7 @@ private:
     std::unique_ptr<engine::HeadlessTarget> target_;
     std::unique_ptr<engine::SceneRenderer> renderer_;
     glm::mat4 view_{1.0f}, proj_{1.0f};
+    float turnDegrees_ = 0.0f;
     VkExtent2D extent_{0, 0};
 };
 
@@ -99,12 +103,17 @@ struct CityOptions {
     uint64_t seed = 1;
     bool verify = false;
     float drawDistance = 0.0f;  // the camera view's draw distance (sieve::CullView::drawDistance; 0: none)
+    float turn = 0.0f;          // degrees the camera turns per frame (SceneHarness::setTurn)
     std::string out;            // JSON lines appended here; empty: stdout
     VkExtent2D extent() const { return {width, height}; }
 };
 // --width --height --frames --warmup --seed (unless !seeded: a scene without one) --verify (described by
 // verifyHelp) --draw-distance --out.
 void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp, bool seeded = true);
+// --turn, for the scenarios that render through SceneHarness::run; then checkCityOptions: empty, or why the
+// options cannot run together.
+void addTurnOption(cli::Parser& p, CityOptions& o);
+std::string checkCityOptions(const CityOptions& o);
 
 // makeCity with a message on failure.
 sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t seed);

@@ -51,9 +51,26 @@ for f in plots/hiz.svg plots/cull_passes.svg plots/stable_vs_atomic.svg plots/cp
   grep -q '</svg>' "$f" || { echo "FAIL: $f is not a complete SVG"; exit 1; }
 done
 
+# A turning camera (--turn): the line says so, and the frame counted is not the still camera's (frames 0..6 turn
+# 0..120 degrees; --warmup-ms 0 keeps the frame count fixed).
+"$BENCH" cull --sizes 3000 --width 192 --height 108 --frames 4 --warmup 3 --warmup-ms 0 --turn 20 --out turn.jsonl ||
+  { echo "FAIL: sieve-bench cull --turn"; exit 1; }
+/usr/bin/python3 - <<'PY'
+import json, sys
+still = [json.loads(l) for l in open('out.jsonl')]
+still = [l for l in still if l.get('scenario') == 'cull' and l['n'] == 3000 and l['order'] == 'stable']
+turn = [json.loads(l) for l in open('turn.jsonl')]
+ok = len(turn) == 2 and len(still) == 1 and all(l['turn_deg_per_frame'] == 20 for l in turn)
+ok = ok and still[0]['turn_deg_per_frame'] == 0
+ok = ok and all(l['counts']['frustum_visible'] != still[0]['counts']['frustum_visible'] for l in turn)
+if not ok:
+    print('FAIL: --turn lines', turn, still)
+    sys.exit(1)
+PY
+
 # Bad options are refused with a message, not run.
 for args in "hiz --sizes 0x5" "hiz --bogus" "cull --sizes 0" "cpu --threads 0" "frame --n x" "cull --frames 0" \
-  "cull --pipeline separate"; do
+  "cull --pipeline separate" "cull --turn 5 --verify" "cull --turn 181"; do
   if "$BENCH" $args > /dev/null 2> err.txt; then echo "FAIL: '$args' accepted"; exit 1; fi
   grep -q "sieve-bench" err.txt || { echo "FAIL: '$args' gave no message"; exit 1; }
 done
