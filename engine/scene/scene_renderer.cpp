@@ -93,6 +93,8 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     sieve::CullingConfig config = r->scene_.cullingConfig(framesInFlight, extent);
     config.depthFormat = options.depthFormat;
     config.drawCapacity = options.drawCapacity;
+    config.instanceState = options.instanceState;
+    r->instanceState_ = options.instanceState;
     config.maxViews = std::max(options.maxViews, 1 + shadowCascades);
     // One stream per bin of assets/bins.h, each drawn by its own pipeline; the cluster plugin reads one
     // mixed list.
@@ -315,15 +317,25 @@ sieve::Result<void> SceneRenderer::addOptional(std::unique_ptr<T>& member, sieve
     return {};
 }
 
+namespace {
+sieve::Result<void> noInstanceState(const char* what) {
+    return sieve::makeError(VK_ERROR_FEATURE_NOT_PRESENT, std::string(what) +
+                                                              " read cull.state: the renderer was created without "
+                                                              "SceneRendererOptions::instanceState");
+}
+}  // namespace
+
 sieve::Result<void> SceneRenderer::enableHiZView() {
     return hizView_ ? sieve::Result<void>{} : addOptional(hizView_, ui::HiZViewPass::create(ctx_));
 }
 
 sieve::Result<void> SceneRenderer::enableCullDebug() {
+    if (!instanceState_) return noInstanceState("the culling debug colours");
     return cullDebug_ ? sieve::Result<void>{} : addOptional(cullDebug_, ui::CullDebugPass::create(ctx_, colorFormat_));
 }
 
 sieve::Result<void> SceneRenderer::enablePickReadback() {
+    if (!instanceState_) return noInstanceState("the pick readback");
     return pickReadback_ ? sieve::Result<void>{}
                          : addOptional(pickReadback_, ui::PickReadbackPass::create(ctx_, framesInFlight_));
 }

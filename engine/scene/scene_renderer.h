@@ -56,6 +56,9 @@ struct SceneRendererOptions {
     const ClusterSetup* clusters = nullptr;
     bool materials = true;                // the scene's materials (false: plain shading)
     VkFormat depthFormat = kDepthFormat;  // the target's (engine::HeadlessTargetDesc::depthFormat)
+    // The plugin writes cull.state every frame (sieve::CullingConfig::instanceState): the culling debug
+    // colours and the pick readback read it, and are refused without it.
+    bool instanceState = true;
 };
 
 class SceneRenderer {
@@ -180,6 +183,7 @@ private:
     DrawQueries queries_;  // around the draw passes (pipeline statistics, mesh primitives generated)
     std::unique_ptr<DrawReadback> drawReadback_;
     bool materialMode_ = true;                        // the geometry pass draws materials (plain colours otherwise)
+    bool instanceState_ = true;                       // SceneRendererOptions::instanceState
     std::vector<std::optional<uint64_t>> slotFrame_;  // the frame last recorded into each slot
     TriangleHistory triangles_{8};
 };

@@ -50,7 +50,7 @@ int cullMain(int argc, char** argv) {
 
     bool allOk = true;
     for (uint64_t n : sizes) {
-        auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent);
+        auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent, o.instanceState);
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         CullLines lines;
@@ -63,7 +63,11 @@ int cullMain(int argc, char** argv) {
         h.renderer().setDrawDistance(o.drawDistance);
         h.setTurn(o.turn);
         lines.cpuFrustum = verify ? frustumReferenceCount(h.scene(), h.view(), h.proj(), o.drawDistance) : 0;
-        lines.fields = [&](Json& j) { j.num("draw_distance", o.drawDistance).num("turn_deg_per_frame", o.turn); };
+        lines.fields = [&](Json& j) {
+            j.num("draw_distance", o.drawDistance)
+                .num("turn_deg_per_frame", o.turn)
+                .boolean("instance_state", o.instanceState);
+        };
         auto ok = writeCullLines(ctx, h, *peers, lines, sink);
         if (!ok) return fail(kName, ok.error().message);
         allOk = allOk && ok.value();

@@ -130,8 +130,9 @@ int kittenMain(int argc, char** argv) {
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
     if (const std::string why = checkCityOptions(o.render); !why.empty()) return fail(kName, why);
-    if (o.render.turn != 0.0f && o.clusters != "off")
-        return fail(kName, "--turn turns the instance passes' camera: it needs --clusters off");
+    if ((o.render.turn != 0.0f || !o.render.instanceState) && o.clusters != "off")
+        return fail(kName,
+                    "--turn and --instance-state off apply to the instance passes alone: they need --clusters off");
     const VkExtent2D extent = o.render.extent();
     const JsonSink sink(o.render.out);
 
@@ -208,6 +209,7 @@ int kittenMain(int argc, char** argv) {
                 .num("near", sieve::assets::kNiagaraNear)
                 .num("view_draw_distance", o.render.drawDistance)
                 .num("turn_deg_per_frame", o.render.turn)
+                .boolean("instance_state", o.render.instanceState)
                 .integer("cpu_in_frustum", counts.frustum)
                 .num("frustum_fraction", double(counts.frustum) / double(n))
                 .num("draw_distance", sieve::assets::kNiagaraDrawDistance)
@@ -221,7 +223,8 @@ int kittenMain(int argc, char** argv) {
             allOk = allOk && ok.value();
             continue;
         }
-        auto harnessR = SceneHarness::create(ctx, std::move(field).value(), extent);
+        auto harnessR =
+            SceneHarness::create(ctx, std::move(field).value(), extent, 1, nullptr, nullptr, 0, o.render.instanceState);
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         h.setCamera(view, proj);

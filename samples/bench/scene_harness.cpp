@@ -51,6 +51,10 @@ void addTurnOption(cli::Parser& p, CityOptions& o) {
              "turn the camera DEG degrees per frame about its vertical axis (default 0: still; not with --verify, "
              "whose reference is one camera)",
              [&o](const std::string& v) { return cli::parseFloat(v, o.turn) && std::abs(o.turn) <= 180.0f; });
+    p.onOff("--instance-state",
+            "the plugin writes cull.state (view 0's decision per instance) every frame, as for debug views and "
+            "picking (default on; off: as a host without them, like niagara)",
+            o.instanceState);
 }
 
 std::string checkCityOptions(const CityOptions& o) {
@@ -66,17 +70,18 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 }
 
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::createCity(engine::Context& ctx, uint64_t instances,
-                                                                      uint32_t seed, VkExtent2D extent) {
+                                                                      uint32_t seed, VkExtent2D extent,
+                                                                      bool instanceState) {
     auto city = buildCity(instances, seed);
     if (!city) return city.error();
-    return create(ctx, std::move(city).value(), extent);
+    return create(ctx, std::move(city).value(), extent, 1, nullptr, nullptr, 0, instanceState);
 }
 
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
                                                                   VkExtent2D extent, uint32_t maxViews,
                                                                   const engine::ClusterSetup* clusters,
                                                                   const sieve::assets::CameraPose* pose,
-                                                                  uint32_t drawCapacity) {
+                                                                  uint32_t drawCapacity, bool instanceState) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
     h->scene_ = std::move(scene);
     h->extent_ = extent;
@@ -91,6 +96,7 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     ro.maxViews = maxViews;
     ro.clusters = clusters;
     ro.drawCapacity = drawCapacity;
+    ro.instanceState = instanceState;
     auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, ro);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();

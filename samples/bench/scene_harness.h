@@ -56,10 +56,11 @@ public:
                                                                VkExtent2D extent, uint32_t maxViews = 1,
                                                                const engine::ClusterSetup* clusters = nullptr,
                                                                const sieve::assets::CameraPose* pose = nullptr,
-                                                               uint32_t drawCapacity = 0);
+                                                               uint32_t drawCapacity = 0, bool instanceState = true);
     // The procedural city of `instances` instances (buildCity) with the defaults above.
     static sieve::Result<std::unique_ptr<SceneHarness>> createCity(engine::Context& ctx, uint64_t instances,
-                                                                   uint32_t seed, VkExtent2D extent);
+                                                                   uint32_t seed, VkExtent2D extent,
+                                                                   bool instanceState = true);
     // Renders warmup + frames frames; times the last `frames`.
     sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
     // Renders for at least `ms` of wall time (the GPU is the bottleneck: an idle GPU clocks down), then
@@ -104,14 +105,15 @@ struct CityOptions {
     bool verify = false;
     float drawDistance = 0.0f;  // the camera view's draw distance (sieve::CullView::drawDistance; 0: none)
     float turn = 0.0f;          // degrees the camera turns per frame (SceneHarness::setTurn)
+    bool instanceState = true;  // the plugin writes cull.state every frame (sieve::CullingConfig::instanceState)
     std::string out;            // JSON lines appended here; empty: stdout
     VkExtent2D extent() const { return {width, height}; }
 };
 // --width --height --frames --warmup --seed (unless !seeded: a scene without one) --verify (described by
 // verifyHelp) --draw-distance --out.
 void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp, bool seeded = true);
-// --turn, for the scenarios that render through SceneHarness::run; then checkCityOptions: empty, or why the
-// options cannot run together.
+// --turn and --instance-state, for the scenarios that render through SceneHarness::run; then
+// checkCityOptions: empty, or why the options cannot run together.
 void addTurnOption(cli::Parser& p, CityOptions& o);
 std::string checkCityOptions(const CityOptions& o);
 

@@ -17,7 +17,8 @@
 // Outputs: flags[vi] (early phase: two-phase views only, the others' entries are not written: nothing
 // reads them; late phase: unless CullFlagPush::options has SIEVE_FLAG_PUSH_NO_LATE_FLAGS), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
 // instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; view v's counters
-// (shared/cull.h CullCounterStripe) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision.
+// (shared/cull.h CullCounterStripe) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision,
+// unless CullFlagPush::options has SIEVE_FLAG_PUSH_NO_STATE.
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_ballot : require
 #include "shared/dispatch.h"
@@ -115,7 +116,7 @@ void main() {
             writeDrawCounts(i, v, flag, meshValid, cache.mesh);
         }
 #if CULL_LATE
-        if (v == 0u && valid)
+        if (v == 0u && valid && (pc.options & SIEVE_FLAG_PUSH_NO_STATE) == 0u)
             state[i] = stateOf(keptBy(i, v, tested, cache), culledBy, vis, drawnEarly, drawnEarly ? lodsEarly[i] : 0u,
                                lod);
         // Every invocation reaches the ballots (threads past the count vote false).

@@ -86,6 +86,8 @@ struct CullFlagPush {
 // CullFlagPush::options: the late shader writes no flags (its caller reads none; sieve/cull_flags.h
 // CullLayout::lateFlags).
 SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_LATE_FLAGS, 1u)
+// CullFlagPush::options: the late shader writes no state (CullLayout::state).
+SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_STATE, 2u)
 
 // Per-dispatch constants of the stats record (cull/stats.comp): one frame's record of the readback ring at
 // word `recordWord`, word by word: header (frameLo, frameHi, instanceCount, 1), CullCounters[views],

@@ -55,6 +55,9 @@ done
 # 0..120 degrees; --warmup-ms 0 keeps the frame count fixed).
 "$BENCH" cull --sizes 3000 --width 192 --height 108 --frames 4 --warmup 3 --warmup-ms 0 --turn 20 --out turn.jsonl ||
   { echo "FAIL: sieve-bench cull --turn"; exit 1; }
+# Without cull.state (a host without debug views): verified, and the same counts as with it.
+"$BENCH" cull --sizes 3000 --width 192 --height 108 --frames 4 --warmup 3 --instance-state off --verify \
+  --out nostate.jsonl || { echo "FAIL: sieve-bench cull --instance-state off"; exit 1; }
 /usr/bin/python3 - <<'PY'
 import json, sys
 still = [json.loads(l) for l in open('out.jsonl')]
@@ -66,11 +69,18 @@ ok = ok and all(l['counts']['frustum_visible'] != still[0]['counts']['frustum_vi
 if not ok:
     print('FAIL: --turn lines', turn, still)
     sys.exit(1)
+nostate = [json.loads(l) for l in open('nostate.jsonl')]
+want = {k: v for k, v in still[0]['counts'].items()}
+if not (len(nostate) == 2 and still[0]['instance_state'] and all(not l['instance_state'] for l in nostate)
+        and all(l['verified'] for l in nostate)
+        and [l['counts'] for l in nostate if l['order'] == 'stable'] == [want]):
+    print('FAIL: --instance-state off lines', nostate, still)
+    sys.exit(1)
 PY
 
 # Bad options are refused with a message, not run.
 for args in "hiz --sizes 0x5" "hiz --bogus" "cull --sizes 0" "cpu --threads 0" "frame --n x" "cull --frames 0" \
-  "cull --pipeline separate" "cull --turn 5 --verify" "cull --turn 181"; do
+  "cull --pipeline separate" "cull --turn 5 --verify" "cull --turn 181" "cull --instance-state maybe"; do
   if "$BENCH" $args > /dev/null 2> err.txt; then echo "FAIL: '$args' accepted"; exit 1; fi
   grep -q "sieve-bench" err.txt || { echo "FAIL: '$args' gave no message"; exit 1; }
 done

@@ -29,7 +29,9 @@ protected:
     // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer. lateFlags false:
     // the late shader is asked not to write its flags (CullLayout::lateFlags), whose buffer starts as
     // kUntouched.
-    GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame, bool lateFlags = true) {
+    // state false: nor its state (CullLayout::state), whose buffer starts as kUntouched too.
+    GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame, bool lateFlags = true,
+                  bool state = true) {
         const uint32_t n = frame.params.instanceCount;
         engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
@@ -38,7 +40,8 @@ protected:
         engine::Buffer visibleLast = makeBuffer(frame.visibleLast);
         engine::Buffer flagsL = makeBuffer(std::vector<uint32_t>(n, kUntouched));
         engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), drawsL = makeEmpty(n * 4),
-                       lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4), state = makeEmpty(n * 4);
+                       lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4);
+        engine::Buffer stateOut = makeBuffer(std::vector<uint32_t>(n, kUntouched));
         engine::Buffer counters =
             makeBuffer(std::vector<sieve::gpu::CullCounterStripe>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         engine::Buffer occlusion =
@@ -72,9 +75,9 @@ protected:
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
             pass.recordLate(
                 cmd, late,
-                {flagsE.range(), lodsE.range(), state.range(), images.pyramid.view(),
+                {flagsE.range(), lodsE.range(), stateOut.range(), images.pyramid.view(),
                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, frame.occlusion ? occlusion.range() : sieve::BufferRange{}},
-                {n, 1, 1, lateFlags});
+                {n, 1, 1, lateFlags, state});
         });
         EXPECT_TRUE(r) << r.error().message;
         GpuResult g;
@@ -85,7 +88,7 @@ protected:
         g.lateDraws = read<uint32_t>(drawsL, n);
         g.lateLods = read<uint32_t>(lodsL, n);
         g.visibleLast = read<uint32_t>(visibleLast, n);
-        g.state = read<uint32_t>(state, n);
+        g.state = read<uint32_t>(stateOut, n);
         auto c = sieve::sumCounterStripes(
             read<sieve::gpu::CullCounterStripe>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         if (!c.empty()) g.counters = c[0];
@@ -94,7 +97,7 @@ protected:
 
     // The whole frame on the CPU, compared field by field (the late flags only where they were written).
     void expectMatchesReference(const testing_cull::RandomScene& scene, const Frame& frame, const GpuResult& g,
-                                bool lateFlags = true) {
+                                bool lateFlags = true, bool state = true) {
         const uint32_t n = frame.params.instanceCount;
         const sieve::HiZPyramidCpu pyramid = sieve::hizReference(frame.depthExtent, frame.depth);
         sieve::gpu::CullCounters counters{};
@@ -122,7 +125,7 @@ protected:
                 ASSERT_EQ(g.lateLods[i], late.lods[i]) << "late lod " << i;
             }
             ASSERT_EQ(g.visibleLast[i], visibleLast[i]) << "visibleLast " << i;
-            ASSERT_EQ(g.state[i], late.state[i]) << "state " << i;
+            ASSERT_EQ(g.state[i], state ? late.state[i] : kUntouched) << "state " << i;
         }
         EXPECT_EQ(g.counters.frustumVisible, counters.frustumVisible);
         EXPECT_EQ(g.counters.earlyDrawn, counters.earlyDrawn);
@@ -139,6 +142,26 @@ protected:
         settings.lodThreshold = 2.0f;
         settings.drawDistance = drawDistance;
         return testing_cull::makeCullFrame(cam, depthExtent, std::move(depth), n, settings, seed);
+    }
+
+    // A random scene of n behind random walls, two-phase and single-phase, its late shader writing its flags
+    // and state or not, against the reference (what it does not write left as kUntouched).
+    void expectLateOutputsBehindWalls(bool lateFlags, bool state, uint32_t seed, uint32_t n) {
+        using namespace sieve::gpu;
+        const VkExtent2D extent{160, 90};
+        for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE)}) {
+            SCOPED_TRACE("toggles " + std::to_string(toggles));
+            std::mt19937 rng(seed);
+            auto scene = testing_cull::makeRandomScene(n, seed);
+            auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
+            auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
+                                                     testing_cull::randomWalls(extent.width, extent.height, 5, rng));
+            Frame frame = makeFrame(cam, extent, depth, n, toggles, seed);
+            GpuResult g = run(scene, frame, lateFlags, state);
+            expectMatchesReference(scene, frame, g, lateFlags, state);
+            if (HasFatalFailure()) return;
+            EXPECT_GT(g.counters.lateVisible, 0u);
+        }
     }
 
     // The view's draw distance: within the random scenes' extent (60), so that it culls some of them.
@@ -366,20 +389,11 @@ TEST_F(CullFlagsTest, OcclusionLooksThroughThePyramidsCamera) {
 // The plugin's late pass (CullLayout::lateFlags false): every output but the late flags as the reference,
 // and not one of the late flags written.
 TEST_F(CullFlagsTest, LateShaderWithoutFlagsWritesEverythingElse) {
-    using namespace sieve::gpu;
-    const VkExtent2D extent{160, 90};
-    for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE)}) {
-        SCOPED_TRACE("toggles " + std::to_string(toggles));
-        const uint32_t seed = 77, n = 1999;
-        std::mt19937 rng(seed);
-        auto scene = testing_cull::makeRandomScene(n, seed);
-        auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
-        auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
-                                                 testing_cull::randomWalls(extent.width, extent.height, 5, rng));
-        Frame frame = makeFrame(cam, extent, depth, n, toggles, seed);
-        GpuResult g = run(scene, frame, false);
-        expectMatchesReference(scene, frame, g, false);
-        if (HasFatalFailure()) return;
-        EXPECT_GT(g.counters.lateVisible, 0u);
-    }
+    expectLateOutputsBehindWalls(false, true, 77, 1999);
+}
+
+// The late pass of a host without debug views (CullLayout::state false, CullingConfig::instanceState off):
+// every output but the state as the reference, and not one state word written.
+TEST_F(CullFlagsTest, LateShaderWithoutStateWritesEverythingElse) {
+    expectLateOutputsBehindWalls(true, false, 78, 2001);
 }

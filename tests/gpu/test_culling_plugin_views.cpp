@@ -24,7 +24,7 @@ namespace {
 
 class CullingViewsTest : public GpuTest {
 protected:
-    void start(VkExtent2D extent, uint32_t maxViews) {
+    void start(VkExtent2D extent, uint32_t maxViews, bool instanceState = true) {
         ASSERT_NO_FATAL_FAILURE(take(sieve::assets::makeCity(3000, 7), scene_));
         // Every third instance casts no shadow: shadow views must leave it out.
         for (size_t i = 0; i < scene_.instances.size(); i += 3)
@@ -33,7 +33,8 @@ protected:
         auto target = engine::HeadlessTarget::create(ctx(), {extent, VK_FORMAT_R8G8B8A8_UNORM, 2});
         ASSERT_TRUE(target) << target.error().message;
         target_ = std::move(target).value();
-        auto r = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), extent, {.maxViews = maxViews});
+        auto r = engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), extent,
+                                               {.maxViews = maxViews, .instanceState = instanceState});
         ASSERT_TRUE(r) << r.error().message;
         renderer_ = std::move(r).value();
     }
@@ -223,6 +224,37 @@ TEST_F(CullingViewsTest, FalseCullingCheckReadsZeroAndFindsAPlantedError) {
     t.checkCulling = false;
     renderFrames(sieve::assets::defaultCityCamera(), 3);
     EXPECT_FALSE(renderer_->plugin().stats().falselyCulledValid);
+}
+
+// Without cull.state for debug views (SceneRendererOptions::instanceState off) the plugin still writes it on
+// the frames the false-culling check reads it: the planted error counts as with it on. The debug colours and
+// the pick readback, which read it every frame, are refused, naming the option.
+TEST_F(CullingViewsTest, WithoutInstanceStateTheCheckStillFindsAPlantedError) {
+    uint32_t found[2] = {};
+    for (const bool instanceState : {true, false}) {
+        SCOPED_TRACE(instanceState ? "instanceState on" : "instanceState off");
+        start({317, 181}, 1, instanceState);
+        auto& t = renderer_->plugin().toggles();
+        t.checkCulling = true;
+        t.lod = false;
+        sieve::tuning(renderer_->plugin()).debugRadiusShrink = 0.5f;
+        renderFrames(sieve::assets::defaultCityCamera(), 8);
+        if (HasFatalFailure()) return;
+        const sieve::CullingStats& s = renderer_->plugin().stats();
+        ASSERT_TRUE(s.valid && s.falselyCulledValid);
+        found[instanceState ? 0 : 1] = s.falselyCulled;
+        if (!instanceState) {
+            for (auto r : {renderer_->enableCullDebug(), renderer_->enablePickReadback()}) {
+                ASSERT_FALSE(r);
+                EXPECT_NE(r.error().message.find("instanceState"), std::string::npos) << r.error().message;
+            }
+        }
+        (void)target_->finish();
+        renderer_.reset();
+        target_.reset();
+    }
+    EXPECT_GT(found[0], 0u);
+    EXPECT_EQ(found[1], found[0]);
 }
 
 // The GPU check counts exactly what the CPU reference counts on the same frame: the final depth and

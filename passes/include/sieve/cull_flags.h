@@ -89,6 +89,8 @@ struct CullLayout {
     // The late shader writes its flags. A caller that reads only the draw counts, LODs and state of the late
     // shader (CullingPlugin) passes false: 4 bytes per (view, instance) not written.
     bool lateFlags = true;
+    // The late shader writes the state. false: the state buffer is bound but not written.
+    bool state = true;
 };
 
 // Early phase: reads params, instances, meshes, primitives, visibleLast; writes flags, drawCounts, lods;

@@ -65,6 +65,11 @@ struct CullingConfig {
     // default) the field is never read: only the views' draw distances cull, and a view without one runs
     // no distance test at all.
     bool instanceCullDistances = false;
+    // The late flag pass writes kInstanceState (view 0's decision per instance) every frame, for a host's
+    // debug views and picking. Off, it writes it only on frames the false-culling check runs (which reads
+    // it), and the slot holds nothing of the other frames: 4 bytes per instance not written (12 us of the
+    // late pass at 10M instances on the H200, bench/RESULTS.md 2026-12-03 "session 9").
+    bool instanceState = true;
 };
 
 // Run-time switches. The culling tests' (frustum, distance, occlusion) are listed with everything else
@@ -177,7 +182,8 @@ public:
     // shorter than the slot, offset not a multiple of 4), which is the host's record() error.
     static constexpr const char* kPyramid = "hiz.pyramid";  // persistent, for debug views
     // Exported: u32 per instance, view 0's decision (shared/cull_state.h), written by the late flag
-    // pass (the early one in a single-phase frame).
+    // pass (the early one in a single-phase frame) on every frame with CullingConfig::instanceState, else
+    // only on the frames the false-culling check runs.
     static constexpr const char* kInstanceState = "cull.state";
     // The passes (passes() order) by what they do for the host's graph: draw.early goes after
     // pass(EarlyStreams), draw.late (the late streams of every view) after pass(LateStreams); pass(Check)

@@ -19,7 +19,8 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
 
 namespace {
 gpu::CullFlagPush push(const CullLayout& l) {
-    return {l.instanceCount, l.viewCount, l.binCount, l.lateFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_LATE_FLAGS};
+    return {l.instanceCount, l.viewCount, l.binCount,
+            (l.lateFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_LATE_FLAGS) | (l.state ? 0u : gpu::SIEVE_FLAG_PUSH_NO_STATE)};
 }
 
 // The bindings both phases have (shared/cull_bindings.h); the late phase adds its own after them.

@@ -90,8 +90,10 @@ public:
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                                    occlusionRange(b, f, *kit_, params_)};
         const uint32_t views = phase_ == Phase::Early ? uint32_t(f.views.size()) : f.lateViews;
-        // No pass of the plugin reads the late shader's flags (its compaction reads the draw counts).
-        const CullLayout layout{f.instanceCount, views, kit_->config().binCount, false};
+        // No pass of the plugin reads the late shader's flags (its compaction reads the draw counts). The
+        // state is written where the host asked for it or the false-culling check reads it this frame.
+        const CullLayout layout{f.instanceCount, views, kit_->config().binCount, false,
+                                kit_->config().instanceState || f.check};
         if (phase_ == Phase::Early) {
             if (f.singlePhase)
                 flags_->recordLate(cmd, buffers, late, layout);
