@@ -28,6 +28,8 @@ struct Khr12Extensions {
     bool dynamicRendering = false;
     bool maintenance4 = false;
     bool meshShader = false;  // VK_EXT_mesh_shader (optional on every version: the cluster mesh path)
+    // VK_KHR_pipeline_executable_properties (optional: sieve-bench shaders reads the driver's statistics)
+    bool pipelineExecutable = false;
 };
 
 // The device features Sieve needs, chained for both the query and the device creation. On a 1.3 device the
@@ -43,6 +45,8 @@ struct Features {
     VkPhysicalDeviceDynamicRenderingFeatures rendering{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DYNAMIC_RENDERING_FEATURES};
     VkPhysicalDeviceMaintenance4Features maintenance4{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_4_FEATURES};
     VkPhysicalDeviceMeshShaderFeaturesEXT mesh{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MESH_SHADER_FEATURES_EXT};
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
     const bool core13;
     const Khr12Extensions ext;
 
@@ -55,6 +59,7 @@ struct Features {
         link(f11);
         link(f12);
         if (ext.meshShader) link(mesh);
+        if (ext.pipelineExecutable) link(executable);
         if (core13) {
             link(f13);
             return;
@@ -106,6 +111,7 @@ std::vector<std::string> checkFeatures(const Features& have, Features& want) {
     optional(have.mesh.meshShader, want.mesh.meshShader);
     // The mesh path's mesh-primitives-generated query (engine/scene/draw_queries.h), only with mesh shaders.
     optional(have.mesh.meshShader && have.mesh.meshShaderQueries, want.mesh.meshShaderQueries);
+    optional(have.executable.pipelineExecutableInfo, want.executable.pipelineExecutableInfo);
     // Everything the plugin needs, exactly as it lists it.
     sieve::enableRequiredFeatures({&want.f2, &want.f11, &want.f12, &want.f13, nullptr, nullptr});
     return missing;
@@ -227,6 +233,8 @@ std::vector<const char*> chooseExtensions(VkPhysicalDevice physical, uint32_t ap
     // Optional: SIEVE_NO_MESH_SHADER=1 leaves it off (the cluster plugin then draws indirectly only).
     ext.meshShader = hasExtension(available, VK_EXT_MESH_SHADER_EXTENSION_NAME) && !std::getenv("SIEVE_NO_MESH_SHADER");
     if (ext.meshShader) extensions.push_back(VK_EXT_MESH_SHADER_EXTENSION_NAME);
+    ext.pipelineExecutable = hasExtension(available, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (ext.pipelineExecutable) extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     return extensions;
 }
 
@@ -451,6 +459,7 @@ Result<void> Context::createDevice(const ContextDesc& desc) {
     device_ = device.value();
     samplerAnisotropy_ = want.f2.features.samplerAnisotropy == VK_TRUE;
     meshShaderQueries_ = ext.meshShader && want.mesh.meshShaderQueries == VK_TRUE;
+    pipelineExecutableInfo_ = ext.pipelineExecutable && want.executable.pipelineExecutableInfo == VK_TRUE;
     volkLoadDevice(device_);
     if (auto r = aliasKhrEntryPoints(); !r) return r;
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);

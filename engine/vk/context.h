@@ -64,6 +64,9 @@ public:
     // VK_EXT_mesh_shader's meshShaderQueries feature is enabled (VK_QUERY_TYPE_MESH_PRIMITIVES_GENERATED_EXT);
     // false wherever the plugin's mesh path is unavailable (DeviceInfo::meshShader false).
     bool meshShaderQueries() const { return meshShaderQueries_ && info_.meshShader; }
+    // VK_KHR_pipeline_executable_properties' pipelineExecutableInfo is enabled: pipelines created with
+    // sieve::DeviceInfo::captureStatistics report the driver's statistics (sieve-bench shaders).
+    bool pipelineExecutableInfo() const { return pipelineExecutableInfo_; }
 
     // Validation messages (warnings and errors) seen so far; tests fail on any.
     uint32_t validationMessageCount() const { return messageCount_; }
@@ -105,6 +108,7 @@ private:
     bool core13_ = true;
     bool samplerAnisotropy_ = false;
     bool meshShaderQueries_ = false;
+    bool pipelineExecutableInfo_ = false;
     std::atomic<uint32_t> messageCount_{0};
     mutable std::mutex messageMutex_;
     std::vector<std::string> messages_;

@@ -21,6 +21,7 @@ const Subcommand kSubcommands[] = {
     {"clusters", bench::clusterMain, "the dense scene: instance culling vs clusters (indirect, mesh shaders)"},
     {"multiview", bench::multiviewMain, "camera + shadow cascades: one plugin vs single view vs separate plugins"},
     {"kitten", bench::kittenMain, "culling passes on niagara's scene: N kittens placed as niagara places them"},
+    {"shaders", bench::shaderStatsMain, "the driver's statistics of the culling's compute pipelines (registers, ...)"},
 };
 
 void usage(FILE* to) {

@@ -78,6 +78,19 @@ if not (len(nostate) == 2 and still[0]['instance_state'] and all(not l['instance
     sys.exit(1)
 PY
 
+# The driver's pipeline statistics (sieve-bench shaders): lines with statistics for both flag shaders where the
+# device reports them, else a message naming the extension (lavapipe has none).
+if "$BENCH" shaders --out shaders.jsonl 2> err.txt; then
+  /usr/bin/python3 - <<'PY' || { echo "FAIL: sieve-bench shaders lines"; exit 1; }
+import json, sys
+lines = [json.loads(l) for l in open('shaders.jsonl')]
+names = {l['shader'] for l in lines if l['statistics']}
+sys.exit(0 if {'cull/flag_early.comp', 'cull/flag_late.comp'} <= names else 1)
+PY
+else
+  grep -q "VK_KHR_pipeline_executable_properties" err.txt || { cat err.txt; echo "FAIL: sieve-bench shaders"; exit 1; }
+fi
+
 # Bad options are refused with a message, not run.
 for args in "hiz --sizes 0x5" "hiz --bogus" "cull --sizes 0" "cpu --threads 0" "frame --n x" "cull --frames 0" \
   "cull --pipeline separate" "cull --turn 5 --verify" "cull --turn 181" "cull --instance-state maybe"; do

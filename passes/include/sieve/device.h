@@ -104,6 +104,10 @@ struct DeviceInfo {
     // workgroup / minSubgroupSize entries.
     uint32_t minSubgroupSize = 1;
     bool subgroupArithmetic = false;  // compute stage supports subgroup arithmetic ops
+    // Compute pipelines are created with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR, for the driver's
+    // statistics (the host enabled VK_KHR_pipeline_executable_properties' pipelineExecutableInfo and sets
+    // it on its own copy; describeDevice leaves it off).
+    bool captureStatistics = false;
     bool subgroupBallot = false;
     uint32_t maxComputeWorkGroupCount[3] = {65535, 65535, 65535};
     bool debugNames = false;  // VK_EXT_debug_utils is loaded

@@ -106,6 +106,7 @@ Result<ComputePipeline> ComputePipeline::createFromSpirv(const DeviceInfo& dev, 
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = entries.empty() ? nullptr : &spec;
     info.layout = p.h_.layout;
+    if (dev.captureStatistics) info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkResult r = vkCreateComputePipelines(dev.device, dev.pipelineCache, 1, &info, dev.allocator, &p.h_.pipeline);
     vkDestroyShaderModule(dev.device, module, dev.allocator);
     if (r != VK_SUCCESS) return makeError(r, "vkCreateComputePipelines(" + name + ") failed: " + vkResultName(r));
