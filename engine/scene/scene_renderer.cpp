@@ -94,7 +94,6 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     config.depthFormat = options.depthFormat;
     config.drawCapacity = options.drawCapacity;
     config.instanceState = options.instanceState;
-    r->instanceState_ = options.instanceState;
     config.maxViews = std::max(options.maxViews, 1 + shadowCascades);
     // One stream per bin of assets/bins.h, each drawn by its own pipeline; the cluster plugin reads one
     // mixed list.
@@ -330,12 +329,12 @@ sieve::Result<void> SceneRenderer::enableHiZView() {
 }
 
 sieve::Result<void> SceneRenderer::enableCullDebug() {
-    if (!instanceState_) return noInstanceState("the culling debug colours");
+    if (!plugin_->config().instanceState) return noInstanceState("the culling debug colours");
     return cullDebug_ ? sieve::Result<void>{} : addOptional(cullDebug_, ui::CullDebugPass::create(ctx_, colorFormat_));
 }
 
 sieve::Result<void> SceneRenderer::enablePickReadback() {
-    if (!instanceState_) return noInstanceState("the pick readback");
+    if (!plugin_->config().instanceState) return noInstanceState("the pick readback");
     return pickReadback_ ? sieve::Result<void>{}
                          : addOptional(pickReadback_, ui::PickReadbackPass::create(ctx_, framesInFlight_));
 }

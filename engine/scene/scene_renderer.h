@@ -183,7 +183,6 @@ private:
     DrawQueries queries_;  // around the draw passes (pipeline statistics, mesh primitives generated)
     std::unique_ptr<DrawReadback> drawReadback_;
     bool materialMode_ = true;                        // the geometry pass draws materials (plain colours otherwise)
-    bool instanceState_ = true;                       // SceneRendererOptions::instanceState
     std::vector<std::optional<uint64_t>> slotFrame_;  // the frame last recorded into each slot
     TriangleHistory triangles_{8};
 };

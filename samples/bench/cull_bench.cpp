@@ -33,7 +33,7 @@ int cullMain(int argc, char** argv) {
     cli::Parser p = subcommandParser(kName, kDescription);
     addCitySizes(p, sizes);
     addCityOptions(p, o, 100000, "check the counts (see above); exit 1 on a mismatch");
-    addTurnOption(p, o);
+    addInstancePassOptions(p, o);
     p.count("--warmup-ms", "MS", "rendering right before each timed run, after which the warm-up frames (default 500)",
             warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;

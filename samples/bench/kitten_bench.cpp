@@ -119,7 +119,7 @@ int kittenMain(int argc, char** argv) {
     p.text("--kitten", "PATH", std::string("the mesh to place, glTF or GLB (default ") + SIEVE_KITTEN_GLB + ")",
            o.kitten);
     addCityOptions(p, o.render, 100000, "check the counts (see above); exit 1 on a mismatch", false);
-    addTurnOption(p, o.render);
+    addInstancePassOptions(p, o.render);
     p.choice("--order", {"niagara", "morton"}, "order of the instance table (default niagara)", o.order);
     p.choice("--clusters", {"off", "indirect", "mesh", "all"},
              "cull clusters too, drawn by this path (all: both; default off: instances only)", o.clusters);

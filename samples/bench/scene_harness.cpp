@@ -46,7 +46,7 @@ void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const ch
         .text("--out", "FILE", "append the JSON lines to FILE (default: stdout)", o.out);
 }
 
-void addTurnOption(cli::Parser& p, CityOptions& o) {
+void addInstancePassOptions(cli::Parser& p, CityOptions& o) {
     p.option("--turn", "DEG",
              "turn the camera DEG degrees per frame about its vertical axis (default 0: still; not with --verify, "
              "whose reference is one camera)",

@@ -114,7 +114,7 @@ struct CityOptions {
 void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const char* verifyHelp, bool seeded = true);
 // --turn and --instance-state, for the scenarios that render through SceneHarness::run; then
 // checkCityOptions: empty, or why the options cannot run together.
-void addTurnOption(cli::Parser& p, CityOptions& o);
+void addInstancePassOptions(cli::Parser& p, CityOptions& o);
 std::string checkCityOptions(const CityOptions& o);
 
 // makeCity with a message on failure.

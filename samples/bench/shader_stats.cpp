@@ -31,27 +31,24 @@ constexpr Shader kShaders[] = {{"cull/flag_early.comp", sizeof(sieve::gpu::CullF
                                {"draw/expand.comp", sizeof(sieve::gpu::DrawExpandPush)},
                                {"cull/stats.comp", sizeof(sieve::gpu::CullStatsPush)}};
 
-std::string statValue(const VkPipelineExecutableStatisticKHR& s) {
-    switch (s.format) {
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: return s.value.b32 ? "true" : "false";
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: return std::to_string(s.value.i64);
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: return std::to_string(s.value.u64);
-        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: {
-            Json j;
-            j.num("v", s.value.f64);
-            const std::string t = j.text();  // {"v": x}
-            return t.substr(t.find(':') + 1, t.size() - t.find(':') - 2);
-        }
-        default: return "null";
-    }
-}
-
 // A driver's statistic name as a JSON key: without quotes, backslashes or control characters.
 std::string plainKey(const char* name) {
     std::string k;
     for (const char* c = name; *c; ++c)
         if (*c != '"' && *c != '\\' && static_cast<unsigned char>(*c) >= 0x20) k += *c;
     return k;
+}
+
+// One statistic into `j`, in its own format.
+void addStatistic(Json& j, const VkPipelineExecutableStatisticKHR& s) {
+    const std::string k = plainKey(s.name);
+    switch (s.format) {
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: j.boolean(k, s.value.b32); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: j.raw(k, std::to_string(s.value.i64)); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: j.integer(k, s.value.u64); break;
+        case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: j.num(k, s.value.f64); break;
+        default: j.raw(k, "null");
+    }
 }
 
 }  // namespace
@@ -91,7 +88,7 @@ int shaderStatsMain(int argc, char** argv) {
                                                                 {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
             vkGetPipelineExecutableStatisticsKHR(ctx.device(), &exec, &n, stats.data());
             Json statsJson;
-            for (const auto& st : stats) statsJson.raw(plainKey(st.name), statValue(st));
+            for (const auto& st : stats) addStatistic(statsJson, st);
             Json line;
             line.str("scenario", kName)
                 .str("shader", s.name)

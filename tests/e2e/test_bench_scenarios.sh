@@ -70,7 +70,7 @@ if not ok:
     print('FAIL: --turn lines', turn, still)
     sys.exit(1)
 nostate = [json.loads(l) for l in open('nostate.jsonl')]
-want = {k: v for k, v in still[0]['counts'].items()}
+want = still[0]['counts']
 if not (len(nostate) == 2 and still[0]['instance_state'] and all(not l['instance_state'] for l in nostate)
         and all(l['verified'] for l in nostate)
         and [l['counts'] for l in nostate if l['order'] == 'stable'] == [want]):
