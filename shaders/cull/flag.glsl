@@ -1,7 +1,8 @@
 // Culling flags of every view of the frame, early or late phase (CULL_LATE 0/1, defined by
 // flag_early.comp / flag_late.comp: the late phase binds resources the early one does not have, so the
 // variants are two entry files rather than a specialization constant, which would leave those bindings
-// statically used). One invocation per instance reads its bounds once and tests them in every view.
+// statically used). An invocation reads an instance's bounds once and tests them in every view; the early phase
+// may take four instances per invocation (main, below).
 //
 // Per view v (CullParams views[v]; arrays indexed vi = v * N + i, see shared/cull.h CullFlagPush):
 //   kept  = (instance.flags & mask) == mask; inFrustum = kept && frustum && distance tests (each on or off)
@@ -65,11 +66,11 @@ void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) 
         drawCounts[sieveKey(sieveStream(v, b, pc.binCount), i, n)] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
 }
 
-void main() {
-    const uint i = sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+// Instance i's flags in every view. cache: its fields loaded so far; last0 (early phase): view 0's visibleLast of
+// it, loaded by main where view 0 reads it (two-phase and not EARLY), else unread; the late phase ignores it.
+void flagInstance(uint i, InstanceCache cache, uint last0) {
     const uint n = pc.instanceCount;
     const bool valid = i < n;
-    InstanceCache cache = emptyCache();
     for (uint v = 0u; v < pc.viewCount; ++v) {
         const uint toggles = views[v].toggles;
         const bool twoPhase = (toggles & SIEVE_CULL_TWO_PHASE) != 0u;
@@ -78,7 +79,7 @@ void main() {
         const bool tested = valid;
 #else
         const bool earlyView = (toggles & SIEVE_CULL_EARLY) != 0u;
-        const bool tested = valid && (earlyView || (twoPhase && visibleLast[vi] != 0u));
+        const bool tested = valid && (earlyView || (twoPhase && (v == 0u ? last0 : visibleLast[vi]) != 0u));
         // A subgroup with nothing to test (most of them: few instances were visible last frame) flags nothing
         // and counts nothing: its zeros are written and the tests, ballots and counter atomics skipped. The
         // ballot is the same for every invocation that takes it, so the subgroup leaves together.
@@ -133,3 +134,32 @@ void main() {
 #endif
     }
 }
+
+#if CULL_LATE
+void main() {
+    flagInstance(sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x, emptyCache(), 0u);
+}
+#else
+// One instance per invocation, or with SIEVE_FLAG_PUSH_EARLY_ROUNDS four (shared/cull.h SIEVE_FLAG_EARLY_ROUNDS):
+// invocation l of workgroup g takes instances (g * 4 + r) * 128 + l, r < 4, and loads view 0's visibleLast of
+// all four before testing any, so that four loads are in flight instead of one. They are held in named
+// variables: an array indexed by the round went to local or shared memory on the H200 (bench/RESULTS.md,
+// session 10).
+void main() {
+    const uint n = pc.instanceCount;
+    const uint rounds = (pc.options & SIEVE_FLAG_PUSH_EARLY_ROUNDS) != 0u ? SIEVE_FLAG_EARLY_ROUNDS : 1u;
+    const uint first = sieve_group_index() * rounds * gl_WorkGroupSize.x + gl_LocalInvocationID.x;
+    const uint t0 = views[0].toggles;
+    const bool load = (t0 & SIEVE_CULL_TWO_PHASE) != 0u && (t0 & SIEVE_CULL_EARLY) == 0u;  // view 0 reads it
+    uint l0 = 0u, l1 = 0u, l2 = 0u, l3 = 0u;
+    if (load) {
+        const uint step = gl_WorkGroupSize.x;
+        if (first < n) l0 = visibleLast[first];
+        if (rounds > 1u && first + step < n) l1 = visibleLast[first + step];
+        if (rounds > 1u && first + 2u * step < n) l2 = visibleLast[first + 2u * step];
+        if (rounds > 1u && first + 3u * step < n) l3 = visibleLast[first + 3u * step];
+    }
+    for (uint r = 0u; r < rounds; ++r)
+        flagInstance(first + r * gl_WorkGroupSize.x, emptyCache(), r == 0u ? l0 : r == 1u ? l1 : r == 2u ? l2 : l3);
+}
+#endif

@@ -88,6 +88,10 @@ struct CullFlagPush {
 SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_LATE_FLAGS, 1u)
 // CullFlagPush::options: the late shader writes no state (CullLayout::state).
 SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_STATE, 2u)
+// CullFlagPush::options: each invocation of the early shader takes SIEVE_FLAG_EARLY_ROUNDS instances (cull/flag.glsl
+// main; sieve/cull_flags.h CullLayout::earlyRounds), 128 apart, the dispatch a quarter of the workgroups.
+SIEVE_CONST(uint, SIEVE_FLAG_PUSH_EARLY_ROUNDS, 4u)
+SIEVE_CONST(uint, SIEVE_FLAG_EARLY_ROUNDS, 4u)  // cull/flag.glsl holds one load per round in a named variable
 
 // Per-dispatch constants of the stats record (cull/stats.comp): one frame's record of the readback ring at
 // word `recordWord`, word by word: header (frameLo, frameHi, instanceCount, 1), CullCounters[views],

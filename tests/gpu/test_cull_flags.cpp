@@ -29,9 +29,10 @@ protected:
     // Runs early flags, the Hi-Z build of frame.depth, and late flags, in one command buffer. lateFlags false:
     // the late shader is asked not to write its flags (CullLayout::lateFlags), whose buffer starts as
     // kUntouched.
-    // state false: nor its state (CullLayout::state), whose buffer starts as kUntouched too.
-    GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame, bool lateFlags = true,
-                  bool state = true) {
+    // state false: nor its state (CullLayout::state), whose buffer starts as kUntouched too. rounds: the early
+    // shader's instances per invocation (CullLayout::earlyRounds).
+    GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame, bool lateFlags = true, bool state = true,
+                  sieve::CullLayout::EarlyRounds rounds = sieve::CullLayout::EarlyRounds::Auto) {
         const uint32_t n = frame.params.instanceCount;
         engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
@@ -57,7 +58,7 @@ protected:
         late.drawCounts = drawsL.range();
         late.lods = lodsL.range();
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            pass.recordEarly(cmd, early, {n});
+            pass.recordEarly(cmd, early, {n, 1, 1, true, true, rounds});
             auto built = hiz.recordPerMip(cmd, images.source(), images.target());
             EXPECT_TRUE(built) << built.error().message;
             // Early -> late: visibleLast read then written, flagsE written then read, counters atomics.
@@ -219,6 +220,34 @@ TEST_F(CullFlagsTest, FoldedDispatchCoversEveryInstance) {
     GpuResult g = run(scene, frame);
     sieve::overrideMaxGroupsX(0);
     expectMatchesReference(scene, frame, g);
+}
+
+// Four instances per invocation of the early shader (what the plugin picks from kEarlyRoundsFrom instances on), at
+// sizes around its 512-instance workgroups, two-phase and single-phase, also with the dispatch folded into rows.
+TEST_F(CullFlagsTest, FourInstancesPerEarlyInvocationMatchTheReference) {
+    using namespace sieve::gpu;
+    using Rounds = sieve::CullLayout::EarlyRounds;
+    const VkExtent2D extent{160, 90};
+    uint32_t seed = 70;
+    for (const uint32_t n : {1u, 127u, 129u, 511u, 512u, 513u, 3u * 512u + 130u}) {
+        for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE)}) {
+            for (const uint32_t maxGroupsX : {0u, 2u}) {
+                SCOPED_TRACE("n " + std::to_string(n) + " toggles " + std::to_string(toggles) + " rows of " +
+                             std::to_string(maxGroupsX));
+                std::mt19937 rng(seed);
+                auto scene = testing_cull::makeRandomScene(n, seed);
+                auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
+                auto depth = testing_cull::makeWallDepth(
+                    extent.width, extent.height, cam, testing_cull::randomWalls(extent.width, extent.height, 5, rng));
+                Frame frame = makeFrame(cam, extent, depth, n, toggles, seed++);
+                sieve::overrideMaxGroupsX(maxGroupsX);
+                GpuResult g = run(scene, frame, true, true, Rounds::Four);
+                sieve::overrideMaxGroupsX(0);
+                expectMatchesReference(scene, frame, g);
+                if (HasFatalFailure()) return;
+            }
+        }
+    }
 }
 
 // A wall at distance 10 covering the middle of the screen, and objects placed around it.

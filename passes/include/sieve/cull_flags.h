@@ -91,7 +91,16 @@ struct CullLayout {
     bool lateFlags = true;
     // The late shader writes the state. false: the state buffer is bound but not written.
     bool state = true;
+    // Instances per invocation of the early shader (shaders/cull/flag.glsl main): Four issues four invocations'
+    // worth of visibleLast loads at once in a quarter of the workgroups; Auto picks it from kEarlyRoundsFrom
+    // instances on.
+    enum class EarlyRounds { Auto, One, Four } earlyRounds = EarlyRounds::Auto;
 };
+
+// From this many instances the early shader takes four per invocation (CullLayout::EarlyRounds::Auto). On the
+// H200 four made the early pass 8-11 us faster at 10M instances and 4 us slower at 1M, where a quarter of the
+// workgroups is about one wave of the GPU (bench/RESULTS.md, session 10); 2^22 lies between, not measured.
+inline constexpr uint32_t kEarlyRoundsFrom = 1u << 22;
 
 // Early phase: reads params, instances, meshes, primitives, visibleLast; writes flags, drawCounts, lods;
 // atomics on counters. Late phase: the same plus reads CullLateBuffers (the pyramid sampled in the

@@ -18,9 +18,15 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
 }
 
 namespace {
-gpu::CullFlagPush push(const CullLayout& l) {
+bool fourEarlyRounds(const CullLayout& l) {
+    using R = CullLayout::EarlyRounds;
+    return l.earlyRounds == R::Four || (l.earlyRounds == R::Auto && l.instanceCount >= kEarlyRoundsFrom);
+}
+
+gpu::CullFlagPush push(const CullLayout& l, bool earlyRounds = false) {
     return {l.instanceCount, l.viewCount, l.binCount,
-            (l.lateFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_LATE_FLAGS) | (l.state ? 0u : gpu::SIEVE_FLAG_PUSH_NO_STATE)};
+            (l.lateFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_LATE_FLAGS) | (l.state ? 0u : gpu::SIEVE_FLAG_PUSH_NO_STATE) |
+                (earlyRounds ? gpu::SIEVE_FLAG_PUSH_EARLY_ROUNDS : 0u)};
 }
 
 // The bindings both phases have (shared/cull_bindings.h); the late phase adds its own after them.
@@ -41,8 +47,12 @@ void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, c
     if (!layout.instanceCount || !layout.viewCount) return;
     ScopedLabel label(cmd, "cull flags early");
     const auto set = phaseBindings(b);
-    early_.dispatchLinear(cmd, std::span(set).first(gpu::SIEVE_FLAG_EARLY_BINDINGS), push(layout),
-                          early_.groupsFor(layout.instanceCount));
+    const bool four = fourEarlyRounds(layout);
+    const uint64_t invocations =
+        four ? (uint64_t(layout.instanceCount) + gpu::SIEVE_FLAG_EARLY_ROUNDS - 1) / gpu::SIEVE_FLAG_EARLY_ROUNDS
+             : layout.instanceCount;
+    early_.dispatchLinear(cmd, std::span(set).first(gpu::SIEVE_FLAG_EARLY_BINDINGS), push(layout, four),
+                          early_.groupsFor(invocations));
 }
 
 void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, const CullLateBuffers& late,
