@@ -70,7 +70,7 @@ int clusterMain(int argc, char** argv) {
         engine::ClusterSetup setup{&clusters.value(),
                                    m == 2 ? engine::ClusterPath::Mesh : engine::ClusterPath::Indirect};
         setup.triangleCull = triangleCull && m == 2;
-        auto h = SceneHarness::create(ctx, scene, extent, 1, m == 0 ? nullptr : &setup, &pose);
+        auto h = SceneHarness::create(ctx, scene, extent, {.clusters = m == 0 ? nullptr : &setup, .pose = &pose});
         if (!h) return fail(kName, std::string(modes[m].name) + ": " + h.error().message);
         modes[m].harness = std::move(h).value();
         modes[m].harness->renderer().plugin().toggles().lod = false;

@@ -224,7 +224,7 @@ int kittenMain(int argc, char** argv) {
             continue;
         }
         auto harnessR =
-            SceneHarness::create(ctx, std::move(field).value(), extent, 1, nullptr, nullptr, 0, o.render.instanceState);
+            SceneHarness::create(ctx, std::move(field).value(), extent, {.instanceState = o.render.instanceState});
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         h.setCamera(view, proj);

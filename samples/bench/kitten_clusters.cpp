@@ -118,7 +118,7 @@ sieve::Result<bool> writeKittenClusterLines(engine::Context& ctx, const sieve::a
         }
         const bool triangleCull = r.triangleCull && path == engine::ClusterPath::Mesh;
         const engine::ClusterSetup setup{&clusters, path, candidates, candidates, triangleCull};
-        auto hR = SceneHarness::create(ctx, field, r.extent, 1, &setup, nullptr, drawCapacity);
+        auto hR = SceneHarness::create(ctx, field, r.extent, {.clusters = &setup, .drawCapacity = drawCapacity});
         if (!hR) return sieve::makeError(hR.error().code, std::string(name) + ": " + hR.error().message);
         SceneHarness& h = *hR.value();
         h.setCamera(r.view, r.proj);

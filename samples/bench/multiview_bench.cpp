@@ -98,7 +98,7 @@ int multiviewMain(int argc, char** argv) {
     auto singleR = SceneHarness::create(ctx, city.value(), extent);
     if (!singleR) return fail(kName, singleR.error().message);
     SceneHarness& single = *singleR.value();
-    auto multiR = SceneHarness::create(ctx, city.value(), extent, 1 + o.cascades);
+    auto multiR = SceneHarness::create(ctx, city.value(), extent, {.maxViews = 1 + o.cascades});
     if (!multiR) return fail(kName, multiR.error().message);
     SceneHarness& multi = *multiR.value();
 

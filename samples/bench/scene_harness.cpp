@@ -71,17 +71,14 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::createCity(engine::Context& ctx, uint64_t instances,
                                                                       uint32_t seed, VkExtent2D extent,
-                                                                      bool instanceState) {
+                                                                      const HarnessOptions& options) {
     auto city = buildCity(instances, seed);
     if (!city) return city.error();
-    return create(ctx, std::move(city).value(), extent, 1, nullptr, nullptr, 0, instanceState);
+    return create(ctx, std::move(city).value(), extent, options);
 }
 
 sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                                  VkExtent2D extent, uint32_t maxViews,
-                                                                  const engine::ClusterSetup* clusters,
-                                                                  const sieve::assets::CameraPose* pose,
-                                                                  uint32_t drawCapacity, bool instanceState) {
+                                                                  VkExtent2D extent, const HarnessOptions& options) {
     std::unique_ptr<SceneHarness> h(new SceneHarness());
     h->scene_ = std::move(scene);
     h->extent_ = extent;
@@ -93,15 +90,15 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     h->target_ = std::move(target).value();
     engine::SceneRendererOptions ro;
     ro.framesInFlight = td.framesInFlight;
-    ro.maxViews = maxViews;
-    ro.clusters = clusters;
-    ro.drawCapacity = drawCapacity;
-    ro.instanceState = instanceState;
+    ro.maxViews = options.maxViews;
+    ro.clusters = options.clusters;
+    ro.drawCapacity = options.drawCapacity;
+    ro.instanceState = options.instanceState;
     auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, ro);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();
     // The viewer's start: street level, looking down the street (buildings on both sides occlude most).
-    h->view_ = sieve::assets::viewMatrix(pose ? *pose : sieve::assets::defaultCityCamera());
+    h->view_ = sieve::assets::viewMatrix(options.pose ? *options.pose : sieve::assets::defaultCityCamera());
     h->proj_ =
         sieve::toGlm(sieve::perspectiveReverseZ(glm::radians(60.0f), float(extent.width) / float(extent.height), 0.1f));
     return h;

@@ -47,20 +47,24 @@ Json clusterCounts(const sieve::ClusterStats& c);
 // "mesh_primitives_generated": the mesh-primitives-generated query's count, or null without it.
 void addClipping(Json& j, const SceneRun& run);
 
+// How a SceneHarness renders (the fields engine::SceneRendererOptions has, and the camera).
+struct HarnessOptions {
+    uint32_t maxViews = 1;
+    // Draw through cluster lists (the scene's indices must be the ones the cluster data was built from).
+    const engine::ClusterSetup* clusters = nullptr;
+    const sieve::assets::CameraPose* pose = nullptr;  // null: the city's street camera
+    uint32_t drawCapacity = 0;                        // records per draw stream (0: every instance's draws)
+    bool instanceState = true;                        // sieve::CullingConfig::instanceState
+};
+
 class SceneHarness {
 public:
-    // Default camera: the city's street. `clusters`: draw through cluster lists (the scene's indices must be
-    // the ones the cluster data was built from). drawCapacity: records per draw stream
-    // (engine::SceneRendererOptions; 0: every instance's draws).
     static sieve::Result<std::unique_ptr<SceneHarness>> create(engine::Context& ctx, sieve::assets::SceneData scene,
-                                                               VkExtent2D extent, uint32_t maxViews = 1,
-                                                               const engine::ClusterSetup* clusters = nullptr,
-                                                               const sieve::assets::CameraPose* pose = nullptr,
-                                                               uint32_t drawCapacity = 0, bool instanceState = true);
-    // The procedural city of `instances` instances (buildCity) with the defaults above.
+                                                               VkExtent2D extent, const HarnessOptions& options = {});
+    // The procedural city of `instances` instances (buildCity).
     static sieve::Result<std::unique_ptr<SceneHarness>> createCity(engine::Context& ctx, uint64_t instances,
                                                                    uint32_t seed, VkExtent2D extent,
-                                                                   bool instanceState = true);
+                                                                   const HarnessOptions& options = {});
     // Renders warmup + frames frames; times the last `frames`.
     sieve::Result<SceneRun> run(uint32_t warmup, uint32_t frames);
     // Renders for at least `ms` of wall time (the GPU is the bottleneck: an idle GPU clocks down), then
