@@ -77,7 +77,9 @@ protected:
         return v;
     }
 
-    StreamsOut run(const testing_cull::RandomScene& scene, const Views& v, const std::vector<uint32_t>& visibleLast) {
+    // rounds: the early shader's instances per invocation (CullLayout::earlyRounds).
+    StreamsOut run(const testing_cull::RandomScene& scene, const Views& v, const std::vector<uint32_t>& visibleLast,
+                   sieve::CullLayout::EarlyRounds rounds = sieve::CullLayout::EarlyRounds::Auto) {
         const uint32_t n = uint32_t(scene.instances.size()), views = uint32_t(v.params.size());
         const uint32_t streams = views * kBins;
         std::vector<sieve::gpu::DrawStream> table;
@@ -115,7 +117,7 @@ protected:
                 instances.range(), meshes.range(),  primitives.range(), p.drawCounts.range(), p.lods.range(),
                 p.offsets.range(), scratch.range(), p.draws.range(),    p.counts.range(),     streamTable.range()};
         };
-        const sieve::CullLayout layout{n, views, kBins}, lateLayout{n, v.lateViews, kBins};
+        const sieve::CullLayout layout{n, views, kBins, true, true, rounds}, lateLayout{n, v.lateViews, kBins};
         const sieve::DrawListShape shape{n, views, kBins, 3}, lateShape{n, v.lateViews, kBins, 3};
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
             flags.recordEarly(cmd, flagBuffers(ph[0]), layout);
@@ -255,6 +257,13 @@ TEST_F(CullStreamsTest, EveryViewAndBinStreamMatchesTheReferenceAtEdgeSizes) {
         const StreamsOut b = run(scene, v, visibleLast);
         EXPECT_EQ(a.draws[0], b.draws[0]);
         EXPECT_EQ(a.draws[1], b.draws[1]);
+        {
+            // Four instances per early invocation (the plugin's choice from kEarlyRoundsFrom on), every view.
+            SCOPED_TRACE("four early rounds");
+            expectMatchesReference(scene, v, visibleLast,
+                                   run(scene, v, visibleLast, sieve::CullLayout::EarlyRounds::Four));
+            if (HasFatalFailure()) return;
+        }
         if (n == 1000) {
             // The scene exercises what it claims: masks, frustum, occlusion, several bins, overflow.
             uint32_t overflow = 0, nonEmpty = 0;
