@@ -11,6 +11,7 @@
 
 #include "engine/vk/timestamps.h"
 #include "interleave.h"
+#include "shared/scene.h"
 #include "shared/test_push.h"
 #include "sieve/barriers.h"
 #include "sieve/prim/reduce.h"
@@ -232,6 +233,32 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
     p.readGBps = readUs > 0 ? double(count) * 4 / (readUs * 1e3) : 0;
     p.copyGBps = std::max({p.transferGBps, p.shaderGBps, p.readGBps});
 
+    sieve::ComputePipelineDesc strideDesc;
+    strideDesc.shader = "test/stride_read.comp";
+    strideDesc.pushConstantBytes = sizeof(sieve::gpu::StrideReadPush);
+    auto strided = sieve::ComputePipeline::create(ctx.info(), strideDesc);
+    if (!strided) return strided.error();
+    auto sphereRead = [&](uint32_t strideVec4s) -> sieve::Result<double> {
+        const uint64_t records = std::min<uint64_t>(copyBytes, ctx.info().limits.maxStorageBufferRange) / (16u * strideVec4s);
+        const sieve::gpu::StrideReadPush push{uint32_t(records), strideVec4s, -1.5e38f, 0};
+        auto t = timeGpu(ctx, 3, runs, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
+            strided->dispatchLinear(cmd,
+                                    {sieve::Binding::storage(src->range(0, records * 16u * strideVec4s)),
+                                     sieve::Binding::storage(dst->range())},
+                                    push, strided->groupsFor((uint32_t(records) + 3u) / 4u));
+            return {};
+        });
+        if (!t) return t.error();
+        const double tUs = stat(t.value()).median;
+        return tUs > 0 ? double(records) * 16 / (tUs * 1e3) : 0.0;
+    };
+    auto instanceSphere = sphereRead(uint32_t(sizeof(sieve::gpu::Instance) / 16));
+    if (!instanceSphere) return instanceSphere.error();
+    p.instanceSphereGBps = instanceSphere.value();
+    auto vec4Stream = sphereRead(1);
+    if (!vec4Stream) return vec4Stream.error();
+    p.vec4StreamGBps = vec4Stream.value();
+
     auto pair = timeGpu(ctx, 3, runs, [](VkCommandBuffer) -> sieve::Result<void> { return {}; });
     if (!pair) return pair.error();
     p.emptyPairUs = stat(pair.value()).median;
@@ -267,6 +294,8 @@ void addPeers(Json& j, const Peers& p) {
         .num("transfer_copy_gbps", p.transferGBps)
         .num("shader_copy_gbps", p.shaderGBps)
         .num("read_gbps", p.readGBps)
+        .num("instance_sphere_read_gbps", p.instanceSphereGBps)
+        .num("vec4_stream_read_gbps", p.vec4StreamGBps)
         .integer("copy_bytes", p.copyBytes)
         .num("empty_pair_us", p.emptyPairUs)
         .num("empty_dispatch_us", p.emptyDispatchUs)

@@ -82,6 +82,11 @@ struct Peers {
     double transferGBps = 0;  // vkCmdCopyBuffer of copyBytes: (read + written bytes) / median time
     double shaderGBps = 0;    // the same bytes through a compute shader (test/add.comp: 4-byte loads, stores)
     double readGBps = 0;      // read-only stream: prim::Reduce (max f32) over copyBytes, bytes read / time
+    // 16-byte reads alone (test/stride_read.comp, four per invocation), GB/s of the 16 bytes read: of every
+    // 80-byte record (the sphere of a gpu::Instance) across copyBytes, and of a compact stream of vec4s. What a
+    // pass that reads each instance's sphere can reach, and what it could with the spheres in a stream of their own.
+    double instanceSphereGBps = 0;
+    double vec4StreamGBps = 0;
     uint64_t copyBytes = 0;
     double emptyPairUs = 0;        // a timestamp pair with nothing between (the timer's own floor)
     double emptyDispatchUs = 0;    // one dispatch of one workgroup that writes nothing, alone in a timestamp pair

@@ -16,6 +16,15 @@ struct AddPush {
     uint count;
 };
 
+// test/stride_read.comp: reads the vec4 at stride * r of every record r < count (the bench's peer of the
+// flag passes' bounds reads); stores only where a sum equals `never`.
+struct StrideReadPush {
+    uint count;
+    uint stride;  // in vec4s
+    float never;
+    uint pad;
+};
+
 // test/depth_write.vert + .frag: one full-screen triangle writing sample `sampleIndex` of every pixel (x, y)
 // of a depth attachment with depth[(y * width + x) * samples + sampleIndex].
 struct DepthWritePush {
