@@ -66,9 +66,10 @@ void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) 
         drawCounts[sieveKey(sieveStream(v, b, pc.binCount), i, n)] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
 }
 
-// Instance i's flags in every view. cache: its fields loaded so far; last0 (early phase): view 0's visibleLast of
-// it, loaded by main where view 0 reads it (two-phase and not EARLY), else unread; the late phase ignores it.
-void flagInstance(uint i, InstanceCache cache, uint last0) {
+// Instance i's flags in every view. last0 (early phase): view 0's visibleLast of it, loaded by main where view 0
+// reads it (two-phase and not EARLY), else unread; the late phase ignores it.
+void flagInstance(uint i, uint last0) {
+    InstanceCache cache = emptyCache();
     const uint n = pc.instanceCount;
     const bool valid = i < n;
     for (uint v = 0u; v < pc.viewCount; ++v) {
@@ -137,7 +138,7 @@ void flagInstance(uint i, InstanceCache cache, uint last0) {
 
 #if CULL_LATE
 void main() {
-    flagInstance(sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x, emptyCache(), 0u);
+    flagInstance(sieve_group_index() * gl_WorkGroupSize.x + gl_LocalInvocationID.x, 0u);
 }
 #else
 // One instance per invocation, or with SIEVE_FLAG_PUSH_EARLY_ROUNDS four (shared/cull.h SIEVE_FLAG_EARLY_ROUNDS):
@@ -160,6 +161,6 @@ void main() {
         if (rounds > 1u && first + 3u * step < n) l3 = visibleLast[first + 3u * step];
     }
     for (uint r = 0u; r < rounds; ++r)
-        flagInstance(first + r * gl_WorkGroupSize.x, emptyCache(), r == 0u ? l0 : r == 1u ? l1 : r == 2u ? l2 : l3);
+        flagInstance(first + r * gl_WorkGroupSize.x, r == 0u ? l0 : r == 1u ? l1 : r == 2u ? l2 : l3);
 }
 #endif

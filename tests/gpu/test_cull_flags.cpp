@@ -2,6 +2,7 @@
 // no sphere with a visible pixel is culled by the GPU occlusion test.
 #include <optional>
 #include <random>
+#include <utility>
 
 #include "gpu/test_cull_flags_util.h"
 #include "gpu/test_hiz_util.h"
@@ -145,19 +146,24 @@ protected:
         return testing_cull::makeCullFrame(cam, depthExtent, std::move(depth), n, settings, seed);
     }
 
+    // A random scene of n instances (seed) and its frame behind five random walls, seen by the test camera at
+    // 160x90.
+    std::pair<testing_cull::RandomScene, Frame> wallScene(uint32_t n, uint32_t toggles, uint32_t seed) {
+        const VkExtent2D extent{160, 90};
+        std::mt19937 rng(seed);
+        auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
+        auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
+                                                 testing_cull::randomWalls(extent.width, extent.height, 5, rng));
+        return {testing_cull::makeRandomScene(n, seed), makeFrame(cam, extent, depth, n, toggles, seed)};
+    }
+
     // A random scene of n behind random walls, two-phase and single-phase, its late shader writing its flags
     // and state or not, against the reference (what it does not write left as kUntouched).
     void expectLateOutputsBehindWalls(bool lateFlags, bool state, uint32_t seed, uint32_t n) {
         using namespace sieve::gpu;
-        const VkExtent2D extent{160, 90};
         for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE)}) {
             SCOPED_TRACE("toggles " + std::to_string(toggles));
-            std::mt19937 rng(seed);
-            auto scene = testing_cull::makeRandomScene(n, seed);
-            auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
-            auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
-                                                     testing_cull::randomWalls(extent.width, extent.height, 5, rng));
-            Frame frame = makeFrame(cam, extent, depth, n, toggles, seed);
+            auto [scene, frame] = wallScene(n, toggles, seed);
             GpuResult g = run(scene, frame, lateFlags, state);
             expectMatchesReference(scene, frame, g, lateFlags, state);
             if (HasFatalFailure()) return;
@@ -176,7 +182,6 @@ protected:
 
 TEST_F(CullFlagsTest, RandomScenesMatchTheReferenceForEveryToggleSet) {
     using namespace sieve::gpu;
-    const VkExtent2D extent{160, 90};
     const uint32_t toggleSets[] = {SIEVE_CULL_ALL,
                                    SIEVE_CULL_ALL & ~SIEVE_CULL_OCCLUSION,
                                    SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE,
@@ -187,13 +192,8 @@ TEST_F(CullFlagsTest, RandomScenesMatchTheReferenceForEveryToggleSet) {
     uint32_t seed = 40;
     for (uint32_t toggles : toggleSets) {
         SCOPED_TRACE("toggles " + std::to_string(toggles));
-        std::mt19937 rng(seed);
         const uint32_t n = 2000 + seed;  // not a multiple of the group or subgroup size
-        auto scene = testing_cull::makeRandomScene(n, seed);
-        auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
-        auto depth = testing_cull::makeWallDepth(extent.width, extent.height, cam,
-                                                 testing_cull::randomWalls(extent.width, extent.height, 5, rng));
-        Frame frame = makeFrame(cam, extent, depth, n, toggles, seed);
+        auto [scene, frame] = wallScene(n, toggles, seed);
         GpuResult g = run(scene, frame);
         expectMatchesReference(scene, frame, g);
         if (HasFatalFailure()) return;
@@ -227,19 +227,13 @@ TEST_F(CullFlagsTest, FoldedDispatchCoversEveryInstance) {
 TEST_F(CullFlagsTest, FourInstancesPerEarlyInvocationMatchTheReference) {
     using namespace sieve::gpu;
     using Rounds = sieve::CullLayout::EarlyRounds;
-    const VkExtent2D extent{160, 90};
     uint32_t seed = 70;
     for (const uint32_t n : {1u, 127u, 129u, 511u, 512u, 513u, 3u * 512u + 130u}) {
         for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE)}) {
             for (const uint32_t maxGroupsX : {0u, 2u}) {
                 SCOPED_TRACE("n " + std::to_string(n) + " toggles " + std::to_string(toggles) + " rows of " +
                              std::to_string(maxGroupsX));
-                std::mt19937 rng(seed);
-                auto scene = testing_cull::makeRandomScene(n, seed);
-                auto cam = testing_cull::makeCamera(float(extent.width) / extent.height, {1, 2, 3}, {-4, 1, -20});
-                auto depth = testing_cull::makeWallDepth(
-                    extent.width, extent.height, cam, testing_cull::randomWalls(extent.width, extent.height, 5, rng));
-                Frame frame = makeFrame(cam, extent, depth, n, toggles, seed++);
+                auto [scene, frame] = wallScene(n, toggles, seed++);
                 sieve::overrideMaxGroupsX(maxGroupsX);
                 GpuResult g = run(scene, frame, true, true, Rounds::Four);
                 sieve::overrideMaxGroupsX(0);
