@@ -160,19 +160,20 @@ void InstanceEmitter::emit(uint32_t mesh, glm::vec3 local, float yaw, glm::vec3 
     glm::vec3 position = origin_ + local;
     const gpu::Mesh& m = scene_.meshes[mesh];
     float c = std::cos(yaw), s = std::sin(yaw);
-    gpu::Instance inst{};
+    PlacedInstance placed{};
+    gpu::Instance& inst = placed.instance;
     // rotateY(yaw) * scale: x' = c x + s z, z' = -s x + c z.
     inst.rows[0] = glm::vec4(c * scale.x, 0.0f, s * scale.z, position.x);
     inst.rows[1] = glm::vec4(0.0f, scale.y, 0.0f, position.y);
     inst.rows[2] = glm::vec4(-s * scale.x, 0.0f, c * scale.z, position.z);
     glm::vec4 oc(toGlm3(m.sphere), 1.0f);
     float maxScale = std::max(scale.x, std::max(scale.y, scale.z));
-    inst.sphere = glm::vec4(glm::dot(toGlm(inst.rows[0]), oc), glm::dot(toGlm(inst.rows[1]), oc),
-                            glm::dot(toGlm(inst.rows[2]), oc), m.sphere.w * maxScale * (1.0f + 1e-6f));
+    placed.bounds.sphere = glm::vec4(glm::dot(toGlm(inst.rows[0]), oc), glm::dot(toGlm(inst.rows[1]), oc),
+                                     glm::dot(toGlm(inst.rows[2]), oc), m.sphere.w * maxScale * (1.0f + 1e-6f));
     inst.mesh = mesh;
     inst.scale = maxScale;
     inst.flags = gpu::SIEVE_INSTANCE_DEFAULT_FLAGS;  // as assets::makeInstance: casts and receives shadows
-    scene_.instances.push_back(inst);
+    scene_.addInstance(placed);
 }
 
 uint32_t blockSeed(uint32_t seed, int32_t i, int32_t j) {

@@ -233,7 +233,7 @@ Expected<bool> place(const glm::mat4& world, uint32_t mesh, SceneData& scene, Mi
         if (!twin) return Unexpected{twin.error()};
         mesh = *twin;
     }
-    scene.instances.push_back(makeInstance(world, mesh, scene.meshes[mesh]));
+    scene.addInstance(makeInstance(world, mesh, scene.meshes[mesh]));
     return true;
 }
 

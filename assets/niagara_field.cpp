@@ -46,11 +46,14 @@ Expected<SceneData> makeNiagaraField(SceneData scene, uint64_t draws) {
         scene.instances.clear();
         scene.instances.shrink_to_fit();
         scene.instances.reserve(draws);
+        scene.bounds.clear();
+        scene.bounds.shrink_to_fit();
+        scene.bounds.reserve(draws);
         const uint32_t meshCount = uint32_t(scene.meshes.size());
         Pcg32 rng;
         for (uint64_t i = 0; i < draws; ++i) {
             const NiagaraDraw d = nextNiagaraDraw(rng, meshCount);
-            scene.instances.push_back(makeInstance(niagaraTransform(d), d.meshIndex, scene.meshes[d.meshIndex]));
+            scene.addInstance(makeInstance(niagaraTransform(d), d.meshIndex, scene.meshes[d.meshIndex]));
         }
         scene.updateBounds();
         return scene;

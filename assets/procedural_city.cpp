@@ -73,6 +73,7 @@ Expected<SceneData> makeCity(uint64_t instances, uint32_t seed, const ProgressFn
         report("meshes", 1.0f);
 
         scene.instances.reserve(instances);
+        scene.bounds.reserve(instances);
         InstanceEmitter emitter(scene, instances);
         RingWalker walker;
         uint64_t reportEvery = std::max<uint64_t>(instances / 64, 1), nextReport = reportEvery;

@@ -9,7 +9,7 @@
 // crates, barrels, planters, a fountain), sidewalk props (lamp posts, trees, benches, hydrants,
 // bollards, kiosks) and parked/driving cars on the roads east and south of the block. At street level
 // the buildings hide most of the city, so occlusion culling matters.
-// Instances are written straight into the instance table (80 bytes each, no intermediate storage):
+// Instances are written straight into the instance and bounds tables (64 + 16 bytes each, no intermediate storage):
 // 10M instances take ~0.8 GB.
 #include <cstdint>
 #include <functional>

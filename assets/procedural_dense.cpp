@@ -72,7 +72,7 @@ Expected<SceneData> makeDenseScene(uint32_t instances, uint32_t seed, uint32_t l
         glm::mat4 m = glm::translate(glm::mat4(1.0f), glm::vec3(x + jx, 0.0f, z + jz));
         m = glm::rotate(m, u01(rng) * 2.0f * std::numbers::pi_v<float>, glm::vec3(0, 1, 0));
         m = glm::scale(m, glm::vec3(0.8f + 0.6f * u01(rng)));
-        scene.instances.push_back(makeInstance(m, mesh, scene.meshes[mesh]));
+        scene.addInstance(makeInstance(m, mesh, scene.meshes[mesh]));
         if (i % 4096 == 4095) report("instances", float(i + 1) / float(instances));
     }
     report("instances", 1.0f);

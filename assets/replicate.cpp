@@ -30,16 +30,18 @@ Expected<SceneData> replicateGrid(const SceneData& scene, uint32_t a, uint32_t b
         out.meshNames = scene.meshNames;
         out.warnings = scene.warnings;
         out.instances.reserve(n * copies);
+        out.bounds.reserve(n * copies);
         for (uint32_t j = 0; j < b; ++j)
             for (uint32_t i = 0; i < a; ++i) {
                 glm::vec3 offset((float(i) - float(a - 1) * 0.5f) * spacing, 0.0f,
                                  (float(j) - float(b - 1) * 0.5f) * spacing);
-                for (gpu::Instance inst : scene.instances) {
-                    inst.rows[0].w += offset.x;
-                    inst.rows[2].w += offset.z;
-                    inst.sphere.x += offset.x;
-                    inst.sphere.z += offset.z;
-                    out.instances.push_back(inst);
+                for (size_t k = 0; k < scene.instances.size(); ++k) {
+                    PlacedInstance p{scene.instances[k], scene.bounds[k]};
+                    p.instance.rows[0].w += offset.x;
+                    p.instance.rows[2].w += offset.z;
+                    p.bounds.sphere.x += offset.x;
+                    p.bounds.sphere.z += offset.z;
+                    out.addInstance(p);
                 }
             }
         out.updateBounds();

@@ -95,13 +95,17 @@ std::string SceneData::validate() const {
             return where + "primitive range outside the primitive table";
         if (!finite(mesh.sphere) || mesh.sphere.w < 0.0f) return where + "bounding sphere is invalid";
     }
+    if (bounds.size() != instances.size())
+        return std::to_string(instances.size()) + " instances but " + std::to_string(bounds.size()) +
+               " instance bounds: one each";
     for (size_t i = 0; i < instances.size(); ++i) {
         const gpu::Instance& inst = instances[i];
+        const gpu::vec4& sphere = bounds[i].sphere;
         std::string where = "instance " + std::to_string(i) + ": ";
         if (inst.mesh >= meshes.size()) return where + "mesh " + std::to_string(inst.mesh) + " outside the mesh table";
         if (!finite(inst.rows[0]) || !finite(inst.rows[1]) || !finite(inst.rows[2]))
             return where + "transform is not finite";
-        if (!finite(inst.sphere) || inst.sphere.w < 0.0f) return where + "bounding sphere is invalid";
+        if (!finite(sphere) || sphere.w < 0.0f) return where + "bounding sphere is invalid";
         if (!std::isfinite(inst.scale) || inst.scale < 0.0f) return where + "scale is invalid";
     }
     return {};
@@ -142,11 +146,16 @@ SceneStats SceneData::stats() const {
 void SceneData::updateBounds() {
     boundsMin = glm::vec3(1e30f);
     boundsMax = glm::vec3(-1e30f);
-    for (const gpu::Instance& inst : instances) {
-        glm::vec3 c = toGlm3(inst.sphere);
-        boundsMin = glm::min(boundsMin, c - inst.sphere.w);
-        boundsMax = glm::max(boundsMax, c + inst.sphere.w);
+    for (const gpu::InstanceBounds& b : bounds) {
+        glm::vec3 c = toGlm3(b.sphere);
+        boundsMin = glm::min(boundsMin, c - b.sphere.w);
+        boundsMax = glm::max(boundsMax, c + b.sphere.w);
     }
+}
+
+void SceneData::addInstance(const PlacedInstance& placed) {
+    instances.push_back(placed.instance);
+    bounds.push_back(placed.bounds);
 }
 
 float maxAxisScale(const glm::mat3& linear) {
@@ -161,16 +170,17 @@ float maxAxisScale(const glm::mat3& linear) {
     return std::sqrt(len2.x + len2.y + len2.z);
 }
 
-gpu::Instance makeInstance(const glm::mat4& m, uint32_t mesh, const gpu::Mesh& meshData) {
-    gpu::Instance inst{};
+PlacedInstance makeInstance(const glm::mat4& m, uint32_t mesh, const gpu::Mesh& meshData) {
+    PlacedInstance p{};
+    gpu::Instance& inst = p.instance;
     for (int r = 0; r < 3; ++r) inst.rows[r] = glm::vec4(m[0][r], m[1][r], m[2][r], m[3][r]);
     float scale = maxAxisScale(glm::mat3(m));
     glm::vec3 centre = glm::vec3(m * glm::vec4(toGlm3(meshData.sphere), 1.0f));
-    inst.sphere = glm::vec4(centre, meshData.sphere.w * scale);
+    p.bounds.sphere = glm::vec4(centre, meshData.sphere.w * scale);
     inst.mesh = mesh;
     inst.scale = scale;
     inst.flags = gpu::SIEVE_INSTANCE_DEFAULT_FLAGS;
-    return inst;
+    return p;
 }
 
 glm::mat4 instanceTransform(const gpu::Instance& inst) {

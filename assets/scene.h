@@ -42,6 +42,7 @@ struct SceneData {
     std::vector<gpu::MeshPrimitive> primitives;
     std::vector<gpu::Mesh> meshes;
     std::vector<gpu::Instance> instances;
+    std::vector<gpu::InstanceBounds> bounds;  // bounds[i]: instances[i]'s world-space sphere (shared/scene.h)
     // The second vertex stream of the default geometry pass: one UV per vertex, or empty (all 0).
     std::vector<gpu::VertexUv> uvs;
     // Indexed by MeshPrimitive::material. Empty: the palette (defaultMaterials), as hand-made scenes do.
@@ -69,6 +70,15 @@ struct SceneData {
 
     // Recomputes boundsMin/boundsMax from the instance spheres.
     void updateBounds();
+
+    // Appends an instance's two records.
+    void addInstance(const struct PlacedInstance& placed);
+};
+
+// An instance's two records (shared/scene.h): what its draws read and what the culling tests read first.
+struct PlacedInstance {
+    gpu::Instance instance;
+    gpu::InstanceBounds bounds;
 };
 
 // Largest factor by which the linear part can stretch a vector (an upper bound of its spectral
@@ -76,9 +86,9 @@ struct SceneData {
 // Frobenius norm, which bounds any shear conservatively.
 float maxAxisScale(const glm::mat3& linear);
 
-// Builds an instance: transform rows, world-space sphere (object sphere transformed, radius scaled by
-// maxAxisScale) and scale.
-gpu::Instance makeInstance(const glm::mat4& objectToWorld, uint32_t mesh, const gpu::Mesh& meshData);
+// Builds an instance: transform rows, scale, and its bounds: the world-space sphere (object sphere transformed,
+// radius scaled by maxAxisScale).
+PlacedInstance makeInstance(const glm::mat4& objectToWorld, uint32_t mesh, const gpu::Mesh& meshData);
 
 // The object-to-world transform of an instance as a glm matrix.
 glm::mat4 instanceTransform(const gpu::Instance& instance);

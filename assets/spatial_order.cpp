@@ -35,26 +35,35 @@ uint32_t mortonCode(const gpu::vec4& c, const gpu::vec4& lo, const gpu::vec4& hi
     return spread(cell(c.x, lo.x, hi.x)) | spread(cell(c.y, lo.y, hi.y)) << 1 | spread(cell(c.z, lo.z, hi.z)) << 2;
 }
 
-void sortInstancesSpatially(std::span<gpu::Instance> instances) {
+bool sortInstancesSpatially(std::span<gpu::Instance> instances, std::span<gpu::InstanceBounds> bounds) {
+    if (bounds.size() != instances.size()) return false;
     constexpr float inf = std::numeric_limits<float>::infinity();
     gpu::vec4 lo{inf, inf, inf, 0.0f}, hi{-inf, -inf, -inf, 0.0f};
-    for (const gpu::Instance& in : instances) {
-        if (!finiteCentre(in.sphere)) continue;
-        lo = {std::min(lo.x, in.sphere.x), std::min(lo.y, in.sphere.y), std::min(lo.z, in.sphere.z), 0.0f};
-        hi = {std::max(hi.x, in.sphere.x), std::max(hi.y, in.sphere.y), std::max(hi.z, in.sphere.z), 0.0f};
+    for (const gpu::InstanceBounds& b : bounds) {
+        const gpu::vec4& c = b.sphere;
+        if (!finiteCentre(c)) continue;
+        lo = {std::min(lo.x, c.x), std::min(lo.y, c.y), std::min(lo.z, c.z), 0.0f};
+        hi = {std::max(hi.x, c.x), std::max(hi.y, c.y), std::max(hi.z, c.z), 0.0f};
     }
     // (key, index) pairs: one code computation per instance, then a stable order of the table.
     std::vector<std::pair<uint64_t, uint32_t>> keys(instances.size());
     for (size_t i = 0; i < instances.size(); ++i) {
-        const gpu::vec4& s = instances[i].sphere;
+        const gpu::vec4& s = bounds[i].sphere;
         const uint64_t code = finiteCentre(s) ? mortonCode(s, lo, hi) : uint64_t(1) << 32;
         keys[i] = {code, uint32_t(i)};
     }
     std::stable_sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<gpu::Instance> sorted;
+    std::vector<gpu::InstanceBounds> sortedBounds;
     sorted.reserve(instances.size());
-    for (const auto& k : keys) sorted.push_back(instances[k.second]);
+    sortedBounds.reserve(instances.size());
+    for (const auto& k : keys) {
+        sorted.push_back(instances[k.second]);
+        sortedBounds.push_back(bounds[k.second]);
+    }
     std::copy(sorted.begin(), sorted.end(), instances.begin());
+    std::copy(sortedBounds.begin(), sortedBounds.end(), bounds.begin());
+    return true;
 }
 
 }  // namespace sieve::assets

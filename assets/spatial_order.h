@@ -15,8 +15,9 @@ namespace sieve::assets {
 // The 30-bit Morton code of a point quantised to cells of [lo, hi] (per axis; a point outside is clamped).
 uint32_t mortonCode(const gpu::vec4& centre, const gpu::vec4& lo, const gpu::vec4& hi);
 
-// Sorts `instances` by the Morton code of their sphere centres (stable: equal codes keep their order).
-// Instances with non-finite centres go last, in their order.
-void sortInstancesSpatially(std::span<gpu::Instance> instances);
+// Sorts the instances (and their bounds, the same permutation) by the Morton code of their sphere centres
+// (stable: equal codes keep their order). Instances with non-finite centres go last, in their order.
+// False, and nothing sorted, unless `bounds` has one entry per instance.
+[[nodiscard]] bool sortInstancesSpatially(std::span<gpu::Instance> instances, std::span<gpu::InstanceBounds> bounds);
 
 }  // namespace sieve::assets

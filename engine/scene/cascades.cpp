@@ -6,13 +6,13 @@
 
 namespace engine {
 
-void casterBounds(std::span<const sieve::gpu::Instance> instances, glm::vec3& lo, glm::vec3& hi) {
+void casterBounds(std::span<const sieve::gpu::InstanceBounds> bounds, glm::vec3& lo, glm::vec3& hi) {
     lo = glm::vec3(INFINITY);
     hi = glm::vec3(-INFINITY);
-    for (const auto& inst : instances) {
-        const glm::vec3 c(inst.sphere.x, inst.sphere.y, inst.sphere.z);
-        lo = glm::min(lo, c - inst.sphere.w);
-        hi = glm::max(hi, c + inst.sphere.w);
+    for (const auto& b : bounds) {
+        const glm::vec3 c(b.sphere.x, b.sphere.y, b.sphere.z);
+        lo = glm::min(lo, c - b.sphere.w);
+        hi = glm::max(hi, c + b.sphere.w);
     }
 }
 

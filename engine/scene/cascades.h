@@ -31,7 +31,7 @@ struct Cascade {
 };
 
 // The bounds of every instance's sphere (the casters a cascade must reach back to).
-void casterBounds(std::span<const sieve::gpu::Instance> instances, glm::vec3& lo, glm::vec3& hi);
+void casterBounds(std::span<const sieve::gpu::InstanceBounds> bounds, glm::vec3& lo, glm::vec3& hi);
 
 // Practical split (half logarithmic, half uniform) of [znear, maxDistance] into `count` slices.
 std::vector<float> cascadeSplits(const CascadeSetup& s);

@@ -50,6 +50,8 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     if (!m) return m.error();
     auto in = uploadTable(ctx, scene.instances, storage, "scene instances");
     if (!in) return in.error();
+    auto bo = uploadTable(ctx, scene.bounds, storage, "scene instance bounds");
+    if (!bo) return bo.error();
     auto mat = GpuMaterials::upload(ctx, scene);
     if (!mat) return mat.error();
     g.materials = std::move(mat).value();
@@ -58,6 +60,7 @@ sieve::Result<GpuScene> GpuScene::upload(Context& ctx, const sieve::assets::Scen
     g.primitives = std::move(p).value();
     g.meshes = std::move(m).value();
     g.instances = std::move(in).value();
+    g.bounds = std::move(bo).value();
     g.instanceCount = uint32_t(scene.instances.size());
     for (const auto& mesh : scene.meshes) g.maxDrawsPerInstance = std::max(g.maxDrawsPerInstance, mesh.primitiveCount);
     for (const auto& inst : scene.instances) g.drawsIfAllVisible += scene.meshes[inst.mesh].primitiveCount;

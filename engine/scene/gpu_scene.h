@@ -28,6 +28,7 @@ struct GpuScene {
     Buffer primitives;
     Buffer meshes;
     Buffer instances;
+    Buffer bounds;           // gpu::InstanceBounds per instance
     GpuMaterials materials;  // UVs, material table, textures
     uint32_t instanceCount = 0;
     uint32_t maxDrawsPerInstance = 0;  // largest primitiveCount of any mesh

@@ -43,7 +43,8 @@ SceneFootprint sceneFootprint(const sieve::assets::SceneData& scene) {
     // CullingPlugin: visibility, and per phase flags, draw counts, LODs and scan offsets (u32 each);
     // each phase's draw list holds maxDraws records per instance.
     const uint64_t culling = 4 + 2 * 4 * 4;
-    f.perInstanceBytes = sizeof(sieve::gpu::Instance) + culling + 2 * maxDraws * sizeof(sieve::gpu::DrawCommand);
+    f.perInstanceBytes = sizeof(sieve::gpu::Instance) + sizeof(sieve::gpu::InstanceBounds) + culling +
+                         2 * maxDraws * sizeof(sieve::gpu::DrawCommand);
     return f;
 }
 

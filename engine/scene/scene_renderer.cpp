@@ -102,7 +102,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
         auto shadow = ShadowPass::create(ctx, shadowCascades, 1024);
         if (!shadow) return shadow.error();
         r->shadow_ = std::move(shadow).value();
-        casterBounds(scene.instances, r->sceneMin_, r->sceneMax_);
+        casterBounds(scene.bounds, r->sceneMin_, r->sceneMax_);
     }
     config.streamCapacities =
         streamCapacities(ctx.info(), config, binDraws(scene, r->scene_.streamBins, config.binCount));
@@ -266,8 +266,8 @@ sieve::Result<void> SceneRenderer::addViewPasses(GraphBuilder& g, const std::vec
     if (hizView_)
         if (auto r = hizView_->addTo(g, pluginSlot(m, sieve::CullingPlugin::kPyramid)); !r) return r;
     instances_ = pluginSlot(m, sieve::CullingPlugin::kInstances);
-    if (cullDebug_)
-        cullDebug_->addTo(g, color_, instances_, pluginSlot(m, sieve::CullingPlugin::kInstanceState), extent);
+    bounds_ = pluginSlot(m, sieve::CullingPlugin::kBounds);
+    if (cullDebug_) cullDebug_->addTo(g, color_, bounds_, pluginSlot(m, sieve::CullingPlugin::kInstanceState), extent);
     if (pickReadback_)
         if (auto r = pickReadback_->addTo(g, pluginSlot(m, sieve::CullingPlugin::kInstanceState),
                                           pluginSlot(m, sieve::CullingPlugin::kPyramid), depth_, scene_.instanceCount);
@@ -294,8 +294,8 @@ sieve::Result<void> SceneRenderer::createExecutor(GraphBuilder& g) {
     };
     for (auto [slot, buf] : {std::pair{vertices_, &scene_.vertices}, std::pair{indices_, &scene_.indices},
                              std::pair{uvs_, &scene_.materials.uvs}, std::pair{materials_, &scene_.materials.materials},
-                             std::pair{instances_, &scene_.instances}, std::pair{meshes_, &scene_.meshes},
-                             std::pair{primitives_, &scene_.primitives}})
+                             std::pair{instances_, &scene_.instances}, std::pair{bounds_, &scene_.bounds},
+                             std::pair{meshes_, &scene_.meshes}, std::pair{primitives_, &scene_.primitives}})
         if (auto r = bindBuffer(slot, *buf); !r) return r;
     if (clusters_)
         if (auto r = clusters_->bind(*executor_); !r) return r;

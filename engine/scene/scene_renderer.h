@@ -179,7 +179,8 @@ private:
     glm::vec3 sceneMin_{0.0f}, sceneMax_{0.0f};
     // Graph slots of the host's resources.
     graph::SlotId color_{}, depth_{}, vertices_{}, indices_{}, uvs_{}, materials_{};
-    graph::SlotId instances_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{}, countsLate_{};
+    graph::SlotId instances_{}, bounds_{}, meshes_{}, primitives_{}, drawsEarly_{}, countsEarly_{}, drawsLate_{},
+        countsLate_{};
     DrawQueries queries_;  // around the draw passes (pipeline statistics, mesh primitives generated)
     std::unique_ptr<DrawReadback> drawReadback_;
     bool materialMode_ = true;                        // the geometry pass draws materials (plain colours otherwise)

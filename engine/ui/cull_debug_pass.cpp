@@ -34,17 +34,17 @@ sieve::Result<CullDebugPass::Pipelines> CullDebugPass::createPipelines() const {
     return Pipelines{std::move(bounds).value(), std::move(frustum).value()};
 }
 
-void CullDebugPass::addTo(graph::GraphBuilder& g, graph::SlotId color, graph::SlotId instances, graph::SlotId state,
+void CullDebugPass::addTo(graph::GraphBuilder& g, graph::SlotId color, graph::SlotId bounds, graph::SlotId state,
                           VkExtent2D extent) {
     color_ = color;
-    instances_ = instances;
+    bounds_ = bounds;
     state_ = state;
     extent_ = extent;
     sieve::PassDesc pass;
     pass.name = "debug.culling";
     pass.graphics = true;
     using namespace sieve::use;
-    pass.uses = {colorAttachmentWrite(color), storageRead(instances, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
+    pass.uses = {colorAttachmentWrite(color), storageRead(bounds, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT),
                  storageRead(state, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT)};
     g.addPass(std::move(pass),
               [this](VkCommandBuffer cmd, const sieve::Bindings& b, const sieve::FrameInfo&) { record(cmd, b); });
@@ -76,7 +76,7 @@ void CullDebugPass::recordPicked(VkCommandBuffer cmd, const sieve::Bindings& b) 
     push.instanceCount = frame_.instanceCount;
     for (uint32_t& c : push.stateColour) c = kPickedColour;
     pipelines_.bounds.bind(cmd,
-                           {sieve::Binding::storage({b[instances_].buffer, b[instances_].offset, VK_WHOLE_SIZE}),
+                           {sieve::Binding::storage({b[bounds_].buffer, b[bounds_].offset, VK_WHOLE_SIZE}),
                             sieve::Binding::storage({b[state_].buffer, b[state_].offset, VK_WHOLE_SIZE})},
                            &push, sizeof(push));
     vkCmdDraw(cmd, sieve::gpu::SIEVE_BOUNDS_VERTICES, 1, 0, *frame_.picked);
@@ -101,7 +101,7 @@ void CullDebugPass::record(VkCommandBuffer cmd, const sieve::Bindings& b) {
             push.stateColour[test.state] = rgba;
         }
         pipelines_.bounds.bind(cmd,
-                               {sieve::Binding::storage({b[instances_].buffer, b[instances_].offset, VK_WHOLE_SIZE}),
+                               {sieve::Binding::storage({b[bounds_].buffer, b[bounds_].offset, VK_WHOLE_SIZE}),
                                 sieve::Binding::storage({b[state_].buffer, b[state_].offset, VK_WHOLE_SIZE})},
                                &push, sizeof(push));
         vkCmdDraw(cmd, sieve::gpu::SIEVE_BOUNDS_VERTICES, frame_.instanceCount, 0, 0);

@@ -48,7 +48,7 @@ public:
     static sieve::Result<std::unique_ptr<CullDebugPass>> create(Context& ctx, VkFormat colorFormat);
 
     // Adds the pass "debug.culling" to `g` (after the passes that write `color`, which it draws over).
-    void addTo(graph::GraphBuilder& g, graph::SlotId color, graph::SlotId instances, graph::SlotId state,
+    void addTo(graph::GraphBuilder& g, graph::SlotId color, graph::SlotId bounds, graph::SlotId state,
                VkExtent2D extent);
     void select(const CullDebugFrame& frame) { frame_ = frame; }
 
@@ -73,7 +73,7 @@ private:
     Pipelines pipelines_;
     CullDebugFrame frame_;
     VkExtent2D extent_{0, 0};
-    graph::SlotId color_ = sieve::kNoSlot, instances_ = sieve::kNoSlot, state_ = sieve::kNoSlot;
+    graph::SlotId color_ = sieve::kNoSlot, bounds_ = sieve::kNoSlot, state_ = sieve::kNoSlot;
 };
 
 }  // namespace engine::ui

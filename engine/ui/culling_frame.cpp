@@ -29,7 +29,7 @@ sieve::Result<gpu::CullParams> frameCullParams(const CullingFrame& f, const siev
 }
 
 sieve::CullScene cullScene(const sieve::assets::SceneData& s) {
-    return {s.instances, s.meshes, s.primitives};
+    return {s.instances, s.bounds, s.meshes, s.primitives};
 }
 
 }  // namespace engine::ui

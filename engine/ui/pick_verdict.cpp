@@ -42,7 +42,7 @@ PickVerdict pickVerdict(const gpu::CullParams& p, const sieve::CullScene& scene,
     PickVerdict v;
     v.instance = i;
     const gpu::Instance& inst = scene.instances[i];
-    const gpu::vec4& s = inst.sphere;
+    const gpu::vec4& s = scene.bounds[i].sphere;
     v.masked = p.instanceMask != 0 && (inst.flags & p.instanceMask) != p.instanceMask;
     v.frustumOn = (p.toggles & gpu::SIEVE_CULL_FRUSTUM) != 0;
     if (v.frustumOn) {
@@ -56,7 +56,7 @@ PickVerdict pickVerdict(const gpu::CullParams& p, const sieve::CullScene& scene,
     if (v.distanceOn) v.withinDistance = gpu::sieveWithinDrawDistance(s, own, p);
     v.occlusionOn = (p.toggles & gpu::SIEVE_CULL_OCCLUSION) != 0 && pyramid;
     if (v.occlusionOn) occlusion(v, s, p, *pyramid);
-    v.lod = sieve::lodReference(inst, p, scene);
+    v.lod = sieve::lodReference(inst, s, p, scene);
     using namespace gpu;
     v.decision = v.masked                            ? SIEVE_STATE_MASKED
                  : v.frustumOn && !v.inFrustum       ? SIEVE_STATE_FRUSTUM_CULLED

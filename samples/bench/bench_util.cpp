@@ -239,7 +239,8 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
     auto strided = sieve::ComputePipeline::create(ctx.info(), strideDesc);
     if (!strided) return strided.error();
     auto sphereRead = [&](uint32_t strideVec4s) -> sieve::Result<double> {
-        const uint64_t records = std::min<uint64_t>(copyBytes, ctx.info().limits.maxStorageBufferRange) / (16u * strideVec4s);
+        const uint64_t records =
+            std::min<uint64_t>(copyBytes, ctx.info().limits.maxStorageBufferRange) / (16u * strideVec4s);
         const sieve::gpu::StrideReadPush push{uint32_t(records), strideVec4s, -1.5e38f, 0};
         auto t = timeGpu(ctx, 3, runs, [&](VkCommandBuffer cmd) -> sieve::Result<void> {
             strided->dispatchLinear(cmd,
@@ -252,7 +253,10 @@ sieve::Result<Peers> measurePeers(engine::Context& ctx, uint64_t copyBytes, uint
         const double tUs = stat(t.value()).median;
         return tUs > 0 ? double(records) * 16 / (tUs * 1e3) : 0.0;
     };
-    auto instanceSphere = sphereRead(uint32_t(sizeof(sieve::gpu::Instance) / 16));
+    // The instance record as it was until session 11 (80 bytes, the sphere inside it): the layout the sphere
+    // stream replaced (shared/scene.h), kept as the peer that shows why.
+    constexpr uint32_t kOldInstanceVec4s = 5;
+    auto instanceSphere = sphereRead(kOldInstanceVec4s);
     if (!instanceSphere) return instanceSphere.error();
     p.instanceSphereGBps = instanceSphere.value();
     auto vec4Stream = sphereRead(1);

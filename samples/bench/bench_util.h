@@ -83,8 +83,8 @@ struct Peers {
     double shaderGBps = 0;    // the same bytes through a compute shader (test/add.comp: 4-byte loads, stores)
     double readGBps = 0;      // read-only stream: prim::Reduce (max f32) over copyBytes, bytes read / time
     // 16-byte reads alone (test/stride_read.comp, four per invocation), GB/s of the 16 bytes read: of every
-    // 80-byte record (the sphere of a gpu::Instance) across copyBytes, and of a compact stream of vec4s. What a
-    // pass that reads each instance's sphere can reach, and what it could with the spheres in a stream of their own.
+    // 80-byte record across copyBytes (the sphere inside the instance record, as it was until session 11), and
+    // of a compact stream of vec4s (gpu::InstanceBounds, the culling's sphere stream since then).
     double instanceSphereGBps = 0;
     double vec4StreamGBps = 0;
     uint64_t copyBytes = 0;

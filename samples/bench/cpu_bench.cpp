@@ -46,7 +46,7 @@ void cullOnHost(const sieve::assets::SceneData& scene, const sieve::gpu::CullPar
             std::vector<uint32_t>& out = visible[t];
             out.clear();
             for (size_t i = begin; i < end; ++i)
-                if (sieve::gpu::sieveInFrustum(scene.instances[i].sphere, params)) out.push_back(uint32_t(i));
+                if (sieve::gpu::sieveInFrustum(scene.bounds[i].sphere, params)) out.push_back(uint32_t(i));
         });
     }
     for (auto& th : pool) th.join();

@@ -10,9 +10,10 @@ namespace bench {
 namespace {
 
 // Fewest bytes each culling pass moves (DRAM, 32-byte sectors), from the shaders' accesses:
-// - flag passes read the sphere of an instance (16 bytes at offset 48 of the 80-byte record: one 32-byte
-//   sector) only where they need it: early reads visibleLast (4) of every instance and the sphere of the
-//   instances visible last frame; late reads every sphere and flagsEarly (4) of the visible ones. Both
+// - flag passes read the sphere of an instance (gpu::InstanceBounds, 16 bytes in a stream of them) only where
+//   they need it: early reads visibleLast (4) of every instance and the sphere of the instances visible last
+//   frame (scattered: one 32-byte sector each); late reads every sphere (16, contiguous) and flagsEarly (4)
+//   of the visible ones. Both
 //   write flags, drawCounts, lods (12) and late visibleLast (4); mesh and LOD data are read only for
 //   flagged instances (one more sector each; the mesh and primitive tables are small and cached).
 // - stable compaction: the scan reads drawCounts and writes offsets (8 per instance); the expansion reads
@@ -26,7 +27,7 @@ PassBytes passBytes(uint64_t n, const sieve::CullingStats& s, bool stable, VkExt
     PassBytes b{};
     const double N = double(n);
     b.earlyFlag = N * (4 + 12) + double(s.earlyDrawn) * (32 + 32);
-    b.lateFlag = N * (32 + 4 + 12) + double(s.lateVisible) * 32 + double(s.lateDrawn) * 32;
+    b.lateFlag = N * (16 + 4 + 12) + double(s.lateVisible) * 32 + double(s.lateDrawn) * 32;
     auto compact = [&](double flagged, double draws) {
         return stable ? N * (8 + 4) + flagged * (8 + 32) + draws * 32 : N * 4 + flagged * (4 + 32) + draws * 32;
     };

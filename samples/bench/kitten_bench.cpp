@@ -95,11 +95,11 @@ struct FieldCounts {
 FieldCounts countField(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
                        float distance) {
     FieldCounts c;
-    c.frustum = frustumReferenceCount(scene, view, proj, 0.0f, false, [&](const sieve::gpu::Instance& inst) {
-        const glm::vec3 v = glm::vec3(view * glm::vec4(inst.sphere.x, inst.sphere.y, inst.sphere.z, 1.0f));
+    c.frustum = frustumReferenceCount(scene, view, proj, 0.0f, false, [&](const sieve::gpu::vec4& s) {
+        const glm::vec3 v = glm::vec3(view * glm::vec4(s.x, s.y, s.z, 1.0f));
         const float depth = -v.z;  // the camera looks down its -Z
-        c.withinDepth += depth - inst.sphere.w < distance;
-        c.withinDistance += glm::length(v) - inst.sphere.w < distance;
+        c.withinDepth += depth - s.w < distance;
+        c.withinDistance += glm::length(v) - s.w < distance;
     });
     return c;
 }
@@ -177,7 +177,8 @@ int kittenMain(int argc, char** argv) {
     for (uint64_t n : o.instances) {
         auto field = sieve::assets::makeNiagaraField(mesh, n);
         if (!field) return fail(kName, field.error());
-        if (o.order == "morton") sieve::assets::sortInstancesSpatially(field->instances);
+        if (o.order == "morton" && !sieve::assets::sortInstancesSpatially(field->instances, field->bounds))
+            return fail(kName, "the field's instance and bounds tables differ in size");
         const FieldCounts counts = countField(*field, view, proj, sieve::assets::kNiagaraDrawDistance);
         std::fprintf(stderr,
                      "sieve-bench kitten: n=%llu: %llu instances (%.2f%%) pass the frustum test; in the frustum "

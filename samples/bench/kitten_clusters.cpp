@@ -30,18 +30,18 @@ sieve::Result<InView> inViewOf(const sieve::assets::SceneData& field, const siev
     auto params = sieve::makeCullParams(desc, sieve::HiZBuilder::pyramidExtent(r.extent), 1,
                                         uint32_t(field.instances.size()), settings);
     if (!params) return params.error();
-    const sieve::CullScene scene{field.instances, field.meshes, field.primitives};
+    const sieve::CullScene scene{field.instances, field.bounds, field.meshes, field.primitives};
     InView v;
     v.mask.assign(field.instances.size(), false);
     for (size_t i = 0; i < field.instances.size(); ++i) {
         const sieve::gpu::Instance& inst = field.instances[i];
-        sieve::gpu::vec4 grown = inst.sphere;
+        sieve::gpu::vec4 grown = field.bounds[i].sphere;
         grown.w = grown.w * (1.0f + kInViewMargin) + kInViewMargin;
         if (!sieve::gpu::sieveInFrustum(grown, *params) || !sieve::gpu::sieveWithinDrawDistance(grown, 0.0f, *params))
             continue;
         v.mask[i] = true;
         ++v.instances;
-        const uint32_t lod = sieve::lodReference(inst, *params, scene);
+        const uint32_t lod = sieve::lodReference(inst, field.bounds[i].sphere, *params, scene);
         const uint32_t finer = lod ? lod - 1 : 0;
         const sieve::gpu::Mesh& mesh = field.meshes[inst.mesh];
         for (uint32_t k = 0; k < mesh.primitiveCount; ++k) {

@@ -65,8 +65,9 @@ uint64_t viewReferenceCount(const sieve::assets::SceneData& scene, const sieve::
                                    settings);
     if (!p) return UINT64_MAX;
     uint64_t n = 0;
-    for (const auto& inst : scene.instances)
-        n += (inst.flags & v.instanceMask) == v.instanceMask && sieve::gpu::sieveInFrustum(inst.sphere, *p);
+    for (size_t i = 0; i < scene.instances.size(); ++i)
+        n += (scene.instances[i].flags & v.instanceMask) == v.instanceMask &&
+             sieve::gpu::sieveInFrustum(scene.bounds[i].sphere, *p);
     return n;
 }
 
@@ -108,7 +109,7 @@ int multiviewMain(int argc, char** argv) {
     setup.count = o.cascades;
     setup.maxDistance = 150.0f;
     setup.mapExtent = mapExtent;
-    engine::casterBounds(city->instances, setup.sceneMin, setup.sceneMax);
+    engine::casterBounds(city->bounds, setup.sceneMin, setup.sceneMax);
     const auto cascades = engine::fitCascades(single.view(), setup);
     std::vector<sieve::CullView> views;
     for (uint32_t k = 0; k < cascades.size(); ++k) views.push_back(engine::cascadeView(cascades[k], k, mapExtent));

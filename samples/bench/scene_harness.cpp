@@ -219,7 +219,7 @@ Json clusterCounts(const sieve::ClusterStats& c) {
 
 uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
                                float drawDistance, bool alongAxis,
-                               const std::function<void(const sieve::gpu::Instance&)>& visit) {
+                               const std::function<void(const sieve::gpu::vec4& sphere)>& visit) {
     sieve::CullSettings settings;
     settings.drawDistance = drawDistance;
     settings.distanceAlongAxis = alongAxis;
@@ -227,13 +227,13 @@ uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm:
         sieve::makeCullParams({view, proj, {0, 0, 1, 1, 0, 1}}, {1, 1}, 1, uint32_t(scene.instances.size()), settings);
     if (!params) return UINT64_MAX;
     uint64_t n = 0;
-    for (const sieve::gpu::Instance& inst : scene.instances) {
+    for (const sieve::gpu::InstanceBounds& b : scene.bounds) {
         // The scenes carry no instance cull distances (CullingConfig::instanceCullDistances is off).
-        if (!sieve::gpu::sieveInFrustum(inst.sphere, *params) ||
-            !sieve::gpu::sieveWithinDrawDistance(inst.sphere, 0.0f, *params))
+        if (!sieve::gpu::sieveInFrustum(b.sphere, *params) ||
+            !sieve::gpu::sieveWithinDrawDistance(b.sphere, 0.0f, *params))
             continue;
         ++n;
-        if (visit) visit(inst);
+        if (visit) visit(b.sphere);
     }
     return n;
 }

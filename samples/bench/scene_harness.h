@@ -130,6 +130,6 @@ sieve::Result<sieve::assets::SceneData> buildCity(uint64_t instances, uint32_t s
 // with each of them. UINT64_MAX when the plugin refuses the matrices.
 uint64_t frustumReferenceCount(const sieve::assets::SceneData& scene, const glm::mat4& view, const glm::mat4& proj,
                                float drawDistance = 0.0f, bool alongAxis = false,
-                               const std::function<void(const sieve::gpu::Instance&)>& visit = {});
+                               const std::function<void(const sieve::gpu::vec4& sphere)>& visit = {});
 
 }  // namespace bench

@@ -66,6 +66,7 @@ sieve::Result<std::unique_ptr<CityRenderer>> CityRenderer::create(engine::Contex
     r->vertices_ = importedBuffer(r->scene_.vertices);
     r->indices_ = importedBuffer(r->scene_.indices);
     r->instances_ = importedBuffer(r->scene_.instances);
+    r->bounds_ = importedBuffer(r->scene_.bounds);
     r->meshes_ = importedBuffer(r->scene_.meshes);
     r->primitives_ = importedBuffer(r->scene_.primitives);
     r->uvs_ = importedBuffer(r->scene_.materials.uvs);
@@ -93,6 +94,7 @@ sieve::Result<engine::FrameEnd> CityRenderer::record(const engine::Frame& frame,
                      fg.importBuffer("scene.materials", materials_)};
     SieveImports imports;
     imports.buffers[CullingPlugin::kInstances] = fg.importBuffer(CullingPlugin::kInstances, instances_);
+    imports.buffers[CullingPlugin::kBounds] = fg.importBuffer(CullingPlugin::kBounds, bounds_);
     imports.buffers[CullingPlugin::kMeshes] = fg.importBuffer(CullingPlugin::kMeshes, meshes_);
     imports.buffers[CullingPlugin::kPrimitives] = fg.importBuffer(CullingPlugin::kPrimitives, primitives_);
     imports.images[CullingPlugin::kDepth] = fg.importImage(CullingPlugin::kDepth, depth);

@@ -70,7 +70,7 @@ private:
     glm::mat4 viewProj_{1.0f};
     std::optional<OverheadView> overhead_;  // a second view, when created with one
     // The scene tables, imported into every frame's graph; their barrier state outlives the frames.
-    PhysicalResource vertices_, indices_, instances_, meshes_, primitives_, uvs_, materials_;
+    PhysicalResource vertices_, indices_, instances_, bounds_, meshes_, primitives_, uvs_, materials_;
     std::vector<std::string> order_;
     std::optional<engine::GpuTimestamps> timer_;  // a scope per pass, a slot per frame in flight
 };

@@ -65,7 +65,7 @@ std::optional<PickHit> castPickRay(const sieve::assets::SceneData& s, const Cull
     const glm::vec3 o = glm::vec3(a) / a.w, dir = glm::normalize(glm::vec3(b) / b.w - o);
     std::optional<PickHit> best;
     for (uint32_t i = 0; i < s.instances.size(); ++i) {
-        const gpu::vec4& sp = s.instances[i].sphere;
+        const gpu::vec4& sp = s.bounds[i].sphere;
         const glm::vec3 c(sp.x, sp.y, sp.z), oc = c - o;
         const float along = glm::dot(oc, dir);
         if (glm::dot(oc, oc) - along * along > sp.w * sp.w) continue;  // the ray misses the bounds
@@ -114,7 +114,7 @@ Json testsJson(const engine::ui::PickVerdict& v, const gpu::CullParams& p, float
 // not hide it alone, sieve::falselyCulledReference), i.e. it was culled falsely. (Drawn instances are not
 // asked: their own pixels lie behind their bounding sphere's nearest point and would hide them.)
 Json finalDepthJson(const CullingFrame& f, const engine::ui::PickReadbackPass::Frame& rb, const gpu::CullParams& p,
-                    const gpu::Instance& inst, uint32_t gpuState) {
+                    const gpu::vec4& sphere, uint32_t gpuState) {
     if (!f.toggles.checkCulling) return {{"check", "off"}, {"verdict", "not checked (check culling off)"}};
     if (f.toggles.freeze)
         return {{"check", "paused"}, {"verdict", "not checked (the check pauses while culling is frozen)"}};
@@ -124,7 +124,7 @@ Json finalDepthJson(const CullingFrame& f, const engine::ui::PickReadbackPass::F
                 {"checked", false},
                 {"falsely_culled", false},
                 {"verdict", "not checked (the check re-tests what occlusion culled only)"}};
-    const bool shows = sieve::falselyCulledReference(inst.sphere, p, rb.depthExtent, rb.depth);
+    const bool shows = sieve::falselyCulledReference(sphere, p, rb.depthExtent, rb.depth);
     return {
         {"check", "on"},
         {"checked", true},
@@ -159,13 +159,14 @@ sieve::Result<std::string> pickJson(const sieve::assets::SceneData& s, const Cul
     if (inst.mesh < s.meshNames.size()) j["mesh_name"] = s.meshNames[inst.mesh];
     j["primitives"] = s.meshes[inst.mesh].primitiveCount;
     j["hit_distance"] = hit->distance;
-    j["sphere"] = {inst.sphere.x, inst.sphere.y, inst.sphere.z, inst.sphere.w};
+    const gpu::vec4& sphere = s.bounds[i].sphere;
+    j["sphere"] = {sphere.x, sphere.y, sphere.z, sphere.w};
     j["tests"] = testsJson(v, p, f.drawDistance);
     j["cpu_decision"] = v.decision == gpu::SIEVE_STATE_DRAWN_LATE ? "drawn" : engine::ui::stateName(v.decision);
     j["gpu_state"] = engine::ui::stateName(gpuState & gpu::SIEVE_STATE_KIND_MASK);
     j["gpu_lod"] = engine::ui::stateLod(gpuState);
     j["agree"] = engine::ui::verdictAgrees(v, gpuState);
-    j["final_depth"] = finalDepthJson(f, rb, p, inst, gpuState);
+    j["final_depth"] = finalDepthJson(f, rb, p, sphere, gpuState);
     return j.dump();
 }
 

@@ -15,7 +15,7 @@
 
 layout(local_size_x = 64) in;
 layout(set = 0, binding = SIEVE_CHECK_VIEWS, std430) readonly buffer Views { CullParams views[]; };  // view 0 is read
-layout(set = 0, binding = SIEVE_CHECK_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = SIEVE_CHECK_BOUNDS, std430) readonly buffer Bounds { InstanceBounds bounds[]; };
 layout(set = 0, binding = SIEVE_CHECK_STATE, std430) readonly buffer State { uint state[]; };
 layout(set = 0, binding = SIEVE_CHECK_DEPTH) uniform SIEVE_DEPTH_SAMPLER depth;  // the host's depth, final
 layout(set = 0, binding = SIEVE_CHECK_RESULT, std430) buffer Result { uint falselyCulled; };
@@ -51,7 +51,7 @@ void main() {
     const uint i = sieve_group_index() * 64u + gl_LocalInvocationID.x;
     bool falsely = false;
     if (i < pc.instanceCount && (state[i] & SIEVE_STATE_KIND_MASK) == SIEVE_STATE_OCCLUSION_CULLED)
-        falsely = showsAPixel(instances[i].sphere);
+        falsely = showsAPixel(bounds[i].sphere);
     const uint n = subgroupBallotBitCount(subgroupBallot(falsely));
     if (subgroupElect() && n > 0u) atomicAdd(falselyCulled, n);
 }

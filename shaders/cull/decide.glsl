@@ -1,6 +1,6 @@
 // What one instance is in one view: the per-(instance, view) tests of the flag shaders (flag.glsl,
 // included by flag_early.comp and flag_late.comp).
-// The includer declares: views[] (CullParams), instances[], meshes[], primitives[], counterWords[]
+// The includer declares: views[] (CullParams), instances[], bounds[], meshes[], primitives[], counterWords[]
 // (CullCounterStripe as uints) and, with CULL_LATE, the pyramid sampler (view 0's Hi-Z: r = min, g = max depth) and
 // occlusionView (the CullParams of the camera whose depth the pyramid holds).
 //
@@ -28,7 +28,7 @@ bool toLoad(uint bit, inout InstanceCache c) {
 }
 
 vec4 sphereOf(uint i, inout InstanceCache c) {
-    if (toLoad(1u, c)) c.sphere = instances[i].sphere;
+    if (toLoad(1u, c)) c.sphere = bounds[i].sphere;
     return c.sphere;
 }
 

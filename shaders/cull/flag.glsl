@@ -36,6 +36,7 @@ layout(local_size_x = 128) in;
 // A uniform block: every invocation reads the same views, which the constant cache serves best.
 layout(set = 0, binding = SIEVE_FLAG_VIEWS, std140) uniform Views { CullParams views[SIEVE_MAX_CULL_VIEWS]; };
 layout(set = 0, binding = SIEVE_FLAG_INSTANCES, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = SIEVE_FLAG_BOUNDS, std430) readonly buffer Bounds { InstanceBounds bounds[]; };
 layout(set = 0, binding = SIEVE_FLAG_MESHES, std430) readonly buffer Meshes { Mesh meshes[]; };
 layout(set = 0, binding = SIEVE_FLAG_PRIMITIVES, std430) readonly buffer Primitives { MeshPrimitive primitives[]; };
 #if CULL_LATE

@@ -8,7 +8,7 @@
 #include "shared/scene.h"
 #include "shared/ui_push.h"
 
-layout(set = 0, binding = 0, std430) readonly buffer Instances { Instance instances[]; };
+layout(set = 0, binding = 0, std430) readonly buffer Bounds { InstanceBounds bounds[]; };
 layout(set = 0, binding = 1, std430) readonly buffer State { uint state[]; };
 layout(push_constant) uniform Push { CullBoundsPush pc; };
 layout(location = 0) out vec3 outColor;
@@ -20,7 +20,7 @@ void main() {
     const uint kind = i < pc.instanceCount ? state[i] & SIEVE_STATE_KIND_MASK : SIEVE_STATE_MASKED;
     const vec4 colour = unpackUnorm4x8(pc.stateColour[min(kind, 7u)]);
     const bool culled = colour.a > 0.0;
-    const vec4 sphere = culled ? instances[i].sphere : vec4(0.0);
+    const vec4 sphere = culled ? bounds[i].sphere : vec4(0.0);
     if (!culled || !(sphere.w > 0.0)) {
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);  // both ends outside: the segment is clipped away
         outColor = vec3(0.0);

@@ -115,7 +115,7 @@ VkImageMemoryBarrier2 toLayout(Image& img, VkImageLayout layout) {
 
 // The scene: a unit cube mesh, kGrid x kGrid cubes and one wide wall in front of most of them.
 struct Scene {
-    std::unique_ptr<host::Buffer> vertices, indices, instances, meshes, primitives;
+    std::unique_ptr<host::Buffer> vertices, indices, instances, bounds, meshes, primitives;
 };
 
 Scene makeScene(const host::Device& d) {
@@ -141,20 +141,23 @@ Scene makeScene(const host::Device& d) {
     prim.lods[0] = {0, 36, 0.0f, 0};
     std::memcpy(s.primitives->mapped(), &prim, sizeof(prim));
     s.instances = std::make_unique<host::Buffer>(d, sizeof(sieve::gpu::Instance) * kInstances, storage);
+    s.bounds = std::make_unique<host::Buffer>(d, sizeof(sieve::gpu::InstanceBounds) * kInstances, storage);
     auto* inst = static_cast<sieve::gpu::Instance*>(s.instances->mapped());
-    auto place = [](sieve::gpu::Instance& i, float x, float y, float z, float sx, float sy, float sz) {
+    auto* bounds = static_cast<sieve::gpu::InstanceBounds*>(s.bounds->mapped());
+    auto place = [&](uint32_t k, float x, float y, float z, float sx, float sy, float sz) {
+        sieve::gpu::Instance& i = inst[k];
         i = {};
         i.rows[0] = {sx, 0, 0, x};
         i.rows[1] = {0, sy, 0, y};
         i.rows[2] = {0, 0, sz, z};
-        i.sphere = {x, y, z, 0.5001f * std::sqrt(sx * sx + sy * sy + sz * sz)};
         i.scale = std::fmax(sx, std::fmax(sy, sz));
+        bounds[k].sphere = {x, y, z, 0.5001f * std::sqrt(sx * sx + sy * sy + sz * sz)};
     };
     for (uint32_t gy = 0; gy < kGrid; ++gy)
         for (uint32_t gx = 0; gx < kGrid; ++gx)
-            place(inst[gy * kGrid + gx], -11.0f + 2.0f * gx, -7.0f + 1.3f * gy, -30.0f - 1.5f * float((gx + gy) % 3), 1,
-                  1, 1);
-    place(inst[kGrid * kGrid], 0.0f, 0.0f, -20.0f, 24.0f, 16.0f, 1.0f);  // the wall
+            place(gy * kGrid + gx, -11.0f + 2.0f * gx, -7.0f + 1.3f * gy, -30.0f - 1.5f * float((gx + gy) % 3), 1, 1,
+                  1);
+    place(kGrid * kGrid, 0.0f, 0.0f, -20.0f, 24.0f, 16.0f, 1.0f);  // the wall
     return s;
 }
 
@@ -252,6 +255,7 @@ bool render(const host::Device& d, const sieve::DeviceInfo& info, const Scene& s
         const sieve::SlotDesc& desc = plugin.slots()[s];
         sieve::SlotBinding& b = bindings[s];
         const host::Buffer* own = desc.name == sieve::CullingPlugin::kInstances    ? scene.instances.get()
+                                  : desc.name == sieve::CullingPlugin::kBounds     ? scene.bounds.get()
                                   : desc.name == sieve::CullingPlugin::kMeshes     ? scene.meshes.get()
                                   : desc.name == sieve::CullingPlugin::kPrimitives ? scene.primitives.get()
                                                                                    : nullptr;

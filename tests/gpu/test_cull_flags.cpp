@@ -37,8 +37,8 @@ protected:
         const uint32_t n = frame.params.instanceCount;
         engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
-        engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
-                       primitives = makeBuffer(scene.primitives);
+        engine::Buffer instances = makeBuffer(scene.instances), bounds = makeBuffer(scene.bounds),
+                       meshes = makeBuffer(scene.meshes), primitives = makeBuffer(scene.primitives);
         engine::Buffer visibleLast = makeBuffer(frame.visibleLast);
         engine::Buffer flagsL = makeBuffer(std::vector<uint32_t>(n, kUntouched));
         engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), drawsL = makeEmpty(n * 4),
@@ -51,9 +51,9 @@ protected:
                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "occlusion camera");
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
-        sieve::CullPhaseBuffers early{params.range(),     instances.range(),   meshes.range(),
-                                      primitives.range(), visibleLast.range(), flagsE.range(),
-                                      drawsE.range(),     lodsE.range(),       counters.range()};
+        sieve::CullPhaseBuffers early{params.range(),     instances.range(),   bounds.range(), meshes.range(),
+                                      primitives.range(), visibleLast.range(), flagsE.range(), drawsE.range(),
+                                      lodsE.range(),      counters.range()};
         sieve::CullPhaseBuffers late = early;
         late.flags = flagsL.range();
         late.drawCounts = drawsL.range();
@@ -110,7 +110,7 @@ protected:
                                      visibleLast, {&counters, 1}, frame.occlusion ? &*frame.occlusion : nullptr);
         const bool twoPhase = frame.params.toggles & sieve::gpu::SIEVE_CULL_TWO_PHASE;
         for (uint32_t i = 0; i < n; ++i) {
-            const vec4 s = scene.instances[i].sphere;
+            const vec4 s = scene.bounds[i].sphere;
             // Early flags only for a two-phase view, LODs only where flagged: the rest is not written.
             if (twoPhase) {
                 ASSERT_EQ(g.earlyFlags[i], early.flags[i])
@@ -268,9 +268,8 @@ TEST_F(CullFlagsTest, WallSceneCullsWhatIsHiddenAndKeepsTheRest) {
     testing_cull::RandomScene scene = testing_cull::makeRandomScene(0, 1);
     for (const Case& c : cases) {
         sieve::gpu::Instance inst{};
-        inst.sphere = c.sphere;
         inst.scale = 1.0f;
-        scene.instances.push_back(inst);
+        scene.add(inst, c.sphere);
     }
     const uint32_t n = uint32_t(scene.instances.size());
     Frame frame = makeFrame(cam, extent, depth, n, sieve::gpu::SIEVE_CULL_ALL & ~sieve::gpu::SIEVE_CULL_TWO_PHASE, 1);
@@ -295,10 +294,10 @@ TEST_F(CullFlagsTest, OcclusionNeverCullsASphereWithAVisiblePixel) {
     for (int i = 0; i < 3000; ++i) {
         sieve::gpu::Instance inst{};
         const float z = -(0.6f + 50.0f * u01(rng));
-        inst.sphere =
+        const vec4 sphere =
             vec4((u01(rng) * 2 - 1) * -z * 0.9f, (u01(rng) * 2 - 1) * -z * 0.6f, z, 0.02f + 3.0f * u01(rng) * u01(rng));
         inst.scale = 1.0f;
-        scene.instances.push_back(inst);
+        scene.add(inst, sphere);
     }
     const uint32_t n = uint32_t(scene.instances.size());
     // No draw distance: every sphere in the frustum that is not flagged was culled by occlusion.
@@ -307,7 +306,7 @@ TEST_F(CullFlagsTest, OcclusionNeverCullsASphereWithAVisiblePixel) {
     GpuResult g = run(scene, frame);
     uint32_t occluded = 0;
     for (uint32_t i = 0; i < n; ++i) {
-        const vec4 s = scene.instances[i].sphere;
+        const vec4 s = scene.bounds[i].sphere;
         if (g.lateFlags[i] || !sieve::gpu::sieveInFrustum(s, frame.params)) continue;
         ++occluded;
         ASSERT_FALSE(testing_cull::sphereMayBeVisible(s, cam, depth, extent.width, extent.height))

@@ -61,9 +61,14 @@ inline std::vector<uint32_t> writtenEarlyFlags(std::vector<uint32_t> flags,
 
 struct RandomScene {
     std::vector<sieve::gpu::Instance> instances;
+    std::vector<sieve::gpu::InstanceBounds> bounds;  // one per instance
     std::vector<sieve::gpu::Mesh> meshes;
     std::vector<sieve::gpu::MeshPrimitive> primitives;
-    sieve::CullScene view() const { return {instances, meshes, primitives}; }
+    sieve::CullScene view() const { return {instances, bounds, meshes, primitives}; }
+    void add(const sieve::gpu::Instance& instance, const sieve::gpu::vec4& sphere) {
+        instances.push_back(instance);
+        bounds.push_back({sphere});
+    }
 };
 
 // Meshes with 1..3 primitives and growing LOD errors; instances scattered around the eye, some with
@@ -91,15 +96,17 @@ inline RandomScene makeRandomScene(uint32_t n, uint32_t seed, float extent = 60.
     }
     for (uint32_t i = 0; i < n; ++i) {
         sieve::gpu::Instance inst{};
-        inst.sphere = vec4((u01(rng) * 2 - 1) * extent, (u01(rng) * 2 - 1) * extent * 0.5f, (u01(rng) * 2 - 1) * extent,
-                           0.05f + 3.0f * u01(rng) * u01(rng));
+        sieve::gpu::InstanceBounds b{};
+        b.sphere = vec4((u01(rng) * 2 - 1) * extent, (u01(rng) * 2 - 1) * extent * 0.5f, (u01(rng) * 2 - 1) * extent,
+                        0.05f + 3.0f * u01(rng) * u01(rng));
         inst.scale = 0.5f + 2.0f * u01(rng);
         inst.mesh = uint32_t(rng() % s.meshes.size());
-        if (i % 97 == 5) inst.sphere.x = std::numeric_limits<float>::quiet_NaN();
-        if (i % 131 == 7) inst.sphere.w = std::numeric_limits<float>::infinity();
+        if (i % 97 == 5) b.sphere.x = std::numeric_limits<float>::quiet_NaN();
+        if (i % 131 == 7) b.sphere.w = std::numeric_limits<float>::infinity();
         // Some instances carry their own cull distance (the smaller of it and the view's applies).
         if (i % 7 == 3) inst.cullDistance = 8.0f + float(i % 45);
         s.instances.push_back(inst);
+        s.bounds.push_back(b);
     }
     return s;
 }

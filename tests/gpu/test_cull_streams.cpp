@@ -90,9 +90,9 @@ protected:
         }
         const VkDeviceSize keys = VkDeviceSize(n) * streams, perView = VkDeviceSize(n) * views;
         engine::Buffer params = makeBuffer(v.params, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
-                       instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
-                       primitives = makeBuffer(scene.primitives), visible = makeBuffer(visibleLast),
-                       state = makeEmpty(n * 4),
+                       instances = makeBuffer(scene.instances), bounds = makeBuffer(scene.bounds),
+                       meshes = makeBuffer(scene.meshes), primitives = makeBuffer(scene.primitives),
+                       visible = makeBuffer(visibleLast), state = makeEmpty(n * 4),
                        counters = makeBuffer(
                            std::vector<sieve::gpu::CullCounterStripe>(views * sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
                        streamTable = makeBuffer(table),
@@ -108,9 +108,9 @@ protected:
         Phase ph[2] = {makePhase(), makePhase()};
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), v.extent, v.depth);
         auto flagBuffers = [&](Phase& p) {
-            return sieve::CullPhaseBuffers{params.range(),       instances.range(), meshes.range(),
-                                           primitives.range(),   visible.range(),   p.flags.range(),
-                                           p.drawCounts.range(), p.lods.range(),    counters.range()};
+            return sieve::CullPhaseBuffers{params.range(),     instances.range(), bounds.range(),  meshes.range(),
+                                           primitives.range(), visible.range(),   p.flags.range(), p.drawCounts.range(),
+                                           p.lods.range(),     counters.range()};
         };
         auto listBuffers = [&](Phase& p) {
             return sieve::DrawListBuffers{

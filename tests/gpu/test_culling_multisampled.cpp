@@ -85,9 +85,9 @@ protected:
                     inst.rows[0] = {1, 0, 0, step * x};
                     inst.rows[1] = {0, 1, 0, step * y};
                     inst.rows[2] = {0, 0, 1, -9.0f};
-                    inst.sphere = {step * x, step * y, -9.0f, r};
                     inst.scale = 1.0f;
                     instances_.push_back(inst);
+                    bounds_.push_back({{step * x, step * y, -9.0f, r}});
                 }
         };
         grid(11, 7, 0.6f, 0.15f);
@@ -96,6 +96,7 @@ protected:
         grid(4, 4, 0.5f, 0.45f);
         auto upload = [&](const auto& v) { return makeBuffer(v, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT); };
         instanceBuffer_ = upload(instances_);
+        boundsBuffer_ = upload(bounds_);
         meshBuffer_ = upload(std::vector{mesh});
         primitiveBuffer_ = upload(std::vector{prim});
     }
@@ -126,6 +127,7 @@ protected:
         d.mipViews = {d.view};
         ASSERT_TRUE(executor_->bindImported(depthSlot, d));
         for (auto [name, buffer] : {std::pair{sieve::CullingPlugin::kInstances, &instanceBuffer_},
+                                    std::pair{sieve::CullingPlugin::kBounds, &boundsBuffer_},
                                     std::pair{sieve::CullingPlugin::kMeshes, &meshBuffer_},
                                     std::pair{sieve::CullingPlugin::kPrimitives, &primitiveBuffer_}}) {
             sieve::SlotBinding b;
@@ -162,7 +164,8 @@ protected:
     std::vector<float> depth_;
     testing_gpu::DepthPyramidImages images_;
     std::vector<sieve::gpu::Instance> instances_;
-    engine::Buffer instanceBuffer_, meshBuffer_, primitiveBuffer_;
+    std::vector<sieve::gpu::InstanceBounds> bounds_;
+    engine::Buffer instanceBuffer_, boundsBuffer_, meshBuffer_, primitiveBuffer_;
     std::unique_ptr<sieve::CullingPlugin> plugin_;
     std::vector<sieve::SlotId> map_;
     std::unique_ptr<engine::graph::GraphExecutor> executor_;
@@ -184,9 +187,9 @@ TEST_F(CullingMultisampledTest, SpheresSeenThroughAnySampleAreKept) {
         bool visible = false;
         for (const auto& p : planes)
             visible = visible ||
-                      testing_cull::sphereMayBeVisible(instances_[i].sphere, camera_, p, kExtent.width, kExtent.height);
+                      testing_cull::sphereMayBeVisible(bounds_[i].sphere, camera_, p, kExtent.width, kExtent.height);
         const bool sample0 =
-            testing_cull::sphereMayBeVisible(instances_[i].sphere, camera_, planes[0], kExtent.width, kExtent.height);
+            testing_cull::sphereMayBeVisible(bounds_[i].sphere, camera_, planes[0], kExtent.width, kExtent.height);
         throughTheHole += visible && !sample0;
         culled += occlusionCulled(st[i]);
         EXPECT_FALSE(visible && occlusionCulled(st[i])) << "instance " << i << " shows through a sample but was culled";
@@ -214,8 +217,8 @@ TEST_F(CullingMultisampledTest, FalseCullingCheckTestsEverySample) {
     const std::vector<float> sample0 = plane(0);
     for (size_t i = 0; i < instances_.size(); ++i) {
         if (!occlusionCulled(st[i])) continue;
-        falsely += sieve::falselyCulledReference(instances_[i].sphere, *params, kExtent, depth_, samples_);
-        falselySample0 += sieve::falselyCulledReference(instances_[i].sphere, *params, kExtent, sample0);
+        falsely += sieve::falselyCulledReference(bounds_[i].sphere, *params, kExtent, depth_, samples_);
+        falselySample0 += sieve::falselyCulledReference(bounds_[i].sphere, *params, kExtent, sample0);
     }
     EXPECT_GT(falsely, falselySample0) << "the planted errors must include spheres only samples 1.. see";
     EXPECT_EQ(s.falselyCulled, falsely);

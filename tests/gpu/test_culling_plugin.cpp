@@ -193,9 +193,9 @@ TEST_F(CullingPluginTest, DrawDistanceCullsTheFarAndTheOtherTestsKeepThePicture)
         sieve::HiZBuilder::pyramidExtent(e), 1, uint32_t(scene_.instances.size()), settings);
     ASSERT_TRUE(params) << params.error().message;
     uint32_t inView = 0, beyond = 0;
-    for (const sieve::gpu::Instance& inst : scene_.instances) {
-        if (!sieve::gpu::sieveInFrustum(inst.sphere, *params)) continue;
-        const bool within = sieve::gpu::sieveWithinDrawDistance(inst.sphere, 0.0f, *params);  // view's distance only
+    for (const sieve::gpu::InstanceBounds& b : scene_.bounds) {
+        if (!sieve::gpu::sieveInFrustum(b.sphere, *params)) continue;
+        const bool within = sieve::gpu::sieveWithinDrawDistance(b.sphere, 0.0f, *params);  // view's distance only
         inView += within;
         beyond += !within;
     }

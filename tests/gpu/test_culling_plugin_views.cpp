@@ -133,9 +133,9 @@ TEST_F(CullingViewsTest, ExtraViewsStreamsEqualTheFrustumReferenceWithTheirMasks
     start({160, 90}, 3);
     // Looking down at a part of the city from above.
     glm::vec3 lo(1e30f), hi(-1e30f);
-    for (const auto& i : scene_.instances) {
-        lo = glm::min(lo, glm::vec3(i.sphere.x, i.sphere.y, i.sphere.z));
-        hi = glm::max(hi, glm::vec3(i.sphere.x, i.sphere.y, i.sphere.z));
+    for (const auto& b : scene_.bounds) {
+        lo = glm::min(lo, glm::vec3(b.sphere.x, b.sphere.y, b.sphere.z));
+        hi = glm::max(hi, glm::vec3(b.sphere.x, b.sphere.y, b.sphere.z));
     }
     const glm::vec3 centre = (lo + hi) * 0.5f;
     const glm::mat4 down = glm::lookAt(centre + glm::vec3(20, 150, 10), centre, glm::vec3(0, 0, -1));
@@ -165,7 +165,8 @@ TEST_F(CullingViewsTest, ExtraViewsStreamsEqualTheFrustumReferenceWithTheirMasks
         uint32_t visible = 0;
         for (uint32_t i = 0; i < inst.size(); ++i) {
             const uint32_t mask = extra[v - 1].instanceMask;
-            if ((inst[i].flags & mask) != mask || !sieve::gpu::sieveInFrustum(inst[i].sphere, *params)) continue;
+            if ((inst[i].flags & mask) != mask || !sieve::gpu::sieveInFrustum(scene_.bounds[i].sphere, *params))
+                continue;
             ++visible;
             const auto& mesh = scene_.meshes[inst[i].mesh];
             for (uint32_t k = 0; k < mesh.primitiveCount; ++k) {
@@ -310,7 +311,7 @@ TEST_F(CullingViewsTest, FalseCullingCheckEqualsTheReferenceOnTheFinalDepth) {
     for (uint32_t i = 0; i < n; ++i) {
         if ((state[i] & sieve::gpu::SIEVE_STATE_KIND_MASK) != sieve::gpu::SIEVE_STATE_OCCLUSION_CULLED) continue;
         ++occluded;
-        falsely += sieve::falselyCulledReference(scene_.instances[i].sphere, *params, extent_, depth);
+        falsely += sieve::falselyCulledReference(scene_.bounds[i].sphere, *params, extent_, depth);
     }
     EXPECT_GT(occluded, 0u);
     EXPECT_GT(falsely, 0u) << "the planted error must show";
@@ -342,10 +343,10 @@ TEST_F(CullingViewsTest, CameraViewSettingsReachViewZero) {
         sieve::makeCullParams(want.desc, pyr, sieve::HiZBuilder::mipCount(pyr), uint32_t(scene_.instances.size()), {});
     ASSERT_TRUE(params) << params.error().message;
     uint32_t visible = 0, unmasked = 0;
-    for (const auto& inst : scene_.instances) {
-        if (!sieve::gpu::sieveInFrustum(inst.sphere, *params)) continue;
+    for (size_t i = 0; i < scene_.instances.size(); ++i) {
+        if (!sieve::gpu::sieveInFrustum(scene_.bounds[i].sphere, *params)) continue;
         ++unmasked;
-        visible += (inst.flags & camera.instanceMask) == camera.instanceMask;
+        visible += (scene_.instances[i].flags & camera.instanceMask) == camera.instanceMask;
     }
     EXPECT_EQ(s.frustumVisible, visible);
     EXPECT_LT(visible, unmasked) << "the mask must remove some instances in view";

@@ -234,7 +234,7 @@ TEST_F(Host2Test, OverheadViewDrawsAnInsetAndLeavesTheCameraAlone) {
                                         uint32_t(scene_.instances.size()), settings);
     ASSERT_TRUE(params) << params.error().message;
     uint32_t visible = 0;
-    for (const auto& inst : scene_.instances) visible += sieve::gpu::sieveInFrustum(inst.sphere, *params);
+    for (const auto& b : scene_.bounds) visible += sieve::gpu::sieveInFrustum(b.sphere, *params);
     EXPECT_EQ(top.frustumVisible, visible);
     EXPECT_EQ(top.drawn(), visible);
     EXPECT_GT(visible, 0u);

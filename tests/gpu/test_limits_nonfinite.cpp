@@ -44,10 +44,9 @@ TEST_F(NonFiniteBoundsTest, NonFiniteSpheresAreFlaggedVisibleAndDrawn) {
     testing_cull::RandomScene scene = testing_cull::makeRandomScene(0, 5);
     for (const Case& c : cases) {
         sieve::gpu::Instance inst{};
-        inst.sphere = c.sphere;
         inst.scale = 1.0f;
         inst.mesh = 2;  // three primitives
-        scene.instances.push_back(inst);
+        scene.add(inst, c.sphere);
     }
     const uint32_t n = uint32_t(scene.instances.size());
     const uint32_t prims = scene.meshes[2].primitiveCount;

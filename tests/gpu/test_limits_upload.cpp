@@ -45,20 +45,24 @@ TEST_F(SceneUploadTest, AValidSceneUploads) {
 TEST_F(SceneUploadTest, NonFiniteInstanceDataIsRefusedWithAMessage) {
     struct Case {
         const char* what;
-        void (*breakIt)(sieve::gpu::Instance&);
+        void (*breakIt)(sieve::gpu::Instance&, sieve::gpu::InstanceBounds&);
         const char* message;
     };
     const Case cases[] = {
-        {"NaN in a transform row", [](sieve::gpu::Instance& i) { i.rows[1].y = kNaN; }, "transform is not finite"},
-        {"Inf translation", [](sieve::gpu::Instance& i) { i.rows[0].w = kInf; }, "transform is not finite"},
-        {"NaN sphere centre", [](sieve::gpu::Instance& i) { i.sphere.x = kNaN; }, "bounding sphere is invalid"},
-        {"Inf sphere radius", [](sieve::gpu::Instance& i) { i.sphere.w = kInf; }, "bounding sphere is invalid"},
-        {"NaN scale", [](sieve::gpu::Instance& i) { i.scale = kNaN; }, "scale is invalid"},
+        {"NaN in a transform row", [](sieve::gpu::Instance& i, sieve::gpu::InstanceBounds&) { i.rows[1].y = kNaN; },
+         "transform is not finite"},
+        {"Inf translation", [](sieve::gpu::Instance& i, sieve::gpu::InstanceBounds&) { i.rows[0].w = kInf; },
+         "transform is not finite"},
+        {"NaN sphere centre", [](sieve::gpu::Instance&, sieve::gpu::InstanceBounds& b) { b.sphere.x = kNaN; },
+         "bounding sphere is invalid"},
+        {"Inf sphere radius", [](sieve::gpu::Instance&, sieve::gpu::InstanceBounds& b) { b.sphere.w = kInf; },
+         "bounding sphere is invalid"},
+        {"NaN scale", [](sieve::gpu::Instance& i, sieve::gpu::InstanceBounds&) { i.scale = kNaN; }, "scale is invalid"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.what);
         auto scene = city(40);
-        c.breakIt(scene.instances[17]);
+        c.breakIt(scene.instances[17], scene.bounds[17]);
         const std::string message = refusal(scene);
         ASSERT_FALSE(message.empty()) << "uploaded";
         EXPECT_NE(message.find("refused at upload"), std::string::npos) << message;
@@ -86,11 +90,13 @@ TEST_F(SceneUploadTest, ASceneLargerThanTheMemoryLeftIsRefusedSayingHowManyFit) 
     EXPECT_NE(message.find(": at most 1200 fit"), std::string::npos) << message;
     // What the message promises holds: 1200 instances of the same scene upload.
     scene.instances.resize(1200);
+    scene.bounds.resize(1200);
     scene.updateBounds();
     auto g = engine::GpuScene::upload(ctx(), scene);
     EXPECT_TRUE(g) << g.error().message;
     scene.instances.resize(1201);
     auto city1201 = city(3000);
     city1201.instances.resize(1201);
+    city1201.bounds.resize(1201);
     EXPECT_FALSE(refusal(city1201).empty()) << "1201 instances uploaded";
 }

@@ -66,8 +66,9 @@ protected:
         if (capacity == 0) capacity = std::max(n * maxDraws, 1u);
         engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
-        engine::Buffer instances = makeBuffer(scene.instances), meshes = makeBuffer(scene.meshes),
-                       primitives = makeBuffer(scene.primitives), visibleLast = makeBuffer(frame.visibleLast);
+        engine::Buffer instances = makeBuffer(scene.instances), bounds = makeBuffer(scene.bounds),
+                       meshes = makeBuffer(scene.meshes), primitives = makeBuffer(scene.primitives),
+                       visibleLast = makeBuffer(frame.visibleLast);
         engine::Buffer counters = makeBuffer(
                            std::vector<sieve::gpu::CullCounterStripe>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES)),
                        state = makeEmpty(n * 4);
@@ -90,9 +91,9 @@ protected:
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         auto phaseBuffers = [&](Phase& p) {
-            return sieve::CullPhaseBuffers{params.range(),       instances.range(),   meshes.range(),
-                                           primitives.range(),   visibleLast.range(), p.flags.range(),
-                                           p.drawCounts.range(), p.lods.range(),      counters.range()};
+            return sieve::CullPhaseBuffers{
+                params.range(),      instances.range(), bounds.range(),       meshes.range(), primitives.range(),
+                visibleLast.range(), p.flags.range(),   p.drawCounts.range(), p.lods.range(), counters.range()};
         };
         // The whole draw buffer, guard included, is bound: only the capacity stands between the shader
         // and the guard words.

@@ -92,9 +92,10 @@ TEST(ProceduralCity, InstanceSpheresContainTheirTransformedVertices) {
     // Every 37th instance: all vertices of all primitives of its mesh, transformed by its rows.
     for (size_t i = 0; i < s.instances.size(); i += 37) {
         const auto& inst = s.instances[i];
+        const auto& sphere = s.bounds[i].sphere;
         const auto& mesh = s.meshes[inst.mesh];
-        glm::vec3 c = sieve::toGlm3(inst.sphere);
-        float slack = 1e-5f * (inst.sphere.w + glm::length(c));
+        glm::vec3 c = sieve::toGlm3(sphere);
+        float slack = 1e-5f * (sphere.w + glm::length(c));
         for (uint32_t p = mesh.firstPrimitive; p < mesh.firstPrimitive + mesh.primitiveCount; ++p) {
             const auto& prim = s.primitives[p];
             uint32_t maxIndex = 0;
@@ -105,7 +106,7 @@ TEST(ProceduralCity, InstanceSpheresContainTheirTransformedVertices) {
                 glm::vec4 o(vx.px, vx.py, vx.pz, 1.0f);
                 glm::vec3 w(glm::dot(sieve::toGlm(inst.rows[0]), o), glm::dot(sieve::toGlm(inst.rows[1]), o),
                             glm::dot(sieve::toGlm(inst.rows[2]), o));
-                ASSERT_LE(glm::distance(w, c), inst.sphere.w + slack) << "instance " << i << " mesh " << inst.mesh;
+                ASSERT_LE(glm::distance(w, c), sphere.w + slack) << "instance " << i << " mesh " << inst.mesh;
             }
         }
         EXPECT_GE(inst.scale, 0.1f);
@@ -121,9 +122,10 @@ TEST(ProceduralCity, AreaGrowsWithInstanceCountAtRoughlyConstantDensity) {
     EXPECT_GT(ratio, 2.5);
     EXPECT_LT(ratio, 6.0);
     // Every instance sphere lies inside the bounds.
-    for (const auto& inst : b.instances) {
-        ASSERT_GE(inst.sphere.x - inst.sphere.w, b.boundsMin.x - 1e-3f);
-        ASSERT_LE(inst.sphere.z + inst.sphere.w, b.boundsMax.z + 1e-3f);
+    ASSERT_EQ(b.bounds.size(), b.instances.size());
+    for (const auto& bounds : b.bounds) {
+        ASSERT_GE(bounds.sphere.x - bounds.sphere.w, b.boundsMin.x - 1e-3f);
+        ASSERT_LE(bounds.sphere.z + bounds.sphere.w, b.boundsMax.z + 1e-3f);
     }
 }
 

@@ -164,7 +164,7 @@ TEST(SceneValidate, ReportsTheFirstBrokenRange) {
     ASSERT_TRUE(builder.addPrimitive(g.input(0)));
     SceneData scene;
     ASSERT_TRUE(builder.finish(scene, "box"));
-    scene.instances.push_back(makeInstance(glm::mat4(1.0f), 0, scene.meshes[0]));
+    scene.addInstance(makeInstance(glm::mat4(1.0f), 0, scene.meshes[0]));
     ASSERT_EQ(scene.validate(), "");
 
     SceneData bad = scene;

@@ -103,7 +103,7 @@ TEST(Meshlets, SphereLodsAreTiledByClustersThatBoundTheirTriangles) {
     ASSERT_TRUE(b.addPrimitive({g.positions, g.normals, g.indices, 0}));
     SceneData scene;
     ASSERT_TRUE(b.finish(scene, "sphere"));
-    scene.instances.push_back(makeInstance(glm::mat4(1.0f), 0, scene.meshes[0]));
+    scene.addInstance(makeInstance(glm::mat4(1.0f), 0, scene.meshes[0]));
     checkScene(scene);
 }
 

@@ -104,24 +104,25 @@ TEST(CullLod, CoarserWithDistanceBiasAndToggle) {
     mesh.primitiveCount = 1;
     std::vector<sieve::gpu::Mesh> meshes{mesh};
     std::vector<sieve::gpu::MeshPrimitive> prims{prim};
-    sieve::CullScene scene{{}, meshes, prims};
+    sieve::CullScene scene{{}, {}, meshes, prims};
     sieve::gpu::Instance inst{};
+    vec4 sphere{};
     inst.scale = 1.0f;
     // pixels per unit at distance D: |P11| * 1000 / 2 / D, |P11| = 1 / tan(30 deg) = 1.732
-    inst.sphere = vec4(0, 0, -2, 1);  // D = 1: 866 px/unit, LOD 1 is 8.7 px
-    EXPECT_EQ(sieve::lodReference(inst, *p, scene), 0u);
-    inst.sphere = vec4(0, 0, -21, 1);  // D = 20: 43 px/unit: LOD 1 0.43 px, LOD 2 4.3 px
-    EXPECT_EQ(sieve::lodReference(inst, *p, scene), 1u);
-    inst.sphere = vec4(0, 0, -2001, 1);  // D = 2000: LOD 3 is 0.43 px
-    EXPECT_EQ(sieve::lodReference(inst, *p, scene), 3u);
+    sphere = vec4(0, 0, -2, 1);  // D = 1: 866 px/unit, LOD 1 is 8.7 px
+    EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 0u);
+    sphere = vec4(0, 0, -21, 1);  // D = 20: 43 px/unit: LOD 1 0.43 px, LOD 2 4.3 px
+    EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 1u);
+    sphere = vec4(0, 0, -2001, 1);  // D = 2000: LOD 3 is 0.43 px
+    EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 3u);
     p->lodBias = 1;
-    inst.sphere = vec4(0, 0, -21, 1);
-    EXPECT_EQ(sieve::lodReference(inst, *p, scene), 2u);
+    sphere = vec4(0, 0, -21, 1);
+    EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 2u);
     p->lodBias = -5;
-    EXPECT_EQ(sieve::lodReference(inst, *p, scene), 0u);
+    EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 0u);
     p->lodBias = 0;
     p->toggles &= ~sieve::gpu::SIEVE_CULL_LOD;
-    EXPECT_EQ(sieve::lodReference(inst, *p, scene), 0u);
+    EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 0u);
 }
 
 // Orthographic: the projected error is the same at every distance (no division by distance).
@@ -141,13 +142,14 @@ TEST(CullLod, OrthographicDoesNotDependOnDistance) {
     mesh.primitiveCount = 1;
     std::vector<sieve::gpu::Mesh> meshes{mesh};
     std::vector<sieve::gpu::MeshPrimitive> prims{prim};
-    sieve::CullScene scene{{}, meshes, prims};
+    sieve::CullScene scene{{}, {}, meshes, prims};
     sieve::gpu::Instance inst{};
+    vec4 sphere{};
     inst.scale = 1.0f;
     for (float z : {-2.0f, -40.0f, -4000.0f}) {
-        inst.sphere = vec4(0, 0, z, 1);
-        EXPECT_EQ(sieve::lodReference(inst, *p, scene), 1u) << "z " << z;
+        sphere = vec4(0, 0, z, 1);
+        EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 1u) << "z " << z;
     }
     inst.scale = 30.0f;  // LOD 1 is 15 px
-    EXPECT_EQ(sieve::lodReference(inst, *p, scene), 0u);
+    EXPECT_EQ(sieve::lodReference(inst, sphere, *p, scene), 0u);
 }

@@ -53,8 +53,9 @@ TEST(CullViewsReference, EachViewIsItsOneViewReferenceOnTheInstancesItKeeps) {
         SCOPED_TRACE("view " + std::to_string(v));
         // The view alone, on a scene whose instances it does not keep are moved out of every frustum.
         testing_cull::RandomScene alone = scene;
-        for (auto& inst : alone.instances)
-            if ((inst.flags & views[v].instanceMask) != views[v].instanceMask) inst.sphere = {1e30f, 0, 0, 1};
+        for (size_t i = 0; i < alone.instances.size(); ++i)
+            if ((alone.instances[i].flags & views[v].instanceMask) != views[v].instanceMask)
+                alone.bounds[i].sphere = {1e30f, 0, 0, 1};
         CullParams p = views[v];
         p.toggles |= sieve::gpu::SIEVE_CULL_FRUSTUM;  // (so that the moved instances are culled)
         sieve::gpu::CullCounters c1{};

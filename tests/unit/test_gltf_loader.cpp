@@ -122,10 +122,10 @@ TEST(GltfLoader, LoadsTheCubeFileWithItsHierarchy) {
     EXPECT_EQ(s.meshTriangles(0), 12u);
     ASSERT_EQ(s.instances.size(), 2u);
     // Root: translate (10, 0, 0) * scale 2. Child: root * translate (0, 3, 0) * rotate 90 degrees about Y.
-    EXPECT_NEAR(s.instances[0].sphere.x, 10.0f, 1e-4f);
+    EXPECT_NEAR(s.bounds[0].sphere.x, 10.0f, 1e-4f);
     EXPECT_NEAR(s.instances[0].scale, 2.0f, 1e-4f);
-    EXPECT_GE(s.instances[0].sphere.w, std::sqrt(3.0f) - 1e-4f);
-    EXPECT_NEAR(s.instances[1].sphere.y, 6.0f, 1e-4f);
+    EXPECT_GE(s.bounds[0].sphere.w, std::sqrt(3.0f) - 1e-4f);
+    EXPECT_NEAR(s.bounds[1].sphere.y, 6.0f, 1e-4f);
     EXPECT_NEAR(s.instances[1].rows[0].x, 0.0f, 1e-4f);  // the rotation shows in the transform
     EXPECT_TRUE(s.warnings.empty());
     EXPECT_LE(s.boundsMin.x, 10.0f - 1.7f);
@@ -321,8 +321,8 @@ TEST(ReplicateGrid, CopiesInstancesOnAGrid) {
     EXPECT_EQ(g->meshes.size(), r->meshes.size());
     EXPECT_EQ(g->validate(), "");
     // Copy (i, j) = (2, 1) is instances [10, 12): offset (+50, 0, +25) from the original.
-    EXPECT_NEAR(g->instances[10].sphere.x - r->instances[0].sphere.x, 50.0f, 1e-4f);
-    EXPECT_NEAR(g->instances[10].sphere.z - r->instances[0].sphere.z, 25.0f, 1e-4f);
+    EXPECT_NEAR(g->bounds[10].sphere.x - r->bounds[0].sphere.x, 50.0f, 1e-4f);
+    EXPECT_NEAR(g->bounds[10].sphere.z - r->bounds[0].sphere.z, 25.0f, 1e-4f);
     EXPECT_NEAR(g->instances[10].rows[0].w - r->instances[0].rows[0].w, 50.0f, 1e-4f);
     EXPECT_FALSE(replicateGrid(*r, 0, 2));
     auto autoSpacing = replicateGrid(*r, 2, 2);

@@ -138,6 +138,7 @@ TEST(NiagaraField, InstancesAreTheDrawsInStreamOrderWithConservativeSpheres) {
     for (uint32_t i = 0; i < s.instances.size(); ++i) {
         const NiagaraDraw d = nextNiagaraDraw(rng, 2);
         const sieve::gpu::Instance& inst = s.instances[i];
+        const sieve::gpu::vec4& sphere = s.bounds[i].sphere;
         ASSERT_EQ(inst.mesh, d.meshIndex) << i;
         ++perMesh[inst.mesh];
         const glm::mat4 m = niagaraTransform(d);
@@ -149,21 +150,21 @@ TEST(NiagaraField, InstancesAreTheDrawsInStreamOrderWithConservativeSpheres) {
         // its sphere.
         const glm::vec4 ms = sieve::toGlm(s.meshes[inst.mesh].sphere);
         const glm::vec3 centre = d.orientation * (glm::vec3(ms) * d.scale) + d.position;
-        EXPECT_NEAR(glm::distance(sieve::toGlm3(inst.sphere), centre), 0.0f, 1e-4f) << i;
-        EXPECT_GE(inst.sphere.w, ms.w * d.scale) << i;
-        EXPECT_LE(inst.sphere.w, ms.w * d.scale * (1.0f + 1e-5f)) << i;
+        EXPECT_NEAR(glm::distance(sieve::toGlm3(sphere), centre), 0.0f, 1e-4f) << i;
+        EXPECT_GE(sphere.w, ms.w * d.scale) << i;
+        EXPECT_LE(sphere.w, ms.w * d.scale * (1.0f + 1e-5f)) << i;
         EXPECT_NEAR(inst.scale, d.scale, d.scale * 1e-5f) << i;
         const sieve::gpu::MeshPrimitive& prim = s.primitives[s.meshes[inst.mesh].firstPrimitive];
         for (uint32_t k = 0; k < 8; ++k) {
             const sieve::gpu::Vertex& v = s.vertices[prim.vertexOffset + k];
             const glm::dvec3 w = glm::dvec3(glm::dmat4(m) * glm::dvec4(v.px, v.py, v.pz, 1.0));
-            const glm::dvec3 c = sieve::toGlm3(inst.sphere);
+            const glm::dvec3 c = sieve::toGlm3(sphere);
             const double rounding = 0x1p-20 * (std::abs(c.x) + std::abs(c.y) + std::abs(c.z));
-            EXPECT_LE(glm::distance(w, c), inst.sphere.w * (1.0 + 1e-5) + rounding) << i;
+            EXPECT_LE(glm::distance(w, c), sphere.w * (1.0 + 1e-5) + rounding) << i;
         }
-        EXPECT_LE(std::abs(inst.sphere.x), 300.0f + 4.0f * 2.0f);
-        EXPECT_LE(std::abs(inst.sphere.y), 300.0f + 4.0f * 2.0f);
-        EXPECT_LE(std::abs(inst.sphere.z), 300.0f + 4.0f * 2.0f);
+        EXPECT_LE(std::abs(sphere.x), 300.0f + 4.0f * 2.0f);
+        EXPECT_LE(std::abs(sphere.y), 300.0f + 4.0f * 2.0f);
+        EXPECT_LE(std::abs(sphere.z), 300.0f + 4.0f * 2.0f);
     }
     EXPECT_GT(perMesh[0], 800u);
     EXPECT_GT(perMesh[1], 800u);

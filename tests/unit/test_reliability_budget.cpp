@@ -32,9 +32,11 @@ TEST(SceneBudget, FootprintCountsTablesAndPerInstanceCullingBuffers) {
     uint32_t maxDraws = 1;
     for (const auto& m : s.meshes) maxDraws = std::max(maxDraws, m.primitiveCount);
     // Instance record + 9 u32 culling buffers + two draw lists of maxDraws 32-byte records.
-    EXPECT_EQ(f.perInstanceBytes, sizeof(sieve::gpu::Instance) + 36 + 2 * maxDraws * 32);
+    EXPECT_EQ(f.perInstanceBytes,
+              sizeof(sieve::gpu::Instance) + sizeof(sieve::gpu::InstanceBounds) + 36 + 2 * maxDraws * 32);
     // Zero instances: only the tables.
     sieve::assets::SceneData empty = s;
     empty.instances.clear();
+    empty.bounds.clear();
     EXPECT_EQ(engine::sceneFootprint(empty).totalBytes(), f.fixedBytes);
 }

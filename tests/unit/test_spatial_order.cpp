@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
 #include "assets/spatial_order.h"
 
 using sieve::gpu::Instance;
+using sieve::gpu::InstanceBounds;
 using sieve::gpu::vec4;
 
 TEST(SpatialOrder, MortonCodeInterleavesTheCellsOfEachAxis) {
@@ -27,15 +29,25 @@ TEST(SpatialOrder, SortIsAStablePermutationInMortonOrderWithNonFiniteLast) {
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> u(-300.0f, 300.0f);
     std::vector<Instance> in(5000);
+    std::vector<InstanceBounds> bounds(in.size());
     for (uint32_t i = 0; i < in.size(); ++i) {
-        in[i].sphere = {u(rng), u(rng), u(rng), 1.0f};
+        bounds[i].sphere = {u(rng), u(rng), u(rng), 1.0f};
         in[i].mesh = i;  // identity
     }
-    in[10].sphere.x = NAN;
-    in[20].sphere.y = INFINITY;
-    in[30].sphere = in[31].sphere;  // equal codes keep their order
+    bounds[10].sphere.x = NAN;
+    bounds[20].sphere.y = INFINITY;
+    bounds[30].sphere = bounds[31].sphere;  // equal codes keep their order
     std::vector<Instance> out = in;
-    sieve::assets::sortInstancesSpatially(out);
+    std::vector<InstanceBounds> outBounds = bounds;
+    ASSERT_TRUE(sieve::assets::sortInstancesSpatially(out, outBounds));
+    // The bounds moved with their instances.
+    for (size_t i = 0; i < out.size(); ++i)
+        ASSERT_EQ(std::memcmp(&outBounds[i], &bounds[out[i].mesh], sizeof(InstanceBounds)), 0) << i;
+    // Tables of different sizes are refused, untouched.
+    std::vector<InstanceBounds> shorter(bounds.begin(), bounds.end() - 1);
+    std::vector<Instance> untouched = in;
+    EXPECT_FALSE(sieve::assets::sortInstancesSpatially(untouched, shorter));
+    EXPECT_EQ(std::memcmp(untouched.data(), in.data(), in.size() * sizeof(Instance)), 0);
     ASSERT_EQ(out.size(), in.size());
     std::vector<uint32_t> ids;
     for (const Instance& x : out) ids.push_back(x.mesh);
@@ -45,14 +57,14 @@ TEST(SpatialOrder, SortIsAStablePermutationInMortonOrderWithNonFiniteLast) {
     EXPECT_EQ(ids[ids.size() - 2], 10u);
     EXPECT_EQ(ids[ids.size() - 1], 20u);
     vec4 lo{1e30f, 1e30f, 1e30f, 0}, hi{-1e30f, -1e30f, -1e30f, 0};
-    for (const Instance& x : in) {
+    for (const InstanceBounds& x : bounds) {
         if (!std::isfinite(x.sphere.x) || !std::isfinite(x.sphere.y)) continue;
         lo = {std::min(lo.x, x.sphere.x), std::min(lo.y, x.sphere.y), std::min(lo.z, x.sphere.z), 0};
         hi = {std::max(hi.x, x.sphere.x), std::max(hi.y, x.sphere.y), std::max(hi.z, x.sphere.z), 0};
     }
     for (size_t i = 1; i + 2 < out.size(); ++i) {
-        const uint32_t a = sieve::assets::mortonCode(out[i - 1].sphere, lo, hi);
-        const uint32_t b = sieve::assets::mortonCode(out[i].sphere, lo, hi);
+        const uint32_t a = sieve::assets::mortonCode(outBounds[i - 1].sphere, lo, hi);
+        const uint32_t b = sieve::assets::mortonCode(outBounds[i].sphere, lo, hi);
         ASSERT_LE(a, b) << "at " << i;
         if (a == b) {
             ASSERT_LT(out[i - 1].mesh, out[i].mesh) << "not stable at " << i;

@@ -52,11 +52,11 @@ std::array<uint32_t, 3> literalSize(const ShaderInfo& s) {
 TEST(SpirvReflect, FlagShadersBindStorageAndPyramid) {
     const ShaderInfo early = reflectEmbedded("cull/flag_early.comp");
     EXPECT_EQ(early.stage, VK_SHADER_STAGE_COMPUTE_BIT);
-    EXPECT_EQ(types(early), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS}));
+    EXPECT_EQ(types(early), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS}));
     EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{128, 1, 1}));
     EXPECT_EQ(early.pushConstantBytes, sizeof(sieve::gpu::CullFlagPush));
     const ShaderInfo late = reflectEmbedded("cull/flag_late.comp");
-    EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS, kU}));
+    EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS, kU}));
     EXPECT_EQ(types(reflectEmbedded("cull/check.comp")), (std::vector{kS, kS, kS, kCis, kS}));
     EXPECT_EQ(late.bindings[0].stages, VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT));
 }

@@ -6,7 +6,8 @@
 // Layouts (shaders/shared/cull.h, shared/scene.h; std430 buffers; V views, B bins, N instances; a
 // per-(view, instance) array holds V * N uints indexed v * N + i):
 //   params       gpu::CullParams[V] (uniform buffer, std140, 240 bytes each, V <= SIEVE_MAX_CULL_VIEWS)
-//   instances    gpu::Instance[N]   meshes gpu::Mesh[]   primitives gpu::MeshPrimitive[]
+//   instances    gpu::Instance[N]   bounds gpu::InstanceBounds[N]
+//   meshes       gpu::Mesh[]        primitives gpu::MeshPrimitive[]
 //   visibleLast  u32[V * N], persistent across frames (0/1): early reads, late writes
 //   flags        u32[V * N] out (0/1): this phase's "draw it" flags (the late shader's only where
 //                CullLayout::lateFlags: the late phase's compaction reads the draw counts, not the flags)
@@ -43,6 +44,7 @@ namespace sieve {
 struct CullPhaseBuffers {
     BufferRange params;
     BufferRange instances;
+    BufferRange bounds;
     BufferRange meshes;
     BufferRange primitives;
     BufferRange visibleLast;
@@ -150,6 +152,7 @@ Result<gpu::CullParams> makeCullParams(const ViewDesc& view, VkExtent2D pyramidE
 
 struct CullScene {
     std::span<const gpu::Instance> instances;
+    std::span<const gpu::InstanceBounds> bounds;  // the same size as instances
     std::span<const gpu::Mesh> meshes;
     std::span<const gpu::MeshPrimitive> primitives;
 };
@@ -162,7 +165,9 @@ struct CullPhaseOutput {
 // Occlusion test of one world-space sphere against a CPU pyramid whose extent and mip count match
 // params.pyramidWidth/Height/Mips.
 bool occludedReference(const gpu::vec4& sphere, const gpu::CullParams& params, const HiZPyramidCpu& pyramid);
-uint32_t lodReference(const gpu::Instance& instance, const gpu::CullParams& params, const CullScene& scene);
+// `sphere`: the instance's InstanceBounds::sphere.
+uint32_t lodReference(const gpu::Instance& instance, const gpu::vec4& sphere, const gpu::CullParams& params,
+                      const CullScene& scene);
 
 // Phases over views[v].instanceCount instances (the same for every view) and binCount bins; counters
 // (one per view) are incremented like the GPU's.

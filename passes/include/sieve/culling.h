@@ -160,7 +160,10 @@ struct CullingStats {
 class CullingPlugin final : public Plugin {
 public:
     // Slot names, for the host to alias or bind.
-    static constexpr const char* kInstances = "scene.instances";    // imported
+    static constexpr const char* kInstances = "scene.instances";  // imported: gpu::Instance[n]
+    // Imported: gpu::InstanceBounds[n], instance i's world-space sphere at index i (shared/scene.h: the culling
+    // tests stream these 16 bytes per instance, apart from the 64-byte records the draws read).
+    static constexpr const char* kBounds = "scene.bounds";
     static constexpr const char* kMeshes = "scene.meshes";          // imported
     static constexpr const char* kPrimitives = "scene.primitives";  // imported
     // Imported: the host's depth, declared with CullingConfig::depthFormat and depthSamples, 1 mip,

@@ -37,7 +37,7 @@ public:
 
     PassDesc describe(SlotTable& slots) override {
         params_ = slots.require(kParams);
-        instances_ = slots.require(CullingPlugin::kInstances);
+        bounds_ = slots.require(CullingPlugin::kBounds);
         state_ = slots.require(CullingPlugin::kInstanceState);
         depth_ = slots.require(CullingPlugin::kDepth);
         count_ = slots.require(kCheckCount);
@@ -68,7 +68,7 @@ private:
     // check.glsl's descriptors and their uses (shared/cull_bindings.h).
     std::array<SlotUse, 5> bindings() const {
         return {{{gpu::SIEVE_CHECK_VIEWS, params_, Access::Read},
-                 {gpu::SIEVE_CHECK_INSTANCES, instances_, Access::Read},
+                 {gpu::SIEVE_CHECK_BOUNDS, bounds_, Access::Read},
                  {gpu::SIEVE_CHECK_STATE, state_, Access::Read},
                  {gpu::SIEVE_CHECK_DEPTH, depth_, Access::DepthSampled},
                  {gpu::SIEVE_CHECK_RESULT, count_, Access::ReadWrite}}};
@@ -78,7 +78,7 @@ private:
     NearestSampler sampler_;
     const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
-    SlotId params_{}, instances_{}, state_{}, depth_{}, count_{};
+    SlotId params_{}, bounds_{}, state_{}, depth_{}, count_{};
 };
 
 }  // namespace

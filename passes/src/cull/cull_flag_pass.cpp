@@ -33,6 +33,7 @@ gpu::CullFlagPush push(const CullLayout& l, bool earlyRounds = false) {
 BindingSet<gpu::SIEVE_FLAG_BINDINGS> phaseBindings(const CullPhaseBuffers& b) {
     return bindingsAt<gpu::SIEVE_FLAG_BINDINGS>({bindAt(gpu::SIEVE_FLAG_VIEWS, Binding::uniform(b.params)),
                                                  bindAt(gpu::SIEVE_FLAG_INSTANCES, Binding::storage(b.instances)),
+                                                 bindAt(gpu::SIEVE_FLAG_BOUNDS, Binding::storage(b.bounds)),
                                                  bindAt(gpu::SIEVE_FLAG_MESHES, Binding::storage(b.meshes)),
                                                  bindAt(gpu::SIEVE_FLAG_PRIMITIVES, Binding::storage(b.primitives)),
                                                  bindAt(gpu::SIEVE_FLAG_VISIBLE_LAST, Binding::storage(b.visibleLast)),

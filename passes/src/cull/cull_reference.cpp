@@ -22,11 +22,12 @@ bool occludedReference(const gpu::vec4& sphere, const gpu::CullParams& params, c
     return behind;
 }
 
-uint32_t lodReference(const gpu::Instance& inst, const gpu::CullParams& params, const CullScene& scene) {
+uint32_t lodReference(const gpu::Instance& inst, const gpu::vec4& sphere, const gpu::CullParams& params,
+                      const CullScene& scene) {
     if (!(params.toggles & gpu::SIEVE_CULL_LOD) || inst.mesh >= scene.meshes.size()) return 0;
-    if (!gpu::sieveSphereFinite(inst.sphere)) return 0;
+    if (!gpu::sieveSphereFinite(sphere)) return 0;
     const gpu::Mesh& mesh = scene.meshes[inst.mesh];
-    const float dist = gpu::sieveLodDistance(inst.sphere, params);
+    const float dist = gpu::sieveLodDistance(sphere, params);
     uint32_t lod = gpu::SIEVE_MAX_LODS - 1;
     bool any = false;
     for (uint32_t k = 0; k < mesh.primitiveCount; ++k) {
@@ -70,15 +71,15 @@ bool kept(const gpu::Instance& inst, const gpu::CullParams& p) {
 // The tests before occlusion, as decide.glsl inViewKept applies them: whether the instance is in view
 // (kept by the mask, in the frustum and the draw distance) and which test culled it
 // (SIEVE_CULL_TEST_COUNT: none, or the mask).
-bool inView(const gpu::Instance& inst, const gpu::CullParams& p, uint32_t& culledBy) {
+bool inView(const gpu::Instance& inst, const gpu::vec4& sphere, const gpu::CullParams& p, uint32_t& culledBy) {
     culledBy = gpu::SIEVE_CULL_TEST_COUNT;
-    if ((p.toggles & gpu::SIEVE_CULL_FRUSTUM) && !gpu::sieveInFrustum(inst.sphere, p)) {
+    if ((p.toggles & gpu::SIEVE_CULL_FRUSTUM) && !gpu::sieveInFrustum(sphere, p)) {
         culledBy = gpu::SIEVE_TEST_FRUSTUM;
         return false;
     }
     if (!kept(inst, p)) return false;
     const float own = (p.toggles & gpu::SIEVE_CULL_INSTANCE_DISTANCE) ? inst.cullDistance : 0.0f;
-    if ((p.toggles & gpu::SIEVE_CULL_DISTANCE) && !gpu::sieveWithinDrawDistance(inst.sphere, own, p)) {
+    if ((p.toggles & gpu::SIEVE_CULL_DISTANCE) && !gpu::sieveWithinDrawDistance(sphere, own, p)) {
         culledBy = gpu::SIEVE_TEST_DISTANCE;
         return false;
     }
@@ -105,11 +106,11 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
             uint32_t culledBy = gpu::SIEVE_CULL_TEST_COUNT;
             // Two-phase views test only what was visible last frame here.
             const bool tested = earlyView || (twoPhase && visibleLast[vi] != 0);
-            const bool inFrustum = tested && inView(inst, params, culledBy);
+            const bool inFrustum = tested && inView(inst, scene.bounds[i].sphere, params, culledBy);
             const bool flag = inFrustum;
             out.flags[vi] = flag;
             if (flag) {
-                out.lods[vi] = lodReference(inst, params, scene);
+                out.lods[vi] = lodReference(inst, scene.bounds[i].sphere, params, scene);
                 writeDrawCounts(scene, inst, v, binCount, n, i, out);
             }
             counters[v].earlyDrawn += flag;
@@ -139,14 +140,15 @@ CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32
             const size_t vi = gpu::sieveKey(uint32_t(v), i, n);
             const bool isKept = kept(inst, params);
             uint32_t culledBy = gpu::SIEVE_CULL_TEST_COUNT;
-            const bool inFrustum = inView(inst, params, culledBy);
-            const bool vis = inFrustum && !(occlusionOn && occludedReference(inst.sphere, occlusion, *pyramid));
+            const gpu::vec4& sphere = scene.bounds[i].sphere;
+            const bool inFrustum = inView(inst, sphere, params, culledBy);
+            const bool vis = inFrustum && !(occlusionOn && occludedReference(sphere, occlusion, *pyramid));
             const bool drawnEarly = twoPhase && flagsEarly[vi] != 0;
             const bool flag = vis && !drawnEarly;
             visibleLast[vi] = vis;
             out.flags[vi] = flag;
             if (flag) {
-                out.lods[vi] = lodReference(inst, params, scene);
+                out.lods[vi] = lodReference(inst, scene.bounds[i].sphere, params, scene);
                 writeDrawCounts(scene, inst, v, binCount, n, i, out);
             }
             counters[v].frustumVisible += inFrustum;

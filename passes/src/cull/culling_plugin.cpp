@@ -150,6 +150,7 @@ Result<void> CullingPlugin::Impl::describe() {
     constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     // The host's tables and depth: imported, sizes are minimums.
     slots.buffer(kInstances, Lifetime::Imported, n * sizeof(gpu::Instance), kStorage);
+    slots.buffer(kBounds, Lifetime::Imported, n * sizeof(gpu::InstanceBounds), kStorage);
     slots.buffer(kMeshes, Lifetime::Imported, sizeof(gpu::Mesh), kStorage);
     slots.buffer(kPrimitives, Lifetime::Imported, sizeof(gpu::MeshPrimitive), kStorage);
     const VkExtent2D depth = config.viewport.width && config.viewport.height ? config.viewport : VkExtent2D{1, 1};

@@ -48,6 +48,7 @@ public:
         counters_ = frame_.counters;
         state_ = frame_.state;
         instances_ = slots.require(CullingPlugin::kInstances);
+        bounds_ = slots.require(CullingPlugin::kBounds);
         meshes_ = slots.require(CullingPlugin::kMeshes);
         primitives_ = slots.require(CullingPlugin::kPrimitives);
         pyramid_ = slots.require(CullingPlugin::kPyramid);
@@ -63,11 +64,11 @@ public:
         using namespace use;
         PassDesc d;
         d.name = std::string("cull.") + phaseName(phase_) + ".flag";
-        d.uses = {uniformRead(params_),      storageRead(instances_),       storageRead(meshes_),
-                  storageRead(primitives_),  storageReadWrite(visibility_), sampledImage(pyramid_),
-                  storageRead(otherFlags_),  storageRead(otherLods_),       storageWrite(flags_out_),
-                  storageWrite(drawCounts_), storageWrite(lods_),           storageReadWrite(counters_),
-                  storageWrite(state_)};
+        d.uses = {uniformRead(params_),        storageRead(instances_),   storageRead(bounds_),
+                  storageRead(meshes_),        storageRead(primitives_),  storageReadWrite(visibility_),
+                  sampledImage(pyramid_),      storageRead(otherFlags_),  storageRead(otherLods_),
+                  storageWrite(flags_out_),    storageWrite(drawCounts_), storageWrite(lods_),
+                  storageReadWrite(counters_), storageWrite(state_)};
         // Both slots may run either shader (single phase runs the full test early): the union above.
         if (phase_ == Phase::Early) {
             d.uses.push_back(transferWrite(counters_));
@@ -81,8 +82,8 @@ public:
             if (auto r = recordFrameStart(cmd, b, f, *kit_, frame_, "cull.early.flag"); !r) return r;
         const BufferRange params = viewsRange(b, f, *kit_, params_);
         auto r = [&](SlotId s) { return range(b, *slots_, s); };
-        CullPhaseBuffers buffers{params,        r(instances_),  r(meshes_), r(primitives_), r(visibility_),
-                                 r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
+        CullPhaseBuffers buffers{params,         r(instances_), r(bounds_),     r(meshes_), r(primitives_),
+                                 r(visibility_), r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
         const CullLateBuffers late{r(otherFlags_),
                                    r(otherLods_),
                                    r(state_),
@@ -111,8 +112,8 @@ private:
     const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
     FrameSlots frame_;
-    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, visibility_{}, pyramid_{}, counters_{}, state_{},
-        flags_out_{}, drawCounts_{}, lods_{}, otherFlags_{}, otherLods_{};
+    SlotId params_{}, instances_{}, bounds_{}, meshes_{}, primitives_{}, visibility_{}, pyramid_{}, counters_{},
+        state_{}, flags_out_{}, drawCounts_{}, lods_{}, otherFlags_{}, otherLods_{};
 };
 
 }  // namespace
