@@ -53,7 +53,7 @@ void addInstancePassOptions(cli::Parser& p, CityOptions& o) {
              [&o](const std::string& v) { return cli::parseFloat(v, o.turn) && std::abs(o.turn) <= 180.0f; });
     p.onOff("--instance-state",
             "the plugin writes cull.state (view 0's decision per instance) every frame, as for debug views and "
-            "picking (default on; off: as a host without them, like niagara)",
+            "picking, as the viewer does (default off: as a host without them, like niagara, and the plugin's default)",
             o.instanceState);
 }
 

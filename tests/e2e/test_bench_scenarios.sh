@@ -55,9 +55,10 @@ done
 # 0..120 degrees; --warmup-ms 0 keeps the frame count fixed).
 "$BENCH" cull --sizes 3000 --width 192 --height 108 --frames 4 --warmup 3 --warmup-ms 0 --turn 20 --out turn.jsonl ||
   { echo "FAIL: sieve-bench cull --turn"; exit 1; }
-# Without cull.state (a host without debug views): verified, and the same counts as with it.
-"$BENCH" cull --sizes 3000 --width 192 --height 108 --frames 4 --warmup 3 --instance-state off --verify \
-  --out nostate.jsonl || { echo "FAIL: sieve-bench cull --instance-state off"; exit 1; }
+# With cull.state (a host with debug views, as the viewer; the bench's default is without): verified, and the
+# same counts as without it.
+"$BENCH" cull --sizes 3000 --width 192 --height 108 --frames 4 --warmup 3 --instance-state on --verify \
+  --out state.jsonl || { echo "FAIL: sieve-bench cull --instance-state on"; exit 1; }
 /usr/bin/python3 - <<'PY'
 import json, sys
 still = [json.loads(l) for l in open('out.jsonl')]
@@ -69,12 +70,12 @@ ok = ok and all(l['counts']['frustum_visible'] != still[0]['counts']['frustum_vi
 if not ok:
     print('FAIL: --turn lines', turn, still)
     sys.exit(1)
-nostate = [json.loads(l) for l in open('nostate.jsonl')]
+state = [json.loads(l) for l in open('state.jsonl')]
 want = still[0]['counts']
-if not (len(nostate) == 2 and still[0]['instance_state'] and all(not l['instance_state'] for l in nostate)
-        and all(l['verified'] for l in nostate)
-        and [l['counts'] for l in nostate if l['order'] == 'stable'] == [want]):
-    print('FAIL: --instance-state off lines', nostate, still)
+if not (len(state) == 2 and not still[0]['instance_state'] and all(l['instance_state'] for l in state)
+        and all(l['verified'] for l in state)
+        and [l['counts'] for l in state if l['order'] == 'stable'] == [want]):
+    print('FAIL: --instance-state on lines', state, still)
     sys.exit(1)
 PY
 

@@ -41,6 +41,7 @@ protected:
         config.maxInstances = uint32_t(instances_.size());
         config.viewport = kExtent;
         config.depthSamples = VkSampleCountFlagBits(samples_);
+        config.instanceState = true;  // read back below
         auto plugin = sieve::CullingPlugin::create(ctx().info(), config);
         ASSERT_TRUE(plugin) << plugin.error().message;
         plugin_ = std::move(plugin).value();

@@ -66,10 +66,10 @@ struct CullingConfig {
     // no distance test at all.
     bool instanceCullDistances = false;
     // The late flag pass writes kInstanceState (view 0's decision per instance) every frame, for a host's
-    // debug views and picking. Off, it writes it only on frames the false-culling check runs (which reads
-    // it), and the slot holds nothing of the other frames: 4 bytes per instance not written (12 us of the
-    // late pass at 10M instances on the H200, bench/RESULTS.md 2026-12-03 "session 9").
-    bool instanceState = true;
+    // debug views and picking: turn it on for those. Off (the default), it writes it only on frames the
+    // false-culling check runs (which reads it), and the slot holds nothing of the other frames: 4 bytes per
+    // instance not written (12.4 us of the late pass at 10M instances on the H200, bench/RESULTS.md, session 11).
+    bool instanceState = false;
 };
 
 // Run-time switches. The culling tests' (frustum, distance, occlusion) are listed with everything else
