@@ -130,9 +130,9 @@ int kittenMain(int argc, char** argv) {
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
     if (const std::string why = checkCityOptions(o.render); !why.empty()) return fail(kName, why);
-    if ((o.render.turn != 0.0f || !o.render.instanceState) && o.clusters != "off")
+    if ((o.render.turn != 0.0f || o.render.instanceState) && o.clusters != "off")
         return fail(kName,
-                    "--turn and --instance-state off apply to the instance passes alone: they need --clusters off");
+                    "--turn and --instance-state on apply to the instance passes alone: they need --clusters off");
     const VkExtent2D extent = o.render.extent();
     const JsonSink sink(o.render.out);
 
