@@ -106,7 +106,9 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
     }
     config.streamCapacities =
         streamCapacities(ctx.info(), config, binDraws(scene, r->scene_.streamBins, config.binCount));
-    auto plugin = sieve::createCullingPlugin(ctx.info(), config, scanTierFromEnvironment());
+    sieve::CullingTuning tuning = scanTierFromEnvironment();
+    tuning.lateSplit = options.lateSplit;
+    auto plugin = sieve::createCullingPlugin(ctx.info(), config, tuning);
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();
     if (auto s = r->plugin_->setInstanceCount(r->scene_.instanceCount); !s) return s.error();

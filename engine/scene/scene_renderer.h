@@ -21,6 +21,7 @@
 #include "engine/ui/hiz_view_pass.h"
 #include "engine/ui/pick_readback_pass.h"
 #include "engine/vk/context.h"
+#include "sieve/cull_flags.h"
 #include "sieve/culling.h"
 #include "sieve/geometry_pass.h"
 
@@ -59,6 +60,8 @@ struct SceneRendererOptions {
     // The plugin writes cull.state every frame (sieve::CullingConfig::instanceState): the culling debug
     // colours and the pick readback read it, and are refused without it.
     bool instanceState = true;
+    // The split late pass (sieve::CullingTuning::lateSplit, fixed at create; benches and tests).
+    sieve::CullLayout::LateSplit lateSplit = sieve::CullLayout::LateSplit::Off;
 };
 
 class SceneRenderer {

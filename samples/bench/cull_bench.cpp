@@ -50,7 +50,8 @@ int cullMain(int argc, char** argv) {
 
     bool allOk = true;
     for (uint64_t n : sizes) {
-        auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent, {.instanceState = o.instanceState});
+        auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent,
+                                                 {.instanceState = o.instanceState, .lateSplit = lateSplitOf(o)});
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         CullLines lines;
@@ -66,7 +67,8 @@ int cullMain(int argc, char** argv) {
         lines.fields = [&](Json& j) {
             j.num("draw_distance", o.drawDistance)
                 .num("turn_deg_per_frame", o.turn)
-                .boolean("instance_state", o.instanceState);
+                .boolean("instance_state", o.instanceState)
+                .str("late_split", o.lateSplit);
         };
         auto ok = writeCullLines(ctx, h, *peers, lines, sink);
         if (!ok) return fail(kName, ok.error().message);

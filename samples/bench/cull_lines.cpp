@@ -12,10 +12,12 @@ namespace {
 // Fewest bytes each culling pass moves (DRAM, 32-byte sectors), from the shaders' accesses:
 // - flag passes read the sphere of an instance (gpu::InstanceBounds, 16 bytes in a stream of them) only where
 //   they need it: early reads visibleLast (4) of every instance and the sphere of the instances visible last
-//   frame (scattered: one 32-byte sector each); late reads every sphere (16, contiguous) and flagsEarly (4)
-//   of the visible ones. Both
-//   write flags, drawCounts, lods (12) and late visibleLast (4); mesh and LOD data are read only for
-//   flagged instances (one more sector each; the mesh and primitive tables are small and cached).
+//   frame (scattered: one 32-byte sector each); late reads every sphere (16, contiguous) and, where it is in
+//   view, visibleLast (one sector: whether the early phase drew it). Both write drawCounts (4) of every instance
+//   and lods (4) of the flagged ones, late also visibleLast (4) and, for each instance in view, its index in the
+//   candidate list (4 written, 4 read: CullLateBuffers::candidates); the plugin writes no flags (CullLayout). Mesh
+//   and LOD data are read only for flagged instances (one more sector each; the mesh and primitive tables are
+//   small and cached).
 // - stable compaction: the scan reads drawCounts and writes offsets (8 per instance); the expansion reads
 //   drawCounts (4 per instance) and, per flagged instance, offsets + lods (8) and its instance's mesh
 //   field (one 32-byte sector), and writes 32 bytes per draw. The atomic peer has no scan and no offsets.
@@ -26,8 +28,8 @@ struct PassBytes {
 PassBytes passBytes(uint64_t n, const sieve::CullingStats& s, bool stable, VkExtent2D extent) {
     PassBytes b{};
     const double N = double(n);
-    b.earlyFlag = N * (4 + 12) + double(s.earlyDrawn) * (32 + 32);
-    b.lateFlag = N * (16 + 4 + 12) + double(s.lateVisible) * 32 + double(s.lateDrawn) * 32;
+    b.earlyFlag = N * (4 + 4) + double(s.earlyDrawn) * (32 + 32 + 4);
+    b.lateFlag = N * (16 + 4 + 4) + double(s.frustumVisible) * (32 + 8) + double(s.lateDrawn) * (32 + 4);
     auto compact = [&](double flagged, double draws) {
         return stable ? N * (8 + 4) + flagged * (8 + 32) + draws * 32 : N * 4 + flagged * (4 + 32) + draws * 32;
     };

@@ -130,9 +130,10 @@ int kittenMain(int argc, char** argv) {
             o.warmupMs, 0, 60000);
     if (auto exit = p.run(argc, argv, 1)) return *exit;
     if (const std::string why = checkCityOptions(o.render); !why.empty()) return fail(kName, why);
-    if ((o.render.turn != 0.0f || o.render.instanceState) && o.clusters != "off")
+    if ((o.render.turn != 0.0f || o.render.instanceState || o.render.lateSplit != "off") && o.clusters != "off")
         return fail(kName,
-                    "--turn and --instance-state on apply to the instance passes alone: they need --clusters off");
+                    "--turn, --instance-state on and --late-split apply to the instance passes alone: they need "
+                    "--clusters off");
     const VkExtent2D extent = o.render.extent();
     const JsonSink sink(o.render.out);
 
@@ -211,6 +212,7 @@ int kittenMain(int argc, char** argv) {
                 .num("view_draw_distance", o.render.drawDistance)
                 .num("turn_deg_per_frame", o.render.turn)
                 .boolean("instance_state", o.render.instanceState)
+                .str("late_split", o.render.lateSplit)
                 .integer("cpu_in_frustum", counts.frustum)
                 .num("frustum_fraction", double(counts.frustum) / double(n))
                 .num("draw_distance", sieve::assets::kNiagaraDrawDistance)
@@ -225,7 +227,8 @@ int kittenMain(int argc, char** argv) {
             continue;
         }
         auto harnessR =
-            SceneHarness::create(ctx, std::move(field).value(), extent, {.instanceState = o.render.instanceState});
+            SceneHarness::create(ctx, std::move(field).value(), extent,
+                                 {.instanceState = o.render.instanceState, .lateSplit = lateSplitOf(o.render)});
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         h.setCamera(view, proj);

@@ -55,6 +55,19 @@ void addInstancePassOptions(cli::Parser& p, CityOptions& o) {
             "the plugin writes cull.state (view 0's decision per instance) every frame, as for debug views and "
             "picking, as the viewer does (default off: as a host without them, like niagara, and the plugin's default)",
             o.instanceState);
+    p.choice("--late-split", {"off", "auto", "adaptive", "all"},
+             "the split late pass (sieve::CullLayout::LateSplit: a second dispatch tests view 0's instances in view "
+             "that lie sparse in their subgroups, or all of them; auto: adaptive from 2^22 instances; default off, "
+             "the plugin's)",
+             o.lateSplit);
+}
+
+sieve::CullLayout::LateSplit lateSplitOf(const CityOptions& o) {
+    using S = sieve::CullLayout::LateSplit;
+    return o.lateSplit == "auto"       ? S::Auto
+           : o.lateSplit == "adaptive" ? S::Adaptive
+           : o.lateSplit == "all"      ? S::All
+                                       : S::Off;
 }
 
 std::string checkCityOptions(const CityOptions& o) {
@@ -94,6 +107,7 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     ro.clusters = options.clusters;
     ro.drawCapacity = options.drawCapacity;
     ro.instanceState = options.instanceState;
+    ro.lateSplit = options.lateSplit;
     auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, ro);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();

@@ -55,6 +55,7 @@ struct HarnessOptions {
     const sieve::assets::CameraPose* pose = nullptr;  // null: the city's street camera
     uint32_t drawCapacity = 0;                        // records per draw stream (0: every instance's draws)
     bool instanceState = true;                        // sieve::CullingConfig::instanceState
+    sieve::CullLayout::LateSplit lateSplit = sieve::CullLayout::LateSplit::Off;  // sieve::CullingTuning::lateSplit
 };
 
 class SceneHarness {
@@ -107,10 +108,11 @@ struct CityOptions {
     uint32_t frames = 0, warmup = 0;  // timed and warm-up frames (at most maxFrames)
     uint64_t seed = 1;
     bool verify = false;
-    float drawDistance = 0.0f;   // the camera view's draw distance (sieve::CullView::drawDistance; 0: none)
-    float turn = 0.0f;           // degrees the camera turns per frame (SceneHarness::setTurn)
-    bool instanceState = false;  // the plugin writes cull.state every frame (sieve::CullingConfig::instanceState)
-    std::string out;             // JSON lines appended here; empty: stdout
+    float drawDistance = 0.0f;      // the camera view's draw distance (sieve::CullView::drawDistance; 0: none)
+    float turn = 0.0f;              // degrees the camera turns per frame (SceneHarness::setTurn)
+    bool instanceState = false;     // the plugin writes cull.state every frame (sieve::CullingConfig::instanceState)
+    std::string lateSplit = "off";  // sieve::CullingTuning::lateSplit: off, auto, adaptive, all
+    std::string out;                // JSON lines appended here; empty: stdout
     VkExtent2D extent() const { return {width, height}; }
 };
 // --width --height --frames --warmup --seed (unless !seeded: a scene without one) --verify (described by
@@ -119,6 +121,8 @@ void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const ch
 // --turn and --instance-state, for the scenarios that render through SceneHarness::run; then
 // checkCityOptions: empty, or why the options cannot run together.
 void addInstancePassOptions(cli::Parser& p, CityOptions& o);
+// The plugin's late split that --late-split names.
+sieve::CullLayout::LateSplit lateSplitOf(const CityOptions& o);
 std::string checkCityOptions(const CityOptions& o);
 
 // makeCity with a message on failure.

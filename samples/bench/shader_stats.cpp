@@ -28,6 +28,8 @@ struct Shader {
 // The per-instance passes of the culling pipeline.
 constexpr Shader kShaders[] = {{"cull/flag_early.comp", sizeof(sieve::gpu::CullFlagPush)},
                                {"cull/flag_late.comp", sizeof(sieve::gpu::CullFlagPush)},
+                               {"cull/flag_defer.comp", sizeof(sieve::gpu::CullFlagPush)},
+                               {"cull/flag_candidates.comp", sizeof(sieve::gpu::CullFlagPush)},
                                {"draw/expand.comp", sizeof(sieve::gpu::DrawExpandPush)},
                                {"cull/stats.comp", sizeof(sieve::gpu::CullStatsPush)}};
 

@@ -92,6 +92,35 @@ SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_STATE, 2u)
 // main; sieve/cull_flags.h CullLayout::earlyRounds), 128 apart, the dispatch a quarter of the workgroups.
 SIEVE_CONST(uint, SIEVE_FLAG_PUSH_EARLY_ROUNDS, 4u)
 SIEVE_CONST(uint, SIEVE_FLAG_EARLY_ROUNDS, 4u)  // cull/flag.glsl holds one load per round in a named variable
+// CullFlagPush::options: the early shader writes no flags (CullLayout::earlyFlags; the late shader derives which
+// instances the early phase drew from visibleLast, which it reads before it writes it).
+SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_EARLY_FLAGS, 8u)
+
+// The split late pass (sieve/cull_flags.h CullLateBuffers::candidates): its first dispatch (cull/flag_defer.comp)
+// appends view 0's instances in view to candidate lists instead of testing them against the pyramid, its second
+// (cull/flag_candidates.comp, dispatched indirectly) tests only those. Workgroup g of the first appends to list
+// g % SIEVE_CULL_CANDIDATE_LISTS, so that the lists' counters, each on a 128-byte line of its own, share the
+// subgroups' atomics (one counter for all was 2.5x slower on the H200: bench/RESULTS.md, session 13). Words: a
+// VkDispatchIndirectCommand (x = the most workgroups a list needs, at most SIEVE_CULL_CANDIDATE_MAX_GROUPS, the
+// Vulkan minimum of maxComputeWorkGroupCount[0]: the second dispatch loops over the rest; y = one row of
+// workgroups per list; z = 1), then list l's count at word (l + 1) * SIEVE_CULL_CANDIDATE_LINE_WORDS, then from
+// SIEVE_CULL_CANDIDATE_HEADER_WORDS on the lists, each sieveCandidateListCapacity(N) instance indices long.
+// CullFlagPush::options of the split late pass's first dispatch: every instance in view is listed
+// (CullLayout::LateSplit::All). Without it a subgroup lists its instances in view only where they are at most a
+// quarter of it (sparse: they would hold the whole subgroup through the occlusion test's dependent fetches) and
+// decides denser ones in place.
+SIEVE_CONST(uint, SIEVE_FLAG_PUSH_DEFER_ALL, 16u)
+SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_LISTS, 32u)
+SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_LINE_WORDS, 32u)
+SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_HEADER_WORDS, 33u * 32u)  // (LISTS + 1) * LINE_WORDS
+SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_MAX_GROUPS, 65535u)
+SIEVE_CONST(uint, SIEVE_FLAG_GROUP_SIZE, 128u)  // invocations per workgroup of the flag shaders (cull/flag.glsl)
+
+// Indices one candidate list holds: every instance of the flag workgroups that append to it.
+SIEVE_FN uint sieveCandidateListCapacity(uint instanceCount) {
+    const uint groups = (instanceCount + SIEVE_FLAG_GROUP_SIZE - 1u) / SIEVE_FLAG_GROUP_SIZE;
+    return (groups + SIEVE_CULL_CANDIDATE_LISTS - 1u) / SIEVE_CULL_CANDIDATE_LISTS * SIEVE_FLAG_GROUP_SIZE;
+}
 
 // Per-dispatch constants of the stats record (cull/stats.comp): one frame's record of the readback ring at
 // word `recordWord`, word by word: header (frameLo, frameHi, instanceCount, 1), CullCounters[views],

@@ -1,5 +1,6 @@
 // Flag shaders against the CPU references (exact), a designed occlusion scene, and the property that
 // no sphere with a visible pixel is culled by the GPU occlusion test.
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <utility>
@@ -16,6 +17,7 @@ using Frame = testing_cull::CullFrame;
 
 struct GpuResult {
     std::vector<uint32_t> earlyFlags, earlyDraws, earlyLods, lateFlags, lateDraws, lateLods, visibleLast, state;
+    std::vector<uint32_t> candidates;  // the split late pass's header: dispatch x, y, z, each list's count
     sieve::gpu::CullCounters counters{};
 };
 
@@ -31,9 +33,12 @@ protected:
     // the late shader is asked not to write its flags (CullLayout::lateFlags), whose buffer starts as
     // kUntouched.
     // state false: nor its state (CullLayout::state), whose buffer starts as kUntouched too. rounds: the early
-    // shader's instances per invocation (CullLayout::earlyRounds).
+    // shader's instances per invocation (CullLayout::earlyRounds). earlyFlags false: nor the early shader its flags
+    // (CullLayout::earlyFlags, the plugin's choice: the late shader derives them), whose buffer starts as
+    // kUntouched as well.
     GpuResult run(const testing_cull::RandomScene& scene, const Frame& frame, bool lateFlags = true, bool state = true,
-                  sieve::CullLayout::EarlyRounds rounds = sieve::CullLayout::EarlyRounds::Auto) {
+                  sieve::CullLayout::EarlyRounds rounds = sieve::CullLayout::EarlyRounds::Auto,
+                  bool earlyFlags = true) {
         const uint32_t n = frame.params.instanceCount;
         engine::Buffer params = makeBuffer(std::vector<sieve::gpu::CullParams>{frame.params},
                                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "cull params");
@@ -41,14 +46,19 @@ protected:
                        meshes = makeBuffer(scene.meshes), primitives = makeBuffer(scene.primitives);
         engine::Buffer visibleLast = makeBuffer(frame.visibleLast);
         engine::Buffer flagsL = makeBuffer(std::vector<uint32_t>(n, kUntouched));
-        engine::Buffer flagsE = makeEmpty(n * 4), drawsE = makeEmpty(n * 4), drawsL = makeEmpty(n * 4),
-                       lodsE = makeEmpty(n * 4), lodsL = makeEmpty(n * 4);
+        engine::Buffer flagsE = makeBuffer(std::vector<uint32_t>(n, kUntouched));
+        engine::Buffer drawsE = makeEmpty(n * 4), drawsL = makeEmpty(n * 4), lodsE = makeEmpty(n * 4),
+                       lodsL = makeEmpty(n * 4);
         engine::Buffer stateOut = makeBuffer(std::vector<uint32_t>(n, kUntouched));
         engine::Buffer counters =
             makeBuffer(std::vector<sieve::gpu::CullCounterStripe>(sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         engine::Buffer occlusion =
             makeBuffer(std::vector<sieve::gpu::CullParams>{frame.occlusion.value_or(frame.params)},
                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, "occlusion camera");
+        // The split late pass's list (`split`), its words starting as garbage: the pass resets them.
+        engine::Buffer candidates =
+            makeBuffer(std::vector<uint32_t>(sieve::cullCandidateBytes(n) / 4, kUntouched),
+                       VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "candidates");
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         sieve::CullPhaseBuffers early{params.range(),     instances.range(),   bounds.range(), meshes.range(),
@@ -59,10 +69,10 @@ protected:
         late.drawCounts = drawsL.range();
         late.lods = lodsL.range();
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            pass.recordEarly(cmd, early, {n, 1, 1, true, true, rounds});
+            pass.recordEarly(cmd, early, {n, 1, 1, true, true, rounds, earlyFlags});
             auto built = hiz.recordPerMip(cmd, images.source(), images.target());
             EXPECT_TRUE(built) << built.error().message;
-            // Early -> late: visibleLast read then written, flagsE written then read, counters atomics.
+            // Early -> late: visibleLast read then written, lodsE written then read, counters atomics.
             VkMemoryBarrier2 mem{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
             mem.srcStageMask = mem.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
             mem.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT;
@@ -77,9 +87,10 @@ protected:
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
             pass.recordLate(
                 cmd, late,
-                {flagsE.range(), lodsE.range(), stateOut.range(), images.pyramid.view(),
-                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, frame.occlusion ? occlusion.range() : sieve::BufferRange{}},
-                {n, 1, 1, lateFlags, state});
+                {lodsE.range(), stateOut.range(), images.pyramid.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                 frame.occlusion ? occlusion.range() : sieve::BufferRange{},
+                 split ? candidates.range() : sieve::BufferRange{}},
+                lateLayout(n, lateFlags, state));
         });
         EXPECT_TRUE(r) << r.error().message;
         GpuResult g;
@@ -91,6 +102,7 @@ protected:
         g.lateLods = read<uint32_t>(lodsL, n);
         g.visibleLast = read<uint32_t>(visibleLast, n);
         g.state = read<uint32_t>(stateOut, n);
+        g.candidates = read<uint32_t>(candidates, sieve::gpu::SIEVE_CULL_CANDIDATE_HEADER_WORDS);
         auto c = sieve::sumCounterStripes(
             read<sieve::gpu::CullCounterStripe>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         if (!c.empty()) g.counters = c[0];
@@ -99,21 +111,20 @@ protected:
 
     // The whole frame on the CPU, compared field by field (the late flags only where they were written).
     void expectMatchesReference(const testing_cull::RandomScene& scene, const Frame& frame, const GpuResult& g,
-                                bool lateFlags = true, bool state = true) {
+                                bool lateFlags = true, bool state = true, bool earlyFlags = true) {
         const uint32_t n = frame.params.instanceCount;
         const sieve::HiZPyramidCpu pyramid = sieve::hizReference(frame.depthExtent, frame.depth);
         sieve::gpu::CullCounters counters{};
         auto early = sieve::cullEarlyReference(frame.params, scene.view(), frame.visibleLast, counters);
         std::vector<uint32_t> visibleLast = frame.visibleLast;
-        auto late =
-            sieve::cullLateReference({&frame.params, 1}, 1, scene.view(), early.flags, early.lods, &pyramid,
-                                     visibleLast, {&counters, 1}, frame.occlusion ? &*frame.occlusion : nullptr);
+        auto late = sieve::cullLateReference({&frame.params, 1}, 1, scene.view(), early.lods, &pyramid, visibleLast,
+                                             {&counters, 1}, frame.occlusion ? &*frame.occlusion : nullptr);
         const bool twoPhase = frame.params.toggles & sieve::gpu::SIEVE_CULL_TWO_PHASE;
         for (uint32_t i = 0; i < n; ++i) {
             const vec4 s = scene.bounds[i].sphere;
             // Early flags only for a two-phase view, LODs only where flagged: the rest is not written.
             if (twoPhase) {
-                ASSERT_EQ(g.earlyFlags[i], early.flags[i])
+                ASSERT_EQ(g.earlyFlags[i], earlyFlags ? early.flags[i] : kUntouched)
                     << "early flag " << i << " sphere " << s.x << " " << s.y << " " << s.z << " " << s.w;
             }
             ASSERT_EQ(g.earlyDraws[i], early.drawCounts[i]) << i;
@@ -174,6 +185,15 @@ protected:
     // The view's draw distance: within the random scenes' extent (60), so that it culls some of them.
     static constexpr float kDrawDistance = 40.0f;
     static constexpr uint32_t kUntouched = 0xdeadbeefu;
+    // run() gives the late pass its candidate list (CullLateBuffers::candidates), as the plugin does, and splits
+    // it as `lateSplit` says.
+    bool split = false;
+    sieve::CullLayout::LateSplit lateSplit = sieve::CullLayout::LateSplit::Auto;
+    sieve::CullLayout lateLayout(uint32_t n, bool lateFlags, bool state) const {
+        sieve::CullLayout l{n, 1, 1, lateFlags, state};
+        l.lateSplit = lateSplit;
+        return l;
+    }
     sieve::CullFlagPass pass;
     sieve::HiZBuilder hiz;
 };
@@ -412,6 +432,71 @@ TEST_F(CullFlagsTest, OcclusionLooksThroughThePyramidsCamera) {
 // and not one of the late flags written.
 TEST_F(CullFlagsTest, LateShaderWithoutFlagsWritesEverythingElse) {
     expectLateOutputsBehindWalls(false, true, 77, 1999);
+}
+
+// The plugin's early pass (CullLayout::earlyFlags false), one and four instances per invocation: not one early flag
+// written, and the late shader, which derives them from visibleLast, still splits the visible set exactly as the
+// reference (nothing drawn twice or missed: late flags, draw counts, state).
+TEST_F(CullFlagsTest, EarlyShaderWithoutFlagsWritesEverythingElse) {
+    using namespace sieve::gpu;
+    using Rounds = sieve::CullLayout::EarlyRounds;
+    uint32_t seed = 79;
+    for (const Rounds rounds : {Rounds::One, Rounds::Four})
+        for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_OCCLUSION)}) {
+            SCOPED_TRACE("toggles " + std::to_string(toggles) + (rounds == Rounds::Four ? ", four rounds" : ""));
+            auto [scene, frame] = wallScene(2003, toggles, seed++);
+            GpuResult g = run(scene, frame, true, true, rounds, false);
+            expectMatchesReference(scene, frame, g, true, true, false);
+            if (HasFatalFailure()) return;
+            EXPECT_GT(g.counters.earlyDrawn, 0u) << "nothing drawn early: the split is not tested";
+            EXPECT_GT(g.counters.lateDrawn, 0u) << "nothing drawn late: the split is not tested";
+        }
+}
+
+// The split late pass (CullLateBuffers::candidates, the plugin's): every output as the reference, for edge sizes
+// (one instance, one short of and one past a workgroup, several workgroups) and the toggle sets that change what
+// it defers (occlusion off: nothing; one phase; no frustum test: every instance). The list holds exactly view 0's
+// instances in view when it tests occlusion, and its dispatch covers them.
+TEST_F(CullFlagsTest, SplitLatePassMatchesTheReference) {
+    using namespace sieve::gpu;
+    using Split = sieve::CullLayout::LateSplit;
+    split = true;
+    uint32_t seed = 90;
+    for (const Split mode : {Split::All, Split::Adaptive})
+        for (uint32_t n : {1u, 127u, 129u, 2003u})
+            for (uint32_t toggles :
+                 {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE),
+                  uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_OCCLUSION), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_FRUSTUM)}) {
+                SCOPED_TRACE("n " + std::to_string(n) + ", toggles " + std::to_string(toggles) +
+                             (mode == Split::All ? ", all listed" : ", adaptive"));
+                lateSplit = mode;
+                auto [scene, frame] = wallScene(n, toggles, seed++);
+                for (const bool written : {true, false}) {
+                    GpuResult g = run(scene, frame, written, written);
+                    expectMatchesReference(scene, frame, g, written, written);
+                    if (HasFatalFailure()) return;
+                    const bool occlusion = toggles & SIEVE_CULL_OCCLUSION;
+                    uint32_t listed = 0, groups = 0;
+                    for (uint32_t l = 0; l < SIEVE_CULL_CANDIDATE_LISTS; ++l) {
+                        const uint32_t count = g.candidates[(l + 1) * SIEVE_CULL_CANDIDATE_LINE_WORDS];
+                        listed += count;
+                        groups = std::max(groups, (count + SIEVE_FLAG_GROUP_SIZE - 1) / SIEVE_FLAG_GROUP_SIZE);
+                    }
+                    if (mode == Split::All || !occlusion)
+                        EXPECT_EQ(listed, occlusion ? g.counters.frustumVisible : 0u);
+                    else
+                        EXPECT_LE(listed, g.counters.frustumVisible);
+                    EXPECT_EQ(g.candidates[0], groups) << "workgroups of the second dispatch";
+                    EXPECT_EQ(g.candidates[1], SIEVE_CULL_CANDIDATE_LISTS);
+                    EXPECT_EQ(g.candidates[2], 1u);
+                    if (n == 2003 && toggles == SIEVE_CULL_ALL && mode == Split::Adaptive)
+                        EXPECT_GT(listed, 0u) << "no subgroup was sparse: the adaptive split is not tested";
+                    if (n == 2003 && toggles == SIEVE_CULL_ALL) {
+                        EXPECT_GT(g.counters.lateVisible, 0u);
+                        EXPECT_LT(g.counters.lateVisible, g.counters.frustumVisible) << "nothing was occluded";
+                    }
+                }
+            }
 }
 
 // The late pass of a host without debug views (CullLayout::state false, CullingConfig::instanceState off):

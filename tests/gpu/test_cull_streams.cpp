@@ -131,10 +131,10 @@ protected:
                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            flags.recordLate(cmd, flagBuffers(ph[1]),
-                             {ph[0].flags.range(), ph[0].lods.range(), state.range(), images.pyramid.view(),
-                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                             lateLayout);
+            flags.recordLate(
+                cmd, flagBuffers(ph[1]),
+                {ph[0].lods.range(), state.range(), images.pyramid.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                lateLayout);
             testing_limits::computeBarrier(cmd);
             auto l = drawList.record(cmd, listBuffers(ph[1]), lateShape, sieve::DrawOrder::Stable);
             EXPECT_TRUE(l) << l.error().message;
@@ -165,8 +165,7 @@ protected:
         auto early = sieve::cullEarlyReference(v.params, kBins, scene.view(), visibleLast, counters);
         std::vector<uint32_t> vis = visibleLast;
         const std::span<const sieve::gpu::CullParams> lateParams(v.params.data(), v.lateViews);
-        auto late =
-            sieve::cullLateReference(lateParams, kBins, scene.view(), early.flags, early.lods, &pyramid, vis, counters);
+        auto late = sieve::cullLateReference(lateParams, kBins, scene.view(), early.lods, &pyramid, vis, counters);
         const sieve::CullPhaseOutput* phases[2] = {&early, &late};
         const size_t n = scene.instances.size();
         for (int p = 0; p < 2; ++p) {

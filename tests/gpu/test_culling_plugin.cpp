@@ -45,6 +45,26 @@ protected:
 
     void renderFrames(int n) { testing_gpu::renderFrames(*target_, *renderer_, pose_, n); }
 
+    // From the street camera with the late pass split as `split`: `settle` frames, then one after a turn (the late
+    // list holds what the turn revealed).
+    void renderTurn(sieve::CullLayout::LateSplit split, int settle) {
+        sieve::tuning(renderer_->plugin()).lateSplit = split;
+        pose_ = sieve::assets::defaultCityCamera();
+        renderFrames(settle);
+        pose_.yaw += 0.6f;
+        renderFrames(1);
+    }
+
+    // A renderer whose plugin declares the split late pass's candidate list (CullingTuning::lateSplit at create).
+    void recreateWithLateSplit() {
+        (void)target_->finish();
+        renderer_.reset();
+        engine::SceneRendererOptions o;
+        o.lateSplit = sieve::CullLayout::LateSplit::All;
+        ASSERT_NO_FATAL_FAILURE(take(
+            engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), o), renderer_));
+    }
+
     // The list the last frame wrote (transient buffers keep the last frame's contents once idle).
     DrawList readList(bool late) {
         DrawList out;
@@ -107,6 +127,42 @@ TEST_F(CullingPluginTest, StableDrawListsAreInInstanceOrderAndIdenticalAcrossFra
     renderFrames(1);
     DrawList early2 = readList(false);
     EXPECT_TRUE(sameDraws(early1, early2)) << "the same camera must give byte-identical draw lists";
+}
+
+// The split late pass (every instance in view listed, then tested in a second dispatch; CullingTuning::lateSplit)
+// draws byte-identical lists to the one-dispatch late pass, in a frame where the late list is not empty: the
+// camera turns after the visible set settled.
+TEST_F(CullingPluginTest, SplitLatePassDrawsTheSameLists) {
+    using Split = sieve::CullLayout::LateSplit;
+    ASSERT_NO_FATAL_FAILURE(recreateWithLateSplit());
+    auto lists = [&](Split split) {
+        renderTurn(split, 3);
+        return std::pair{readList(false), readList(true)};
+    };
+    const auto [early1, late1] = lists(Split::Off);
+    ASSERT_GT(late1.counts.count, 0u) << "the turn revealed nothing: the late pass is not tested";
+    const auto [early2, late2] = lists(Split::All);
+    EXPECT_TRUE(sameDraws(early1, early2));
+    EXPECT_TRUE(sameDraws(late1, late2));
+    const auto [early3, late3] = lists(Split::Adaptive);
+    EXPECT_TRUE(sameDraws(early1, early3));
+    EXPECT_TRUE(sameDraws(late1, late3));
+}
+
+// The same in single phase, where the early pass runs the late shader (and so the split) against last frame's
+// pyramid.
+TEST_F(CullingPluginTest, SplitLatePassDrawsTheSameListsInSinglePhase) {
+    using Split = sieve::CullLayout::LateSplit;
+    ASSERT_NO_FATAL_FAILURE(recreateWithLateSplit());
+    renderer_->plugin().toggles().twoPhase = false;
+    auto list = [&](Split split) {
+        renderTurn(split, 2);
+        return readList(false);
+    };
+    const DrawList one = list(Split::Off);
+    ASSERT_GT(one.counts.count, 0u);
+    EXPECT_TRUE(sameDraws(one, list(Split::All)));
+    EXPECT_TRUE(sameDraws(one, list(Split::Adaptive)));
 }
 
 TEST_F(CullingPluginTest, AtomicAppendDrawsTheSameSetInSomeOrder) {

@@ -158,7 +158,7 @@ protected:
 }  // namespace
 
 // The early flag pass runs the late shader in single phase (the full test against last frame's
-// pyramid), binding the late flags as its "early flags" input.
+// pyramid), binding the late LODs as its "early LODs" input.
 TEST_F(CullingPluginUses, SinglePhaseEarlyFlagPassDeclaresWhatItBinds) {
     plugin_->toggles().twoPhase = false;
     recordAlone(0);

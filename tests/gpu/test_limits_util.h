@@ -114,10 +114,10 @@ protected:
                                       VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
                                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-            flags.recordLate(cmd, phaseBuffers(late),
-                             {early.flags.range(), early.lods.range(), state.range(), images.pyramid.view(),
-                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
-                             {n});
+            flags.recordLate(
+                cmd, phaseBuffers(late),
+                {early.lods.range(), state.range(), images.pyramid.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+                {n});
             computeBarrier(cmd);
             auto l = list.record(cmd, listBuffers(late), {n, 1, 1, maxDraws}, sieve::DrawOrder::Stable);
             EXPECT_TRUE(l) << l.error().message;

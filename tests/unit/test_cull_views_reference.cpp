@@ -47,8 +47,7 @@ TEST(CullViewsReference, EachViewIsItsOneViewReferenceOnTheInstancesItKeeps) {
     std::vector<sieve::gpu::CullCounters> counters(views.size());
     const auto early = sieve::cullEarlyReference(views, bins, scene.view(), visibleLast, counters);
     std::vector<uint32_t> vis = visibleLast;
-    const auto late =
-        sieve::cullLateReference(views, bins, scene.view(), early.flags, early.lods, nullptr, vis, counters);
+    const auto late = sieve::cullLateReference(views, bins, scene.view(), early.lods, nullptr, vis, counters);
     for (uint32_t v = 0; v < views.size(); ++v) {
         SCOPED_TRACE("view " + std::to_string(v));
         // The view alone, on a scene whose instances it does not keep are moved out of every frustum.
@@ -63,7 +62,7 @@ TEST(CullViewsReference, EachViewIsItsOneViewReferenceOnTheInstancesItKeeps) {
         const bool earlyView = p.toggles & sieve::gpu::SIEVE_CULL_EARLY;
         auto e1 = sieve::cullEarlyReference(p, alone.view(), last, c1);
         std::vector<uint32_t> vis1 = last;
-        auto l1 = sieve::cullLateReference(p, alone.view(), e1.flags, e1.lods, nullptr, vis1, c1);
+        auto l1 = sieve::cullLateReference(p, alone.view(), e1.lods, nullptr, vis1, c1);
         for (uint32_t i = 0; i < n; ++i) {
             ASSERT_EQ(early.flags[v * n + i], e1.flags[i]) << i;
             ASSERT_EQ(early.lods[v * n + i], e1.lods[i]) << i;

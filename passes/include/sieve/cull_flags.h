@@ -9,14 +9,15 @@
 //   instances    gpu::Instance[N]   bounds gpu::InstanceBounds[N]
 //   meshes       gpu::Mesh[]        primitives gpu::MeshPrimitive[]
 //   visibleLast  u32[V * N], persistent across frames (0/1): early reads, late writes
-//   flags        u32[V * N] out (0/1): this phase's "draw it" flags (the late shader's only where
-//                CullLayout::lateFlags: the late phase's compaction reads the draw counts, not the flags)
+//   flags        u32[V * N] out (0/1): this phase's "draw it" flags, only where the caller reads them
+//                (CullLayout::earlyFlags, lateFlags: the compactions read the draw counts, and the late
+//                shader derives the early flags from visibleLast)
 //   drawCounts   u32[V * B * N] out, key (v * B + b) * N + i: the flagged instance's primitives in bin b
 //                (bins >= B count as bin B - 1), 0 when not flagged
 //   lods         u32[V * N] out: LOD of each flagged instance, 0 for the others
 //   counters     gpu::CullCounterStripe[V * SIEVE_CULL_COUNTER_STRIPES], atomically incremented: zero them once
 //                per frame; sumCounterStripes gives each view's
-//   late only:   flagsEarly, lodsEarly u32[V * N] (the early phase's; read only for two-phase views),
+//   late only:   lodsEarly u32[V * N] (the early phase's; read only for two-phase views' instances drawn early),
 //                state u32[N] out (view 0's decision, shared/cull_state.h), and view 0's Hi-Z pyramid
 //                (sieve/hiz.h) sampled with texelFetch: the min channel is the farthest depth for
 //                reverse Z, the max channel for standard Z; occlusionView gpu::CullParams (uniform), the
@@ -71,7 +72,6 @@ inline std::vector<gpu::CullCounters> sumCounterStripes(std::span<const gpu::Cul
 
 // The late phase's extra inputs and output.
 struct CullLateBuffers {
-    BufferRange flagsEarly;
     BufferRange lodsEarly;
     BufferRange state;
     VkImageView pyramid = VK_NULL_HANDLE;
@@ -80,7 +80,19 @@ struct CullLateBuffers {
     // which the occlusion test projects (its view, projection, depth convention and pyramid fields; the
     // other fields are not read). Empty (no buffer): view 0 of params, for a pyramid of this frame's depth.
     BufferRange occlusionView;
+    // Scratch of the split late pass, at least cullCandidateBytes(N) (storage, transfer destination and indirect
+    // usage; its contents need not survive the frame): view 0's instances in view are tested against the pyramid
+    // in a second dispatch of those instances only, so that the occlusion test's dependent fetches fill whole
+    // subgroups however the instances are ordered. Empty, or smaller than that: one dispatch tests everything.
+    BufferRange candidates;
 };
+
+// Bytes of CullLateBuffers::candidates for n instances (shared/cull.h SIEVE_CULL_CANDIDATE_*).
+inline VkDeviceSize cullCandidateBytes(uint32_t n) {
+    return (VkDeviceSize(gpu::SIEVE_CULL_CANDIDATE_HEADER_WORDS) +
+            VkDeviceSize(gpu::SIEVE_CULL_CANDIDATE_LISTS) * gpu::sieveCandidateListCapacity(n)) *
+           4;
+}
 
 // The shape of a dispatch: instanceCount must equal every view's params.instanceCount (the dispatch
 // size; nothing is recorded for 0).
@@ -97,17 +109,33 @@ struct CullLayout {
     // worth of visibleLast loads at once in a quarter of the workgroups; Auto picks it from kEarlyRoundsFrom
     // instances on.
     enum class EarlyRounds { Auto, One, Four } earlyRounds = EarlyRounds::Auto;
+    // The early shader writes its flags (two-phase views). Nothing of the plugin reads them: the late shader
+    // derives them (drawn early = in the frustum and visible last frame), so CullingPlugin passes false.
+    bool earlyFlags = true;
+    // The split late pass, where CullLateBuffers::candidates is given: Off, one dispatch; Adaptive, a subgroup
+    // whose instances in view are at most a quarter of it lists them for the second dispatch and decides denser
+    // ones in place; All, every instance in view is listed (tests); Auto, Adaptive from kSplitLateFrom instances.
+    enum class LateSplit { Auto, Off, Adaptive, All } lateSplit = LateSplit::Auto;
 };
+
+// From this many instances the late pass splits (CullLayout::LateSplit::Auto). On the H200 (bench/RESULTS.md,
+// session 13) the adaptive split took 38 us off the late pass on niagara's unordered kitten field at 10M instances
+// and cost the city, whose instances in view are grouped, 29 us at 10M; listing every instance in view cost 6-16 us
+// at 1M on both scenes. Hence the plugin's default is no split (CullingTuning::lateSplit).
+inline constexpr uint32_t kSplitLateFrom = 1u << 22;
 
 // From this many instances the early shader takes four per invocation (CullLayout::EarlyRounds::Auto). On the
 // H200 four made the early pass 8-11 us faster at 10M instances and 4 us slower at 1M, where a quarter of the
 // workgroups is about one wave of the GPU (bench/RESULTS.md, session 10); 2^22 lies between, not measured.
 inline constexpr uint32_t kEarlyRoundsFrom = 1u << 22;
 
-// Early phase: reads params, instances, meshes, primitives, visibleLast; writes flags, drawCounts, lods;
+// Early phase: reads params, instances, bounds, meshes, primitives, visibleLast; writes flags, drawCounts, lods;
 // atomics on counters. Late phase: the same plus reads CullLateBuffers (the pyramid sampled in the
 // compute stage, in `pyramidLayout`) and writes visibleLast and state. Both: compute shader stage, one
-// dispatch, no barriers of their own. The pyramid is bound even when occlusion is toggled off.
+// dispatch, no barriers of their own, except the split late pass (CullLateBuffers::candidates): it resets the
+// candidate list (transfer write, after the barrier that orders it behind an earlier frame's reads), then two
+// dispatches with a barrier between them (the second indirect: its arguments are the list's first words). The
+// pyramid is bound even when occlusion is toggled off.
 class CullFlagPass {
 public:
     CullFlagPass() = default;
@@ -121,6 +149,8 @@ private:
     NearestSampler sampler_;  // for the pyramid descriptor (reads use texelFetch)
     ComputePipeline early_;
     ComputePipeline late_;
+    ComputePipeline lateDefer_;       // the split late pass: every view's tests, view 0's candidates listed
+    ComputePipeline lateCandidates_;  // and view 0's candidates against the pyramid
 };
 
 // ---- Parameters ----
@@ -173,12 +203,13 @@ uint32_t lodReference(const gpu::Instance& instance, const gpu::vec4& sphere, co
 // (one per view) are incremented like the GPU's.
 CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
                                    std::span<const uint32_t> visibleLast, std::span<gpu::CullCounters> counters);
-// `visibleLast` (V * N) is updated in place. `pyramid` may be null only when occlusion is toggled off;
-// `occlusionView` is the camera whose depth it holds (CullLateBuffers::occlusionView; null: views[0]).
+// `visibleLast` (V * N, as the early phase read it) is updated in place; an instance of a two-phase view was drawn
+// early when it is in view and was visible last frame (the early phase's rule). `pyramid` may be null only when
+// occlusion is toggled off; `occlusionView` is the camera whose depth it holds (CullLateBuffers::occlusionView;
+// null: views[0]).
 CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
-                                  std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
-                                  const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
-                                  std::span<gpu::CullCounters> counters,
+                                  std::span<const uint32_t> lodsEarly, const HiZPyramidCpu* pyramid,
+                                  std::vector<uint32_t>& visibleLast, std::span<gpu::CullCounters> counters,
                                   const gpu::CullParams* occlusionView = nullptr);
 
 // One view, one bin.
@@ -187,10 +218,9 @@ inline CullPhaseOutput cullEarlyReference(const gpu::CullParams& params, const C
     return cullEarlyReference({&params, 1}, 1, scene, visibleLast, {&counters, 1});
 }
 inline CullPhaseOutput cullLateReference(const gpu::CullParams& params, const CullScene& scene,
-                                         std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
-                                         const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
-                                         gpu::CullCounters& counters) {
-    return cullLateReference({&params, 1}, 1, scene, flagsEarly, lodsEarly, pyramid, visibleLast, {&counters, 1});
+                                         std::span<const uint32_t> lodsEarly, const HiZPyramidCpu* pyramid,
+                                         std::vector<uint32_t>& visibleLast, gpu::CullCounters& counters) {
+    return cullLateReference({&params, 1}, 1, scene, lodsEarly, pyramid, visibleLast, {&counters, 1});
 }
 
 // The draw streams one phase's output gives (sieve/draw_list.h): stream s = view * binCount + bin holds,

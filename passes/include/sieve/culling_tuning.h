@@ -3,6 +3,7 @@
 // installed (cmake/SieveInstall.cmake), as a host never needs them. The defaults are what a host gets.
 #include <memory>
 
+#include "sieve/cull_flags.h"
 #include "sieve/culling.h"
 #include "sieve/prim/config.h"
 
@@ -13,8 +14,14 @@ struct CullingTuning {
     // plugin's scan scratch is transient).
     prim::PrimOptions scan;
     // Read by every prepare():
-    bool stable = true;              // false: atomic-append order (the same set in any order; a comparison)
-    bool singleDispatchHiZ = true;   // false: one dispatch per pyramid mip (where the single one exists)
+    bool stable = true;             // false: atomic-append order (the same set in any order; a comparison)
+    bool singleDispatchHiZ = true;  // false: one dispatch per pyramid mip (where the single one exists)
+    // The late pass's split (CullLayout::lateSplit; Auto: from kSplitLateFrom instances). At create: Off declares
+    // no candidate list (nor its uses: the plugin's graph as without it); any other value declares one, after which
+    // the value of every prepare() applies, Off included. Off by default: on the H200 the adaptive split made the
+    // late pass faster on niagara's unordered kitten field at 10M instances and slower on the city (bench/RESULTS.md,
+    // session 13).
+    CullLayout::LateSplit lateSplit = CullLayout::LateSplit::Off;
     float debugRadiusShrink = 0.0f;  // view 0's occlusion test shrinks radii by this fraction (0..1): planted
                                      // false culls for the false-culling check's tests
 };

@@ -1,5 +1,9 @@
 // The two flag dispatches (early and late phase) of the culling plugin, every view in one dispatch.
+#include <array>
+
+#include "core/vk.h"
 #include "shared/cull_bindings.h"
+#include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
 
 namespace sieve {
@@ -12,8 +16,12 @@ Result<CullFlagPass> CullFlagPass::create(const DeviceInfo& dev) {
     if (auto ok = take(ComputePipeline::create(dev, {"cull/flag_early.comp", sizeof(gpu::CullFlagPush)}), p.early_);
         !ok)
         return ok.error();
-    if (auto ok = take(ComputePipeline::create(dev, {"cull/flag_late.comp", sizeof(gpu::CullFlagPush)}), p.late_); !ok)
-        return ok.error();
+    const std::pair<const char*, ComputePipeline*> late[] = {{"cull/flag_late.comp", &p.late_},
+                                                             {"cull/flag_defer.comp", &p.lateDefer_},
+                                                             {"cull/flag_candidates.comp", &p.lateCandidates_}};
+    for (const auto& [shader, pipe] : late)
+        if (auto ok = take(ComputePipeline::create(dev, {shader, sizeof(gpu::CullFlagPush)}), *pipe); !ok)
+            return ok.error();
     return p;
 }
 
@@ -26,7 +34,8 @@ bool fourEarlyRounds(const CullLayout& l) {
 gpu::CullFlagPush push(const CullLayout& l, bool earlyRounds = false) {
     return {l.instanceCount, l.viewCount, l.binCount,
             (l.lateFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_LATE_FLAGS) | (l.state ? 0u : gpu::SIEVE_FLAG_PUSH_NO_STATE) |
-                (earlyRounds ? gpu::SIEVE_FLAG_PUSH_EARLY_ROUNDS : 0u)};
+                (earlyRounds ? gpu::SIEVE_FLAG_PUSH_EARLY_ROUNDS : 0u) |
+                (l.earlyFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_EARLY_FLAGS)};
 }
 
 // The bindings both phases have (shared/cull_bindings.h); the late phase adds its own after them.
@@ -64,12 +73,40 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
                                       ? late.occlusionView
                                       : BufferRange{b.params.buffer, b.params.offset, sizeof(gpu::CullParams)};
     auto set = phaseBindings(b);
-    set[gpu::SIEVE_FLAG_FLAGS_EARLY] = Binding::storage(late.flagsEarly);
     set[gpu::SIEVE_FLAG_PYRAMID] = Binding::sampled(late.pyramid, sampler_.handle(), late.pyramidLayout);
     set[gpu::SIEVE_FLAG_LODS_EARLY] = Binding::storage(late.lodsEarly);
     set[gpu::SIEVE_FLAG_STATE] = Binding::storage(late.state);
     set[gpu::SIEVE_FLAG_OCCLUSION_VIEW] = Binding::uniform(occlusion);
-    late_.dispatchLinear(cmd, set, push(layout), late_.groupsFor(layout.instanceCount));
+    const uint32_t groups = late_.groupsFor(layout.instanceCount);
+    using Split = CullLayout::LateSplit;
+    const bool split = layout.lateSplit == Split::Adaptive || layout.lateSplit == Split::All ||
+                       (layout.lateSplit == Split::Auto && layout.instanceCount >= kSplitLateFrom);
+    if (!split || !late.candidates.buffer || late.candidates.size < cullCandidateBytes(layout.instanceCount)) {
+        late_.dispatchLinear(cmd, set, push(layout), groups);
+        return;
+    }
+    // The split late pass: the list starts empty (no workgroups, y = z = 1), after whatever read it before.
+    const VkBuffer list = late.candidates.buffer;
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, 0,
+                  VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+    static const auto header = [] {
+        std::array<uint32_t, gpu::SIEVE_CULL_CANDIDATE_HEADER_WORDS> h{};  // every list's count 0
+        h[1] = gpu::SIEVE_CULL_CANDIDATE_LISTS;                            // no workgroups yet, a row per list
+        h[2] = 1;
+        return h;
+    }();
+    vkCmdUpdateBuffer(cmd, list, late.candidates.offset, sizeof(header), header.data());
+    transferToComputeBarrier(cmd);
+    set[gpu::SIEVE_FLAG_CANDIDATES] = Binding::storage(late.candidates);
+    gpu::CullFlagPush first = push(layout);
+    if (layout.lateSplit == Split::All) first.options |= gpu::SIEVE_FLAG_PUSH_DEFER_ALL;
+    lateDefer_.dispatchLinear(cmd, set, first, groups);
+    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
+                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
+                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
+                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
+    const gpu::CullFlagPush p = push(layout);
+    lateCandidates_.dispatchIndirect(cmd, set, &p, sizeof(p), {list, late.candidates.offset, 12});
 }
 
 }  // namespace sieve

@@ -123,9 +123,9 @@ CullPhaseOutput cullEarlyReference(std::span<const gpu::CullParams> views, uint3
 }
 
 CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32_t binCount, const CullScene& scene,
-                                  std::span<const uint32_t> flagsEarly, std::span<const uint32_t> lodsEarly,
-                                  const HiZPyramidCpu* pyramid, std::vector<uint32_t>& visibleLast,
-                                  std::span<gpu::CullCounters> counters, const gpu::CullParams* occlusionView) {
+                                  std::span<const uint32_t> lodsEarly, const HiZPyramidCpu* pyramid,
+                                  std::vector<uint32_t>& visibleLast, std::span<gpu::CullCounters> counters,
+                                  const gpu::CullParams* occlusionView) {
     const uint32_t n = views.empty() ? 0 : views[0].instanceCount;
     CullPhaseOutput out = sized(views.size(), binCount, n);
     out.state.assign(n, 0);
@@ -143,7 +143,7 @@ CullPhaseOutput cullLateReference(std::span<const gpu::CullParams> views, uint32
             const gpu::vec4& sphere = scene.bounds[i].sphere;
             const bool inFrustum = inView(inst, sphere, params, culledBy);
             const bool vis = inFrustum && !(occlusionOn && occludedReference(sphere, occlusion, *pyramid));
-            const bool drawnEarly = twoPhase && flagsEarly[vi] != 0;
+            const bool drawnEarly = twoPhase && inFrustum && visibleLast[vi] != 0;
             const bool flag = vis && !drawnEarly;
             visibleLast[vi] = vis;
             out.flags[vi] = flag;

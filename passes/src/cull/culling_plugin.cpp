@@ -434,6 +434,9 @@ Result<void> CullingPlugin::prepare(const FrameInfo& frame) {
     f.frozen = t.freeze;
     f.stable = m.tuning.stable;
     f.singleDispatchHiZ = m.tuning.singleDispatchHiZ;
+    // The split needs the candidate list, declared only where the plugin was created with a split.
+    f.lateSplit =
+        m.kit.tuning().lateSplit == CullLayout::LateSplit::Off ? CullLayout::LateSplit::Off : m.tuning.lateSplit;
     f.initPersistent = m.persistentFresh;
     if (!f.frozen || m.frozenStale) m.cullViews = m.views;
     m.frozenStale = false;

@@ -40,6 +40,7 @@ struct FrameState {
     bool frozen = false;  // culling camera and pyramid kept
     bool stable = true;   // draw order by instance (false: atomic append)
     bool singleDispatchHiZ = true;
+    CullLayout::LateSplit lateSplit = CullLayout::LateSplit::Off;  // CullingTuning::lateSplit, where declared
     // Persistent slots were (re)created and hold whatever memory the host gave: the first stage that
     // uses each clears it this frame.
     bool initPersistent = false;
