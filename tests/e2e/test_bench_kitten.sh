@@ -75,6 +75,26 @@ check(abs(dist - round(l['within_distance_fraction'] * n)) <= 2, 'within distanc
 c.finish()
 PY
 
+# The split late pass (--late-split all: every instance in view decided by the second dispatch), verified, draws
+# what the one-dispatch late pass drew in the same frames; a split with --clusters is refused.
+"$BENCH" kitten --instances $N --width 192 --height 108 --frames 3 --warmup 2 --warmup-ms 0 --verify \
+  --late-split all --out split.jsonl 2> err.txt || { cat err.txt; echo "FAIL: sieve-bench kitten --late-split all"; exit 1; }
+/usr/bin/python3 - <<'PY'
+import json, sys
+one = [json.loads(l) for l in open('out.jsonl')]
+split = [json.loads(l) for l in open('split.jsonl')]
+ok = len(split) == 2 and all(l['late_split'] == 'all' for l in split) and all(l['late_split'] == 'off' for l in one)
+ok = ok and all(a['order'] == b['order'] and a['counts'] == b['counts'] for a, b in zip(one, split))
+ok = ok and all(l['passes_us'].get('cull.late.flag', 0) > 0 for l in split)
+print('split late pass:', [l['counts'] for l in split])
+sys.exit(0 if ok else 1)
+PY
+[ $? -eq 0 ] || { echo "FAIL: --late-split all drew another set than the one-dispatch late pass"; exit 1; }
+if "$BENCH" kitten --instances 100 --clusters indirect --late-split all 2> err.txt; then
+  echo "FAIL: --late-split with --clusters was accepted"; exit 1
+fi
+grep -q -- "--late-split apply to the instance passes alone" err.txt || { cat err.txt; echo "FAIL: no reason given"; exit 1; }
+
 # Clusters: every path the device has, verified (nothing dropped or overflowed, clusters culled, both paths
 # the same clusters and triangles), capacities sized from the kittens in view.
 NC=2000
