@@ -100,8 +100,8 @@ SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_EARLY_FLAGS, 8u)
 // appends view 0's instances in view to candidate lists instead of testing them against the pyramid, its second
 // (cull/flag_candidates.comp, dispatched indirectly) tests only those. Workgroup g of the first appends to list
 // g % SIEVE_CULL_CANDIDATE_LISTS, so that the lists' counters, each on a 128-byte line of its own, share the
-// subgroups' atomics (one counter for all was 2.5x slower on the H200: bench/RESULTS.md, session 13). Words: a
-// VkDispatchIndirectCommand (x = the most workgroups a list needs, at most SIEVE_CULL_CANDIDATE_MAX_GROUPS, the
+// subgroups' atomics (one counter for all made the late pass 2.6x slower on the H200: bench/RESULTS.md, session
+// 13). Words: a VkDispatchIndirectCommand (x = the most workgroups a list needs, at most SIEVE_CULL_CANDIDATE_MAX_GROUPS, the
 // Vulkan minimum of maxComputeWorkGroupCount[0]: the second dispatch loops over the rest; y = one row of
 // workgroups per list; z = 1), then list l's count at word (l + 1) * SIEVE_CULL_CANDIDATE_LINE_WORDS, then from
 // SIEVE_CULL_CANDIDATE_HEADER_WORDS on the lists, each sieveCandidateListCapacity(N) instance indices long.
