@@ -56,7 +56,13 @@ TEST(SpirvReflect, FlagShadersBindStorageAndPyramid) {
     EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{128, 1, 1}));
     EXPECT_EQ(early.pushConstantBytes, sizeof(sieve::gpu::CullFlagPush));
     const ShaderInfo late = reflectEmbedded("cull/flag_late.comp");
-    EXPECT_EQ(types(late), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS, kU}));
+    const std::vector lateTypes{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS, kU};
+    EXPECT_EQ(types(late), lateTypes);
+    // The split late pass's two dispatches bind the late shader's resources and the candidate lists after them.
+    std::vector splitTypes = lateTypes;
+    splitTypes.push_back(kS);
+    EXPECT_EQ(types(reflectEmbedded("cull/flag_defer.comp")), splitTypes);
+    EXPECT_EQ(types(reflectEmbedded("cull/flag_candidates.comp")), splitTypes);
     EXPECT_EQ(types(reflectEmbedded("cull/check.comp")), (std::vector{kS, kS, kS, kCis, kS}));
     EXPECT_EQ(late.bindings[0].stages, VkShaderStageFlags(VK_SHADER_STAGE_COMPUTE_BIT));
 }
