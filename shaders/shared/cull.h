@@ -96,25 +96,29 @@ SIEVE_CONST(uint, SIEVE_FLAG_EARLY_ROUNDS, 4u)  // cull/flag.glsl holds one load
 // instances the early phase drew from visibleLast, which it reads before it writes it).
 SIEVE_CONST(uint, SIEVE_FLAG_PUSH_NO_EARLY_FLAGS, 8u)
 
-// The split late pass (sieve/cull_flags.h CullLateBuffers::candidates): its first dispatch (cull/flag_defer.comp)
-// appends view 0's instances in view to candidate lists instead of testing them against the pyramid, its second
-// (cull/flag_candidates.comp, dispatched indirectly) tests only those. Workgroup g of the first appends to list
-// g % SIEVE_CULL_CANDIDATE_LISTS, so that the lists' counters, each on a 128-byte line of its own, share the
-// subgroups' atomics (one counter for all made the late pass 2.6x slower on the H200: bench/RESULTS.md, session
-// 13). Words: a VkDispatchIndirectCommand (x = the most workgroups a list needs, at most SIEVE_CULL_CANDIDATE_MAX_GROUPS, the
-// Vulkan minimum of maxComputeWorkGroupCount[0]: the second dispatch loops over the rest; y = one row of
-// workgroups per list; z = 1), then list l's count at word (l + 1) * SIEVE_CULL_CANDIDATE_LINE_WORDS, then from
-// SIEVE_CULL_CANDIDATE_HEADER_WORDS on the lists, each sieveCandidateListCapacity(N) instance indices long.
 // CullFlagPush::options of the split late pass's first dispatch: every instance in view is listed
 // (CullLayout::LateSplit::All). Without it a subgroup lists its instances in view only where they are at most a
 // quarter of it (sparse: they would hold the whole subgroup through the occlusion test's dependent fetches) and
 // decides denser ones in place.
 SIEVE_CONST(uint, SIEVE_FLAG_PUSH_DEFER_ALL, 16u)
+
+SIEVE_CONST(uint, SIEVE_FLAG_GROUP_SIZE, 128u)  // invocations per workgroup of the flag shaders (cull/flag.glsl)
+
+// The split late pass (sieve/cull_flags.h CullLateBuffers::candidates): its first dispatch (cull/flag_defer.comp)
+// appends view 0's instances in view to candidate lists instead of testing them against the pyramid, its second
+// (cull/flag_candidates.comp, dispatched indirectly) tests only those. Workgroup g of the first appends to list
+// g % SIEVE_CULL_CANDIDATE_LISTS, so that the lists' counters, each on a 128-byte line of its own, share the
+// subgroups' atomics (one counter for all made the late pass 2.6x slower on the H200: bench/RESULTS.md, session
+// 13). Words: a VkDispatchIndirectCommand (x = the most workgroups a list needs, at most
+// SIEVE_CULL_CANDIDATE_MAX_GROUPS, the Vulkan minimum of maxComputeWorkGroupCount[0]: the second dispatch loops
+// over the rest; y = one row of workgroups per list; z = 1), then list l's count at word (l + 1) *
+// SIEVE_CULL_CANDIDATE_LINE_WORDS, then from SIEVE_CULL_CANDIDATE_HEADER_WORDS on the lists, each
+// sieveCandidateListCapacity(N) instance indices long.
 SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_LISTS, 32u)
 SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_LINE_WORDS, 32u)
-SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_HEADER_WORDS, 33u * 32u)  // (LISTS + 1) * LINE_WORDS
+SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_HEADER_WORDS,
+            (SIEVE_CULL_CANDIDATE_LISTS + 1u) * SIEVE_CULL_CANDIDATE_LINE_WORDS)
 SIEVE_CONST(uint, SIEVE_CULL_CANDIDATE_MAX_GROUPS, 65535u)
-SIEVE_CONST(uint, SIEVE_FLAG_GROUP_SIZE, 128u)  // invocations per workgroup of the flag shaders (cull/flag.glsl)
 
 // Indices one candidate list holds: every instance of the flag workgroups that append to it.
 SIEVE_FN uint sieveCandidateListCapacity(uint instanceCount) {

@@ -29,6 +29,9 @@ void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccess
 // Storage writes of one compute dispatch -> storage reads and writes of the next.
 void computeToComputeBarrier(VkCommandBuffer cmd);
 
+// Storage writes of one compute dispatch -> the next dispatch's indirect arguments and storage reads and writes.
+void computeToIndirectBarrier(VkCommandBuffer cmd);
+
 // Fills and updates (vkCmdFillBuffer / vkCmdUpdateBuffer) -> storage reads and writes of compute dispatches.
 void transferToComputeBarrier(VkCommandBuffer cmd);
 

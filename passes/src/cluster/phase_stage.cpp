@@ -20,15 +20,6 @@ namespace sieve::cluster {
 
 namespace {
 
-// Compute writes (sizes, dispatch arguments, values) -> the next dispatch's indirect arguments and
-// storage reads and writes.
-void computeToIndirectBarrier(VkCommandBuffer cmd) {
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT |
-                      VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
-}
-
 // The pipelines of a phase: args.comp, the two scans (shaders/cluster/scan.glsl) and test.comp.
 struct Pipelines {
     ComputePipeline args, scanCandidates, test, scanEmit;

@@ -85,7 +85,7 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
         late_.dispatchLinear(cmd, set, push(layout), groups);
         return;
     }
-    // The split late pass: the list starts empty (no workgroups, y = z = 1), after whatever read it before.
+    // The split late pass: every list starts empty (no workgroups, a row per list), after whatever read it before.
     const VkBuffer list = late.candidates.buffer;
     memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, 0,
                   VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
@@ -98,14 +98,11 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
     vkCmdUpdateBuffer(cmd, list, late.candidates.offset, sizeof(header), header.data());
     transferToComputeBarrier(cmd);
     set[gpu::SIEVE_FLAG_CANDIDATES] = Binding::storage(late.candidates);
-    gpu::CullFlagPush first = push(layout);
+    const gpu::CullFlagPush p = push(layout);
+    gpu::CullFlagPush first = p;
     if (layout.lateSplit == Split::All) first.options |= gpu::SIEVE_FLAG_PUSH_DEFER_ALL;
     lateDefer_.dispatchLinear(cmd, set, first, groups);
-    memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT,
-                  VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT,
-                  VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
-                      VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT);
-    const gpu::CullFlagPush p = push(layout);
+    computeToIndirectBarrier(cmd);
     lateCandidates_.dispatchIndirect(cmd, set, &p, sizeof(p), {list, late.candidates.offset, 12});
 }
 
