@@ -108,6 +108,7 @@ sieve::Result<std::unique_ptr<SceneRenderer>> SceneRenderer::create(Context& ctx
         streamCapacities(ctx.info(), config, binDraws(scene, r->scene_.streamBins, config.binCount));
     sieve::CullingTuning tuning = scanTierFromEnvironment();
     tuning.lateSplit = options.lateSplit;
+    tuning.drawMarks = options.drawMarks;
     auto plugin = sieve::createCullingPlugin(ctx.info(), config, tuning);
     if (!plugin) return plugin.error();
     r->plugin_ = std::move(plugin).value();

@@ -23,6 +23,7 @@
 #include "engine/vk/context.h"
 #include "sieve/cull_flags.h"
 #include "sieve/culling.h"
+#include "sieve/culling_tuning.h"
 #include "sieve/geometry_pass.h"
 
 namespace engine {
@@ -62,6 +63,8 @@ struct SceneRendererOptions {
     bool instanceState = true;
     // The split late pass (sieve::CullingTuning::lateSplit, fixed at create; benches and tests).
     sieve::CullLayout::LateSplit lateSplit = sieve::CullLayout::LateSplit::Off;
+    // The draw marks (sieve::CullingTuning::drawMarks, fixed at create; benches and tests).
+    sieve::CullingTuning::DrawMarks drawMarks = sieve::CullingTuning::DrawMarks::Auto;
 };
 
 class SceneRenderer {

@@ -51,7 +51,7 @@ int cullMain(int argc, char** argv) {
     bool allOk = true;
     for (uint64_t n : sizes) {
         auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent,
-                                                 {.instanceState = o.instanceState, .lateSplit = lateSplitOf(o)});
+                                                 {.instanceState = o.instanceState, .lateSplit = lateSplitOf(o), .drawMarks = drawMarksOf(o)});
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         CullLines lines;
@@ -68,7 +68,8 @@ int cullMain(int argc, char** argv) {
             j.num("draw_distance", o.drawDistance)
                 .num("turn_deg_per_frame", o.turn)
                 .boolean("instance_state", o.instanceState)
-                .str("late_split", o.lateSplit);
+                .str("late_split", o.lateSplit)
+                .str("draw_marks", o.drawMarks);
         };
         auto ok = writeCullLines(ctx, h, *peers, lines, sink);
         if (!ok) return fail(kName, ok.error().message);

@@ -213,6 +213,7 @@ int kittenMain(int argc, char** argv) {
                 .num("turn_deg_per_frame", o.render.turn)
                 .boolean("instance_state", o.render.instanceState)
                 .str("late_split", o.render.lateSplit)
+                .str("draw_marks", o.render.drawMarks)
                 .integer("cpu_in_frustum", counts.frustum)
                 .num("frustum_fraction", double(counts.frustum) / double(n))
                 .num("draw_distance", sieve::assets::kNiagaraDrawDistance)
@@ -228,7 +229,7 @@ int kittenMain(int argc, char** argv) {
         }
         auto harnessR =
             SceneHarness::create(ctx, std::move(field).value(), extent,
-                                 {.instanceState = o.render.instanceState, .lateSplit = lateSplitOf(o.render)});
+                                 {.instanceState = o.render.instanceState, .lateSplit = lateSplitOf(o.render), .drawMarks = drawMarksOf(o.render)});
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         h.setCamera(view, proj);

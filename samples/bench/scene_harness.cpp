@@ -60,6 +60,11 @@ void addInstancePassOptions(cli::Parser& p, CityOptions& o) {
              "that lie sparse in their subgroups, or all of them; auto: adaptive from 2^22 instances; default off, "
              "the plugin's)",
              o.lateSplit);
+    p.choice("--draw-marks", {"auto", "on", "off"},
+             "draw marks (sieve::CullingTuning::DrawMarks: the flag passes mark the groups of draw counts with a draw, "
+             "the compactions read only those; auto: from sieve::kDrawMarksFrom instances; default auto, the "
+             "plugin's)",
+             o.drawMarks);
 }
 
 sieve::CullLayout::LateSplit lateSplitOf(const CityOptions& o) {
@@ -68,6 +73,11 @@ sieve::CullLayout::LateSplit lateSplitOf(const CityOptions& o) {
            : o.lateSplit == "adaptive" ? S::Adaptive
            : o.lateSplit == "all"      ? S::All
                                        : S::Off;
+}
+
+sieve::CullingTuning::DrawMarks drawMarksOf(const CityOptions& o) {
+    using M = sieve::CullingTuning::DrawMarks;
+    return o.drawMarks == "on" ? M::On : o.drawMarks == "off" ? M::Off : M::Auto;
 }
 
 std::string checkCityOptions(const CityOptions& o) {
@@ -108,6 +118,7 @@ sieve::Result<std::unique_ptr<SceneHarness>> SceneHarness::create(engine::Contex
     ro.drawCapacity = options.drawCapacity;
     ro.instanceState = options.instanceState;
     ro.lateSplit = options.lateSplit;
+    ro.drawMarks = options.drawMarks;
     auto renderer = engine::SceneRenderer::create(ctx, h->scene_, h->target_->colorFormat(), extent, ro);
     if (!renderer) return renderer.error();
     h->renderer_ = std::move(renderer).value();

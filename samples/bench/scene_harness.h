@@ -56,6 +56,7 @@ struct HarnessOptions {
     uint32_t drawCapacity = 0;                        // records per draw stream (0: every instance's draws)
     bool instanceState = true;                        // sieve::CullingConfig::instanceState
     sieve::CullLayout::LateSplit lateSplit = sieve::CullLayout::LateSplit::Off;  // sieve::CullingTuning::lateSplit
+    sieve::CullingTuning::DrawMarks drawMarks = sieve::CullingTuning::DrawMarks::Auto;  // ... ::drawMarks
 };
 
 class SceneHarness {
@@ -112,6 +113,7 @@ struct CityOptions {
     float turn = 0.0f;              // degrees the camera turns per frame (SceneHarness::setTurn)
     bool instanceState = false;     // the plugin writes cull.state every frame (sieve::CullingConfig::instanceState)
     std::string lateSplit = "off";  // sieve::CullingTuning::lateSplit: off, auto, adaptive, all
+    std::string drawMarks = "auto";  // sieve::CullingTuning::drawMarks: auto, on, off
     std::string out;                // JSON lines appended here; empty: stdout
     VkExtent2D extent() const { return {width, height}; }
 };
@@ -123,6 +125,8 @@ void addCityOptions(cli::Parser& p, CityOptions& o, uint32_t maxFrames, const ch
 void addInstancePassOptions(cli::Parser& p, CityOptions& o);
 // The plugin's late split that --late-split names.
 sieve::CullLayout::LateSplit lateSplitOf(const CityOptions& o);
+// The plugin's draw marks that --draw-marks names.
+sieve::CullingTuning::DrawMarks drawMarksOf(const CityOptions& o);
 std::string checkCityOptions(const CityOptions& o);
 
 // makeCity with a message on failure.

@@ -23,7 +23,8 @@
 // Outputs: flags[vi] (early phase: two-phase views only, the others' entries are not written, and none unless
 // the caller reads them: CullFlagPush::options without SIEVE_FLAG_PUSH_NO_EARLY_FLAGS; late phase: unless it has
 // SIEVE_FLAG_PUSH_NO_LATE_FLAGS), lods[vi] (written only where flagged), drawCounts[(v * B + b) * N + i] = primitives of the
-// instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0; view v's counters
+// instance's mesh in bin b (bins >= B count as bin B - 1) when flagged, else 0, and with CullFlagPush::markEpoch the
+// draw mark of every non-zero one set to it (shared/draw_push.h SIEVE_DRAW_MARK_KEYS); view v's counters
 // (shared/cull.h CullCounterStripe) += per-subgroup counts. Late only: state[i] (shared/cull_state.h), view 0's decision,
 // unless CullFlagPush::options has SIEVE_FLAG_PUSH_NO_STATE.
 #extension GL_GOOGLE_include_directive : require
@@ -54,6 +55,7 @@ layout(set = 0, binding = SIEVE_FLAG_FLAGS, std430) writeonly buffer Flags { uin
 layout(set = 0, binding = SIEVE_FLAG_DRAW_COUNTS, std430) writeonly buffer DrawCounts { uint drawCounts[]; };
 layout(set = 0, binding = SIEVE_FLAG_LODS, std430) writeonly buffer Lods { uint lods[]; };
 layout(set = 0, binding = SIEVE_FLAG_COUNTERS, std430) buffer Counters { uint counterWords[]; };
+layout(set = 0, binding = SIEVE_FLAG_DRAW_MARKS, std430) buffer DrawMarks { uint drawMarks[]; };
 #if CULL_LATE
 layout(set = 0, binding = SIEVE_FLAG_PYRAMID) uniform sampler2D pyramid;  // Hi-Z of view 0, r = min, g = max depth
 layout(set = 0, binding = SIEVE_FLAG_LODS_EARLY, std430) readonly buffer LodsEarly { uint lodsEarly[]; };
@@ -68,11 +70,24 @@ layout(push_constant) uniform Push { CullFlagPush pc; };
 
 #include "cull/decide.glsl"
 
-// Draw counts of an instance in view v per bin (0 unless flagged with a valid mesh).
+// Marks the group of `key` (a non-zero draw count) with the frame's epoch (shared/draw_push.h): one atomic per
+// invocation with a draw. A loop that made one per group (subgroupBroadcastFirst until every invocation's group was
+// marked) made the early pass 5-9 us slower on the H200 even where it never ran (bench/RESULTS.md, session 14).
+void markDraw(uint key) {
+    const uint group = key / SIEVE_DRAW_MARK_KEYS;
+    if (group < uint(drawMarks.length())) atomicExchange(drawMarks[group], pc.markEpoch);
+}
+
+// Draw counts of an instance in view v per bin (0 unless flagged with a valid mesh), each non-zero one marked
+// where the caller asked for marks (CullFlagPush::markEpoch).
 void writeDrawCounts(uint i, uint v, bool flag, bool meshValid, uint meshIndex) {
     const uint n = pc.instanceCount;
-    for (uint b = 0u; b < pc.binCount; ++b)
-        drawCounts[sieveKey(sieveStream(v, b, pc.binCount), i, n)] = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
+    for (uint b = 0u; b < pc.binCount; ++b) {
+        const uint key = sieveKey(sieveStream(v, b, pc.binCount), i, n);
+        const uint count = flag && meshValid ? binDraws(meshIndex, b, pc.binCount) : 0u;
+        drawCounts[key] = count;
+        if (count != 0u && pc.markEpoch != 0u) markDraw(key);
+    }
 }
 
 #if CULL_LATE

@@ -32,6 +32,7 @@ layout(set = 0, binding = SIEVE_LIST_SCAN_LODS, std430) restrict readonly buffer
 layout(set = 0, binding = SIEVE_LIST_SCAN_DRAWS, std430) writeonly buffer Draws { DrawCommand draws[]; };
 layout(set = 0, binding = SIEVE_LIST_SCAN_COUNTS, std430) writeonly buffer Counts { DrawCounts counts[]; };
 layout(set = 0, binding = SIEVE_LIST_SCAN_STREAMS, std430) restrict readonly buffer Streams { DrawStream streams[]; };
+layout(set = 0, binding = SIEVE_LIST_SCAN_DRAW_MARKS, std430) restrict readonly buffer DrawMarks { uint drawMarks[]; };
 
 layout(push_constant) uniform Push { DrawScanPush pc; };
 
@@ -55,17 +56,26 @@ uvec2 streamInstance(uint e) {
     return uvec2(cachedStream, e - cachedStream * pc.streamTiles * TILE);
 }
 
+// Whether key k's draw count may be non-zero: with marks (pc.markEpoch), only in a group marked this epoch
+// (shared/draw_push.h SIEVE_DRAW_MARK_KEYS); the others are zeros, not read.
+bool mayDraw(uint k) {
+    if (pc.markEpoch == 0u) return true;
+    const uint group = k / SIEVE_DRAW_MARK_KEYS;
+    return group >= uint(drawMarks.length()) || drawMarks[group] == pc.markEpoch;
+}
+
 // Elements e .. e + 3 (e a multiple of 4, n a multiple of TILE: all four in one stream, or all past n):
-// one 16-byte load where the four keys are whole and aligned (every row when N is a multiple of 4), else
-// one load per key; the elements past N are `identity` (0).
+// one 16-byte load where the four keys are whole and aligned (every row when N is a multiple of 4; the four
+// then share one mark), else one load per key; the elements past N and the keys of unmarked groups are
+// `identity` (0).
 uvec4 tileVec(uint e, uint n, uint identity) {
     if (e >= n) return uvec4(identity);
     const uvec2 si = streamInstance(e);
     const uint k = sieveKey(si.x, si.y, pc.instanceCount);
-    if (si.y + 4u <= pc.instanceCount && (k & 3u) == 0u) return drawCount4[k >> 2];
+    if (si.y + 4u <= pc.instanceCount && (k & 3u) == 0u) return mayDraw(k) ? drawCount4[k >> 2] : uvec4(identity);
     uvec4 x = uvec4(identity);
     for (uint c = 0u; c < 4u; ++c)
-        if (si.y + c < pc.instanceCount) x[c] = drawCount[k + c];
+        if (si.y + c < pc.instanceCount && mayDraw(k + c)) x[c] = drawCount[k + c];
     return x;
 }
 

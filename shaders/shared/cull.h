@@ -81,6 +81,7 @@ struct CullFlagPush {
     uint viewCount;
     uint binCount;
     uint options;  // SIEVE_FLAG_PUSH_* bits
+    uint markEpoch;  // marks set where a draw count is non-zero (shared/draw_push.h SIEVE_DRAW_MARK_KEYS); 0: none
 };
 
 // CullFlagPush::options: the late shader writes no flags (its caller reads none; sieve/cull_flags.h
@@ -191,7 +192,7 @@ static_assert(offsetof(sieve::gpu::CullParams, planes) == 64 && offsetof(sieve::
                   offsetof(sieve::gpu::CullParams, drawDistance) == 240 && sizeof(sieve::gpu::CullParams) == 256,
               "CullParams must match its std140 layout");
 static_assert(sizeof(sieve::gpu::CullOcclusionQuery) == 24);
-static_assert(sizeof(sieve::gpu::CullFlagPush) == 16 && sizeof(sieve::gpu::CullCheckPush) == 16);
+static_assert(sizeof(sieve::gpu::CullFlagPush) == 20 && sizeof(sieve::gpu::CullCheckPush) == 16);
 // The flag shaders add to a counter by its word (cull/decide.glsl countSubgroup's `which`), the stats pass
 // sums word by word, and each stripe fills one 128-byte line.
 static_assert(offsetof(sieve::gpu::CullCounters, earlyDrawn) == 4 &&

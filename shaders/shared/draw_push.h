@@ -16,6 +16,13 @@ SIEVE_FN uint sieveKey(uint row, uint instance, uint instanceCount) {
     return row * instanceCount + instance;
 }
 
+// Draw marks: one u32 per SIEVE_DRAW_MARK_KEYS consecutive keys (key k has mark k / SIEVE_DRAW_MARK_KEYS), set
+// to the frame's mark epoch by the flag pass wherever it writes a non-zero draw count (cull/flag.glsl), so that
+// the stable list's scan (draw/list_scan.glsl) reads the draw counts of marked groups only and takes every
+// other group as zeros. A mark that reads the epoch where all counts are zero (stale or uninitialized memory
+// that happens to hold it) only costs a read; every group with a draw is marked. Epoch 0: no marks.
+SIEVE_CONST(uint, SIEVE_DRAW_MARK_KEYS, 32u)
+
 // draw/expand.comp: one invocation per key (stream, instance).
 struct DrawExpandPush {
     uint instanceCount;
@@ -31,6 +38,7 @@ struct DrawScanPush {
     uint streamCount;
     uint binCount;
     uint streamTiles;  // ceil(instanceCount / tile); 0 when instanceCount is 0
+    uint markEpoch;    // the draw marks' epoch (draw counts read only in marked groups); 0: no marks, read all
 };
 
 // draw/finish_atomic.comp.

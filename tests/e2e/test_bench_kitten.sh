@@ -75,21 +75,32 @@ check(abs(dist - round(l['within_distance_fraction'] * n)) <= 2, 'within distanc
 c.finish()
 PY
 
-# The split late pass (--late-split all: every instance in view decided by the second dispatch), verified, draws
-# what the one-dispatch late pass drew in the same frames; a split with --clusters is refused.
-"$BENCH" kitten --instances $N --width 192 --height 108 --frames 3 --warmup 2 --warmup-ms 0 --verify \
-  --late-split all --out split.jsonl 2> err.txt || { cat err.txt; echo "FAIL: sieve-bench kitten --late-split all"; exit 1; }
-/usr/bin/python3 - <<'PY'
-import json, sys
+# A plugin option (FIELD: its JSON field, VALUE: the option's value, e.g. late_split all), verified, draws what the
+# plugin's defaults (out.jsonl, DEFAULT in FIELD) drew in the same frames.
+same_counts() {
+  local field=$1 value=$2 default=$3
+  "$BENCH" kitten --instances $N --width 192 --height 108 --frames 3 --warmup 2 --warmup-ms 0 --verify \
+    "--${field/_/-}" "$value" --out "$field.jsonl" 2> err.txt ||
+    { cat err.txt; echo "FAIL: sieve-bench kitten --${field/_/-} $value"; exit 1; }
+  FIELD=$field VALUE=$value DEFAULT=$default /usr/bin/python3 - <<'PY'
+import json, os, sys
+f, v, d = os.environ['FIELD'], os.environ['VALUE'], os.environ['DEFAULT']
 one = [json.loads(l) for l in open('out.jsonl')]
-split = [json.loads(l) for l in open('split.jsonl')]
-ok = len(split) == 2 and all(l['late_split'] == 'all' for l in split) and all(l['late_split'] == 'off' for l in one)
-ok = ok and all(a['order'] == b['order'] and a['counts'] == b['counts'] for a, b in zip(one, split))
-ok = ok and all(l['passes_us'].get('cull.late.flag', 0) > 0 for l in split)
-print('split late pass:', [l['counts'] for l in split])
+other = [json.loads(l) for l in open(f + '.jsonl')]
+ok = len(other) == 2 and all(l[f] == v for l in other) and all(l[f] == d for l in one)
+ok = ok and all(a['order'] == b['order'] and a['counts'] == b['counts'] for a, b in zip(one, other))
+ok = ok and all(l['passes_us'].get('cull.late.flag', 0) > 0 for l in other)
+print(f, v, [l['counts'] for l in other])
 sys.exit(0 if ok else 1)
 PY
-[ $? -eq 0 ] || { echo "FAIL: --late-split all drew another set than the one-dispatch late pass"; exit 1; }
+  [ $? -eq 0 ] || { echo "FAIL: --${field/_/-} $value drew another set than the defaults"; exit 1; }
+}
+
+# The split late pass (--late-split all: every instance in view decided by the second dispatch); a split with
+# --clusters is refused.
+same_counts late_split all off
+# Draw marks forced on (the compactions read only the groups of draw counts the flag passes marked).
+same_counts draw_marks on auto
 if "$BENCH" kitten --instances 100 --clusters indirect --late-split all 2> err.txt; then
   echo "FAIL: --late-split with --clusters was accepted"; exit 1
 fi

@@ -7,6 +7,7 @@
 
 #include "gpu/test_cull_flags_util.h"
 #include "gpu/test_hiz_util.h"
+#include "shared/draw_push.h"
 
 using testing_cull::vec4;
 using testing_gpu::GpuTest;
@@ -18,6 +19,7 @@ using Frame = testing_cull::CullFrame;
 struct GpuResult {
     std::vector<uint32_t> earlyFlags, earlyDraws, earlyLods, lateFlags, lateDraws, lateLods, visibleLast, state;
     std::vector<uint32_t> candidates;  // the split late pass's header: dispatch x, y, z, each list's count
+    std::vector<uint32_t> earlyMarks, lateMarks;  // the draw marks (`marks`), starting as kUntouched
     sieve::gpu::CullCounters counters{};
 };
 
@@ -59,6 +61,9 @@ protected:
         engine::Buffer candidates =
             makeBuffer(std::vector<uint32_t>(sieve::cullCandidateBytes(n) / 4, kUntouched),
                        VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, "candidates");
+        const size_t markWords = (n + sieve::gpu::SIEVE_DRAW_MARK_KEYS - 1) / sieve::gpu::SIEVE_DRAW_MARK_KEYS;
+        engine::Buffer marksE = makeBuffer(std::vector<uint32_t>(markWords + 1, kUntouched)),
+                       marksL = makeBuffer(std::vector<uint32_t>(markWords + 1, kUntouched));
         auto images = testing_gpu::makeDepthAndPyramid(ctx(), frame.depthExtent, frame.depth);
         EXPECT_TRUE(images.pyramid);
         sieve::CullPhaseBuffers early{params.range(),     instances.range(),   bounds.range(), meshes.range(),
@@ -68,8 +73,16 @@ protected:
         late.flags = flagsL.range();
         late.drawCounts = drawsL.range();
         late.lods = lodsL.range();
+        sieve::CullLayout earlyLayout{n, 1, 1, true, true, rounds, earlyFlags};
+        sieve::CullLayout lateL = lateLayout(n, lateFlags, state);
+        if (marks) {  // exactly the marks of n keys: the word past them stays kUntouched
+            early.drawMarks = marksE.range(0, markWords * 4);
+            late.drawMarks = marksL.range(0, markWords * 4);
+            earlyLayout.markEpoch = kEarlyEpoch;
+            lateL.markEpoch = kLateEpoch;
+        }
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
-            pass.recordEarly(cmd, early, {n, 1, 1, true, true, rounds, earlyFlags});
+            pass.recordEarly(cmd, early, earlyLayout);
             auto built = hiz.recordPerMip(cmd, images.source(), images.target());
             EXPECT_TRUE(built) << built.error().message;
             // Early -> late: visibleLast read then written, lodsE written then read, counters atomics.
@@ -90,7 +103,7 @@ protected:
                 {lodsE.range(), stateOut.range(), images.pyramid.view(), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                  frame.occlusion ? occlusion.range() : sieve::BufferRange{},
                  split ? candidates.range() : sieve::BufferRange{}},
-                lateLayout(n, lateFlags, state));
+                lateL);
         });
         EXPECT_TRUE(r) << r.error().message;
         GpuResult g;
@@ -103,6 +116,8 @@ protected:
         g.visibleLast = read<uint32_t>(visibleLast, n);
         g.state = read<uint32_t>(stateOut, n);
         g.candidates = read<uint32_t>(candidates, sieve::gpu::SIEVE_CULL_CANDIDATE_HEADER_WORDS);
+        g.earlyMarks = read<uint32_t>(marksE, markWords + 1);
+        g.lateMarks = read<uint32_t>(marksL, markWords + 1);
         auto c = sieve::sumCounterStripes(
             read<sieve::gpu::CullCounterStripe>(counters, sieve::gpu::SIEVE_CULL_COUNTER_STRIPES));
         if (!c.empty()) g.counters = c[0];
@@ -182,12 +197,28 @@ protected:
         }
     }
 
+    // Each group of SIEVE_DRAW_MARK_KEYS draw counts with a non-zero one has its mark set to `epoch`, the others'
+    // marks and the word past the marks are untouched.
+    static void expectMarks(const std::vector<uint32_t>& draws, const std::vector<uint32_t>& marks, uint32_t epoch) {
+        const size_t group = sieve::gpu::SIEVE_DRAW_MARK_KEYS;
+        ASSERT_EQ(marks.size(), (draws.size() + group - 1) / group + 1);
+        for (size_t m = 0; m + 1 < marks.size(); ++m) {
+            const bool any = std::any_of(draws.begin() + m * group, draws.begin() + std::min(draws.size(), (m + 1) * group),
+                                         [](uint32_t x) { return x != 0; });
+            ASSERT_EQ(marks[m], any ? epoch : kUntouched) << "group " << m;
+        }
+        ASSERT_EQ(marks.back(), kUntouched) << "past the marks";
+    }
+
     // The view's draw distance: within the random scenes' extent (60), so that it culls some of them.
     static constexpr float kDrawDistance = 40.0f;
     static constexpr uint32_t kUntouched = 0xdeadbeefu;
     // run() gives the late pass its candidate list (CullLateBuffers::candidates), as the plugin does, and splits
     // it as `lateSplit` says.
     bool split = false;
+    // run() gives both passes draw marks (CullPhaseBuffers::drawMarks) and these epochs.
+    bool marks = false;
+    static constexpr uint32_t kEarlyEpoch = 9, kLateEpoch = 10;
     sieve::CullLayout::LateSplit lateSplit = sieve::CullLayout::LateSplit::Auto;
     sieve::CullLayout lateLayout(uint32_t n, bool lateFlags, bool state) const {
         sieve::CullLayout l{n, 1, 1, lateFlags, state};
@@ -489,12 +520,44 @@ TEST_F(CullFlagsTest, SplitLatePassMatchesTheReference) {
                     EXPECT_EQ(g.candidates[0], groups) << "workgroups of the second dispatch";
                     EXPECT_EQ(g.candidates[1], SIEVE_CULL_CANDIDATE_LISTS);
                     EXPECT_EQ(g.candidates[2], 1u);
-                    if (n == 2003 && toggles == SIEVE_CULL_ALL && mode == Split::Adaptive)
+                    if (n == 2003 && toggles == SIEVE_CULL_ALL && mode == Split::Adaptive) {
                         EXPECT_GT(listed, 0u) << "no subgroup was sparse: the adaptive split is not tested";
+                    }
                     if (n == 2003 && toggles == SIEVE_CULL_ALL) {
                         EXPECT_GT(g.counters.lateVisible, 0u);
                         EXPECT_LT(g.counters.lateVisible, g.counters.frustumVisible) << "nothing was occluded";
                     }
+                }
+            }
+}
+
+// Draw marks (CullPhaseBuffers::drawMarks, CullLayout::markEpoch): both passes mark exactly the groups of
+// SIEVE_DRAW_MARK_KEYS keys with a draw and write nothing else, at counts around a group and a workgroup, with one
+// and four instances per early invocation, in two phases and one, and through the split late pass's second
+// dispatch; every other output as the reference.
+TEST_F(CullFlagsTest, DrawMarksCoverEveryDrawAndNothingElse) {
+    using namespace sieve::gpu;
+    using Rounds = sieve::CullLayout::EarlyRounds;
+    using Split = sieve::CullLayout::LateSplit;
+    marks = true;
+    for (uint32_t n : {1u, 31u, 33u, 129u, 2003u})
+        for (uint32_t toggles : {uint32_t(SIEVE_CULL_ALL), uint32_t(SIEVE_CULL_ALL & ~SIEVE_CULL_TWO_PHASE)})
+            for (auto [rounds, mode] : {std::pair{Rounds::One, Split::Off}, std::pair{Rounds::Four, Split::All}}) {
+                SCOPED_TRACE("n " + std::to_string(n) + ", toggles " + std::to_string(toggles) +
+                             (rounds == Rounds::Four ? ", four rounds, split" : ""));
+                split = mode != Split::Off;
+                lateSplit = mode;
+                auto [scene, frame] = wallScene(n, toggles, 90 + n);
+                // Instances visible last frame give the early pass draws.
+                for (uint32_t i = 0; i < n; i += 2) frame.visibleLast[i] = 1;
+                const GpuResult g = run(scene, frame, true, true, rounds);
+                expectMatchesReference(scene, frame, g);
+                expectMarks(g.earlyDraws, g.earlyMarks, kEarlyEpoch);
+                expectMarks(g.lateDraws, g.lateMarks, kLateEpoch);
+                if (HasFatalFailure()) return;
+                if (n == 2003 && toggles == SIEVE_CULL_ALL) {
+                    EXPECT_NE(std::count(g.earlyMarks.begin(), g.earlyMarks.end(), kEarlyEpoch), 0);
+                    EXPECT_NE(std::count(g.lateMarks.begin(), g.lateMarks.end(), kLateEpoch), 0);
                 }
             }
 }

@@ -57,10 +57,14 @@ protected:
 
     // A renderer whose plugin declares the split late pass's candidate list (CullingTuning::lateSplit at create).
     void recreateWithLateSplit() {
-        (void)target_->finish();
-        renderer_.reset();
         engine::SceneRendererOptions o;
         o.lateSplit = sieve::CullLayout::LateSplit::All;
+        ASSERT_NO_FATAL_FAILURE(recreate(o));
+    }
+
+    void recreate(const engine::SceneRendererOptions& o) {
+        (void)target_->finish();
+        renderer_.reset();
         ASSERT_NO_FATAL_FAILURE(take(
             engine::SceneRenderer::create(ctx(), scene_, target_->colorFormat(), target_->extent(), o), renderer_));
     }
@@ -147,6 +151,35 @@ TEST_F(CullingPluginTest, SplitLatePassDrawsTheSameLists) {
     const auto [early3, late3] = lists(Split::Adaptive);
     EXPECT_TRUE(sameDraws(early1, early3));
     EXPECT_TRUE(sameDraws(late1, late3));
+}
+
+// Draw marks (CullingTuning::drawMarks: the flag passes mark the groups of draw counts with a draw, the compactions
+// read only those) draw byte-identical lists to a plugin without them, in two phases after a camera turn and in
+// single phase (the early slot runs the late shader, marking its early counts).
+TEST_F(CullingPluginTest, DrawMarksDrawTheSameLists) {
+    using M = sieve::CullingTuning::DrawMarks;
+    auto lists = [&](M marks, bool twoPhase) {
+        engine::SceneRendererOptions o;
+        o.drawMarks = marks;
+        recreate(o);
+        renderer_->plugin().toggles().twoPhase = twoPhase;
+        renderTurn(sieve::CullLayout::LateSplit::Off, 3);
+        return std::pair{readList(false), readList(true)};
+    };
+    for (bool twoPhase : {true, false}) {
+        SCOPED_TRACE(twoPhase ? "two phases" : "single phase");
+        const auto [early1, late1] = lists(M::Off, twoPhase);
+        if (HasFatalFailure()) return;
+        ASSERT_GT(early1.counts.count, 0u);
+        if (twoPhase) {
+            ASSERT_GT(late1.counts.count, 0u) << "the turn revealed nothing: the late list is not tested";
+        }
+        const auto [early2, late2] = lists(M::On, twoPhase);
+        EXPECT_TRUE(sameDraws(early1, early2));
+        EXPECT_TRUE(sameDraws(late1, late2));
+        EXPECT_EQ(early1.counts.total, early2.counts.total);
+        EXPECT_EQ(late1.counts.total, late2.counts.total);
+    }
 }
 
 // The same in single phase, where the early pass runs the late shader (and so the split) against last frame's

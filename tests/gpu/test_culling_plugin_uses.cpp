@@ -41,7 +41,14 @@ protected:
         config.maxInstances = 100;
         config.maxDrawsPerInstance = 2;
         config.viewport = {40, 24};
-        auto p = sieve::CullingPlugin::create(ctx().info(), config);
+        auto clear = sieve::ComputePipeline::create(ctx().info(), {"prim/clear.comp", sizeof(ClearPush)});
+        ASSERT_TRUE(clear) << clear.error().message;
+        clear_ = std::move(clear).value();
+        ASSERT_NO_FATAL_FAILURE(adopt(sieve::CullingPlugin::create(ctx().info(), config)));
+    }
+
+    // Takes `p` as the plugin under test: its view, and one resource per slot.
+    void adopt(sieve::Result<std::unique_ptr<sieve::CullingPlugin>> p) {
         ASSERT_TRUE(p) << p.error().message;
         plugin_ = std::move(p).value();
         sieve::ViewDesc view;
@@ -49,9 +56,9 @@ protected:
         view.viewport = {0.0f, 0.0f, 40.0f, 24.0f, 0.0f, 1.0f};
         auto set = plugin_->setView(view);
         ASSERT_TRUE(set) << set.error().message;
-        auto clear = sieve::ComputePipeline::create(ctx().info(), {"prim/clear.comp", sizeof(ClearPush)});
-        ASSERT_TRUE(clear) << clear.error().message;
-        clear_ = std::move(clear).value();
+        bindings_.clear();
+        buffers_.clear();
+        images_.clear();
         allocate();
     }
     void TearDown() override {
@@ -182,6 +189,21 @@ TEST_F(CullingPluginUses, EveryPassDeclaresWhatItBindsInEveryMode) {
             }
 }
 
+// With draw marks (CullingTuning::drawMarks On: the flag passes write the marks slot, the compactions read it) every
+// pass still binds only what it declares, in both phase modes.
+TEST_F(CullingPluginUses, WithDrawMarksEveryPassDeclaresWhatItBinds) {
+    sieve::CullingTuning tuning;
+    tuning.drawMarks = sieve::CullingTuning::DrawMarks::On;
+    ASSERT_NO_FATAL_FAILURE(adopt(sieve::createCullingPlugin(ctx().info(), plugin_->config(), tuning)));
+    const auto slots = plugin_->slots();
+    EXPECT_TRUE(std::any_of(slots.begin(), slots.end(), [](const auto& s) { return s.name == "drawmarks.early"; }));
+    for (bool twoPhase : {true, false}) {
+        SCOPED_TRACE(twoPhase ? "two-phase" : "single-phase");
+        plugin_->toggles().twoPhase = twoPhase;
+        for (uint32_t pass = 0; pass < plugin_->passes().size(); ++pass) recordAlone(pass);
+    }
+}
+
 // On a device with the Vulkan minimum of 4 storage images per stage there is no single-dispatch pyramid:
 // the default toggle (singleDispatchHiZ) must build per mip, not fail every frame and leave the late pass
 // testing against a pyramid nobody wrote (issue 22: with standard Z everything was culled for good).
@@ -189,19 +211,8 @@ TEST_F(CullingPluginUses, MinimumStorageImagesBuildThePyramidPerMip) {
     sieve::DeviceInfo dev = ctx().info();
     dev.limits.maxPerStageDescriptorStorageImages = 4;
     dev.limits.maxComputeSharedMemorySize = std::min(dev.limits.maxComputeSharedMemorySize, 16384u);
-    sieve::CullingConfig config = plugin_->config();
-    auto p = sieve::CullingPlugin::create(dev, config);
-    ASSERT_TRUE(p) << p.error().message;
-    plugin_ = std::move(p).value();
+    ASSERT_NO_FATAL_FAILURE(adopt(sieve::CullingPlugin::create(dev, plugin_->config())));
     EXPECT_FALSE(plugin_->paths().singleDispatchHiZ);
-    sieve::ViewDesc view;
-    view.projection = sieve::perspectiveReverseZ(1.0f, 40.0f / 24.0f, 0.1f);
-    view.viewport = {0.0f, 0.0f, 40.0f, 24.0f, 0.0f, 1.0f};
-    ASSERT_TRUE(plugin_->setView(view));
-    bindings_.clear();
-    buffers_.clear();
-    images_.clear();
-    allocate();
     ASSERT_TRUE(sieve::tuning(*plugin_).singleDispatchHiZ);
     recordAlone(plugin_->pass(sieve::CullingPlugin::PassRole::HiZ));
 }

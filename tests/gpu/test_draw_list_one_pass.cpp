@@ -5,7 +5,8 @@
 // streams of capacity 0 and streams that overflow, and with few keys of several records each at the tile
 // edges, a capacity ending inside one. Nothing is written past a stream's capacity (guard words). Also with the
 // two-word look-back status and with a one-poll wait (tiles reduce their silent predecessors, never past their stream's
-// first tile). Shapes past one binding take the scan-then-expand path (chunked scan) with the same result.
+// first tile). Shapes past one binding take the scan-then-expand path (chunked scan) with the same result. Draw
+// marks: only the marked groups' counts are read.
 #include <numeric>
 #include <random>
 
@@ -83,8 +84,9 @@ protected:
     bool singlePassDevice() { return ctx().info().subgroupBallot && ctx().info().subgroupArithmetic; }
 
     // lookback: the persistent look-back status (null: the status in the scratch, cleared each time).
+    // marks, markEpoch: the draw marks (DrawListBuffers::drawMarks; none where empty).
     Lists run(const sieve::DrawListBuilder& list, const Input& in, const sieve::DrawListShape& shape, bool wantOnePass,
-              sieve::BufferRange lookback = {}) {
+              sieve::BufferRange lookback = {}, const std::vector<uint32_t>& marks = {}, uint32_t markEpoch = 0) {
         const uint32_t streams = shape.viewCount * shape.binCount;
         std::vector<sieve::gpu::DrawStream> table;
         uint32_t records = 0;
@@ -99,7 +101,8 @@ protected:
                        lods = makeBuffer(in.phase.lods), offsets = makeEmpty(shape.keys() * 4),
                        scratch = makeEmpty(scratchBytes), draws = makeBuffer(guard),
                        out = makeBuffer(std::vector<uint32_t>(size_t(streams) * 4, kGuardWord)),
-                       streamTable = makeBuffer(table);
+                       streamTable = makeBuffer(table),
+                       markBuffer = makeBuffer(marks.empty() ? std::vector<uint32_t>{0} : marks);
         const sieve::DrawListBuffers b{instances.range(),
                                        meshes.range(),
                                        primitives.range(),
@@ -110,7 +113,9 @@ protected:
                                        draws.range(),
                                        out.range(),
                                        streamTable.range(),
-                                       lookback};
+                                       lookback,
+                                       marks.empty() ? sieve::BufferRange{} : markBuffer.range(),
+                                       markEpoch};
         EXPECT_EQ(list.onePass(shape, b), wantOnePass);
         auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
             auto rec = list.record(cmd, b, shape, sieve::DrawOrder::Stable);
@@ -234,6 +239,64 @@ TEST_F(DrawListOnePassTest, APersistentLookbackStatusServesShapesOneAfterAnother
         expectReference(in, shape, run(onePass, in, shape, true, status.range()));
         if (HasFatalFailure()) return;
     }
+}
+
+// Draw marks (one per SIEVE_DRAW_MARK_KEYS keys, DrawListBuffers::drawMarks): where every group with a draw is
+// marked, stale marks elsewhere (the epoch itself, another, all ones) change nothing; a group with draws left
+// unmarked is read as zeros (the marks are what the scan reads), at key counts that are not multiples of a group
+// and groups that straddle two streams. Marks smaller than the keys are refused.
+TEST_F(DrawListOnePassTest, DrawMarksSkipUnmarkedGroupsAndStaleMarksChangeNothing) {
+    if (!singlePassDevice()) GTEST_SKIP() << "no single-pass scan on this device: marks are not read";
+    const uint32_t tile = onePass.scan().tileSize(), group = sieve::gpu::SIEVE_DRAW_MARK_KEYS, epoch = 77;
+    struct Case {
+        uint32_t n, views, bins;
+    };
+    for (const Case& c : {Case{tile - 1, 2, 3}, Case{tile + 1, 3, 2}, Case{777, 4, 3}, Case{37, 1, 1}}) {
+        SCOPED_TRACE("instances " + std::to_string(c.n) + ", views " + std::to_string(c.views) + ", bins " +
+                     std::to_string(c.bins));
+        Input in = makeInput(c.n, c.views, c.bins, 5 + c.n % 13);
+        const sieve::DrawListShape shape{c.n, c.views, c.bins, 3};
+        const size_t keys = in.phase.drawCounts.size();
+        std::vector<uint32_t> marks((keys + group - 1) / group);
+        uint32_t withDraws = 0;
+        for (size_t g = 0; g < marks.size(); ++g) {
+            bool any = false;
+            for (size_t k = g * group; k < std::min(keys, (g + 1) * group); ++k) any = any || in.phase.drawCounts[k];
+            const uint32_t stale[] = {epoch, epoch - 2, 0xffffffffu};
+            marks[g] = any ? epoch : stale[g % 3];
+            withDraws += any;
+        }
+        ASSERT_GE(withDraws, 2u);
+        expectReference(in, shape, run(onePass, in, shape, true, {}, marks, epoch));
+        expectReference(in, shape, run(onePassWords, in, shape, true, {}, marks, epoch));
+        if (HasFatalFailure()) return;
+        // Unmark the second group with draws: its counts are not read.
+        size_t dropped = 0;
+        for (size_t g = 0, seen = 0; g < marks.size(); ++g)
+            if (marks[g] == epoch && std::any_of(in.phase.drawCounts.begin() + g * group,
+                                                 in.phase.drawCounts.begin() + std::min(keys, (g + 1) * group),
+                                                 [](uint32_t x) { return x != 0; }) &&
+                ++seen == 2) {
+                marks[g] = epoch + 1;
+                dropped = g;
+                break;
+            }
+        const Lists g = run(onePass, in, shape, true, {}, marks, epoch);
+        for (size_t k = dropped * group; k < std::min(keys, (dropped + 1) * group); ++k) in.phase.drawCounts[k] = 0;
+        expectReference(in, shape, g);
+        if (HasFatalFailure()) return;
+    }
+    // Marks that do not cover the keys: refused.
+    const Input in = makeInput(100, 1, 1, 3);
+    engine::Buffer counts = makeBuffer(in.phase.drawCounts), small = makeEmpty(12);
+    sieve::DrawListBuffers b{};
+    b.drawCounts = counts.range();
+    b.drawMarks = small.range(0, 12);
+    b.markEpoch = epoch;
+    auto r = ctx().submitNow([&](VkCommandBuffer cmd) {
+        EXPECT_FALSE(onePass.record(cmd, b, {100, 1, 1, 3}, sieve::DrawOrder::Stable)) << "4 marks for 100 keys";
+    });
+    EXPECT_TRUE(r);
 }
 
 // A total that could pass 2^32 - 1 is refused before anything is recorded, in one pass or not.

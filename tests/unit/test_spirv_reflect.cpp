@@ -52,11 +52,11 @@ std::array<uint32_t, 3> literalSize(const ShaderInfo& s) {
 TEST(SpirvReflect, FlagShadersBindStorageAndPyramid) {
     const ShaderInfo early = reflectEmbedded("cull/flag_early.comp");
     EXPECT_EQ(early.stage, VK_SHADER_STAGE_COMPUTE_BIT);
-    EXPECT_EQ(types(early), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS}));
+    EXPECT_EQ(types(early), (std::vector{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kS}));  // ..., counters, draw marks
     EXPECT_EQ(literalSize(early), (std::array<uint32_t, 3>{128, 1, 1}));
     EXPECT_EQ(early.pushConstantBytes, sizeof(sieve::gpu::CullFlagPush));
     const ShaderInfo late = reflectEmbedded("cull/flag_late.comp");
-    const std::vector lateTypes{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS, kU};
+    const std::vector lateTypes{kU, kS, kS, kS, kS, kS, kS, kS, kS, kS, kS, kCis, kS, kS, kU};
     EXPECT_EQ(types(late), lateTypes);
     // The split late pass's two dispatches bind the late shader's resources and the candidate lists after them.
     std::vector splitTypes = lateTypes;

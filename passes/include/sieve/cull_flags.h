@@ -15,6 +15,7 @@
 //   drawCounts   u32[V * B * N] out, key (v * B + b) * N + i: the flagged instance's primitives in bin b
 //                (bins >= B count as bin B - 1), 0 when not flagged
 //   lods         u32[V * N] out: LOD of each flagged instance, 0 for the others
+//   drawMarks    optional, u32 per SIEVE_DRAW_MARK_KEYS keys: set to CullLayout::markEpoch where a count is non-zero
 //   counters     gpu::CullCounterStripe[V * SIEVE_CULL_COUNTER_STRIPES], atomically incremented: zero them once
 //                per frame; sumCounterStripes gives each view's
 //   late only:   lodsEarly u32[V * N] (the early phase's; read only for two-phase views' instances drawn early),
@@ -53,6 +54,11 @@ struct CullPhaseBuffers {
     BufferRange drawCounts;
     BufferRange lods;
     BufferRange counters;
+    // Optional draw marks (shared/draw_push.h SIEVE_DRAW_MARK_KEYS), u32[ceil(V * B * N / SIEVE_DRAW_MARK_KEYS)]:
+    // with CullLayout::markEpoch, each group of keys the pass gives a non-zero draw count is set to that epoch,
+    // for the draw list to read only those groups' counts (DrawListBuffers::drawMarks: the same range, the same
+    // epoch). The others are not written. Empty, or smaller than that: no marks.
+    BufferRange drawMarks{};
 };
 
 // Each view's counters from the striped array the flag passes add to (shared/cull.h).
@@ -116,6 +122,10 @@ struct CullLayout {
     // whose instances in view are at most a quarter of it lists them for the second dispatch and decides denser
     // ones in place; All, every instance in view is listed (tests); Auto, Adaptive from kSplitLateFrom instances.
     enum class LateSplit { Auto, Off, Adaptive, All } lateSplit = LateSplit::Auto;
+    // The value the pass writes to the draw marks (CullPhaseBuffers::drawMarks): a different one each time the
+    // same marks are written, so that groups marked before read as unmarked (a stale mark costs the list a
+    // read, never a draw). 0: no marks.
+    uint32_t markEpoch = 0;
 };
 
 // From this many instances the late pass splits (CullLayout::LateSplit::Auto). On the H200 (bench/RESULTS.md,

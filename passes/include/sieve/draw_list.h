@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "shared/draw_push.h"
 #include "sieve/gpu.h"
 #include "sieve/pipeline.h"
 #include "sieve/prim/scan.h"
@@ -39,7 +40,18 @@ struct DrawListBuffers {
     // list's look-back status, lookbackBytes(largest) zero-filled ONCE when allocated and then used by
     // nothing else (as PrimOptions::persistentLookback: each use advances an epoch that tags the statuses).
     BufferRange lookback{};
+    // Optional (the one-pass stable list only; the other paths read every count): the draw marks the flag pass
+    // set (CullPhaseBuffers::drawMarks, the same range) and the epoch it set them to (CullLayout::markEpoch). The
+    // counts of a group of SIEVE_DRAW_MARK_KEYS keys whose mark is not `markEpoch` are taken as zeros, unread.
+    // markEpoch 0: no marks. Marks must cover every key (else record() refuses).
+    BufferRange drawMarks{};
+    uint32_t markEpoch = 0;
 };
+
+// Bytes of the draw marks of `keys` keys (DrawListBuffers::drawMarks, CullPhaseBuffers::drawMarks).
+inline VkDeviceSize drawMarkBytes(uint64_t keys) {
+    return (keys + gpu::SIEVE_DRAW_MARK_KEYS - 1) / gpu::SIEVE_DRAW_MARK_KEYS * 4;
+}
 
 // keys = viewCount * binCount * instanceCount (at most 2^31); maxDrawsPerInstance bounds the draws of
 // one instance in one view (over all bins).

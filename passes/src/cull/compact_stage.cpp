@@ -49,6 +49,8 @@ public:
         meshes_ = slots.require(CullingPlugin::kMeshes);
         primitives_ = slots.require(CullingPlugin::kPrimitives);
         drawCounts_ = slots.require(phaseSlot("drawcounts", phase_));
+        const bool marks = kit_->drawMarks();
+        if (marks) drawMarks_ = slots.require(phaseSlot("drawmarks", phase_));
         lods_ = slots.require(phaseSlot("lods", phase_));
         offsets_ = slots.require(phaseSlot("offsets", phase_));
         scratch_ = slots.require(kScratch);
@@ -63,6 +65,7 @@ public:
                   storageRead(primitives_),   storageRead(drawCounts_),   storageRead(lods_),
                   storageReadWrite(offsets_), storageReadWrite(scratch_), storageWrite(draws_),
                   transferWrite(counts_),     storageReadWrite(counts_),  storageReadWrite(lookback_)};
+        if (marks) d.uses.push_back(storageRead(drawMarks_));
         if (phase_ == Phase::Early) d.uses.push_back(transferWrite(lookback_));              // zeroed when created
         if (!kit_->dev().drawIndirectCount()) d.uses.push_back(use::transferWrite(draws_));  // the padding
         return d;
@@ -95,6 +98,10 @@ public:
                                 range(b, s, scratch_),    range(b, s, draws_),
                                 range(b, s, counts_),     streams,
                                 range(b, s, lookback_)};
+        if (kit_->drawMarks()) {
+            buffers.drawMarks = range(b, s, drawMarks_);
+            buffers.markEpoch = drawMarkEpoch(f, phase_);
+        }
         if (views == 0) return {};
         const DrawListShape shape{n, views, c.binCount, c.maxDrawsPerInstance};
         return list_->record(cmd, buffers, shape, f.stable ? DrawOrder::Stable : DrawOrder::AtomicAppend);
@@ -105,7 +112,7 @@ private:
     const DrawListBuilder* list_ = nullptr;
     const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
-    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, drawCounts_{}, lods_{}, offsets_{}, scratch_{}, draws_{},
+    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, drawCounts_{}, drawMarks_{}, lods_{}, offsets_{}, scratch_{}, draws_{},
         counts_{}, lookback_{};
 };
 

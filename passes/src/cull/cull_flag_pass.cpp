@@ -5,6 +5,7 @@
 #include "shared/cull_bindings.h"
 #include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
+#include "sieve/draw_list.h"
 
 namespace sieve {
 
@@ -31,14 +32,23 @@ bool fourEarlyRounds(const CullLayout& l) {
     return l.earlyRounds == R::Four || (l.earlyRounds == R::Auto && l.instanceCount >= kEarlyRoundsFrom);
 }
 
-gpu::CullFlagPush push(const CullLayout& l, bool earlyRounds = false) {
+// The draw marks cover every key of the layout (else the pass writes none).
+bool marks(const CullPhaseBuffers& b, const CullLayout& l) {
+    const uint64_t keys = uint64_t(l.instanceCount) * l.viewCount * l.binCount;
+    return l.markEpoch != 0 && b.drawMarks.buffer && b.drawMarks.size >= drawMarkBytes(keys);
+}
+
+gpu::CullFlagPush push(const CullPhaseBuffers& b, const CullLayout& l, bool earlyRounds = false) {
     return {l.instanceCount, l.viewCount, l.binCount,
             (l.lateFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_LATE_FLAGS) | (l.state ? 0u : gpu::SIEVE_FLAG_PUSH_NO_STATE) |
                 (earlyRounds ? gpu::SIEVE_FLAG_PUSH_EARLY_ROUNDS : 0u) |
-                (l.earlyFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_EARLY_FLAGS)};
+                (l.earlyFlags ? 0u : gpu::SIEVE_FLAG_PUSH_NO_EARLY_FLAGS),
+            marks(b, l) ? l.markEpoch : 0u};
 }
 
-// The bindings both phases have (shared/cull_bindings.h); the late phase adds its own after them.
+// The bindings both phases have (shared/cull_bindings.h); the late phase adds its own after them. Without marks
+// the counters stand in for them (not accessed): a buffer the pass reads and writes anyway, so that the stand-in
+// (bound read-write) adds no access a caller's barriers would have to cover.
 BindingSet<gpu::SIEVE_FLAG_BINDINGS> phaseBindings(const CullPhaseBuffers& b) {
     return bindingsAt<gpu::SIEVE_FLAG_BINDINGS>({bindAt(gpu::SIEVE_FLAG_VIEWS, Binding::uniform(b.params)),
                                                  bindAt(gpu::SIEVE_FLAG_INSTANCES, Binding::storage(b.instances)),
@@ -49,7 +59,9 @@ BindingSet<gpu::SIEVE_FLAG_BINDINGS> phaseBindings(const CullPhaseBuffers& b) {
                                                  bindAt(gpu::SIEVE_FLAG_FLAGS, Binding::storage(b.flags)),
                                                  bindAt(gpu::SIEVE_FLAG_DRAW_COUNTS, Binding::storage(b.drawCounts)),
                                                  bindAt(gpu::SIEVE_FLAG_LODS, Binding::storage(b.lods)),
-                                                 bindAt(gpu::SIEVE_FLAG_COUNTERS, Binding::storage(b.counters))});
+                                                 bindAt(gpu::SIEVE_FLAG_COUNTERS, Binding::storage(b.counters)),
+                                                 bindAt(gpu::SIEVE_FLAG_DRAW_MARKS,
+                                                        Binding::storage(b.drawMarks.buffer ? b.drawMarks : b.counters))});
 }
 }  // namespace
 
@@ -61,7 +73,7 @@ void CullFlagPass::recordEarly(VkCommandBuffer cmd, const CullPhaseBuffers& b, c
     const uint64_t invocations =
         four ? (uint64_t(layout.instanceCount) + gpu::SIEVE_FLAG_EARLY_ROUNDS - 1) / gpu::SIEVE_FLAG_EARLY_ROUNDS
              : layout.instanceCount;
-    early_.dispatchLinear(cmd, std::span(set).first(gpu::SIEVE_FLAG_EARLY_BINDINGS), push(layout, four),
+    early_.dispatchLinear(cmd, std::span(set).first(gpu::SIEVE_FLAG_EARLY_BINDINGS), push(b, layout, four),
                           early_.groupsFor(invocations));
 }
 
@@ -82,7 +94,7 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
     const bool split = layout.lateSplit == Split::Adaptive || layout.lateSplit == Split::All ||
                        (layout.lateSplit == Split::Auto && layout.instanceCount >= kSplitLateFrom);
     if (!split || !late.candidates.buffer || late.candidates.size < cullCandidateBytes(layout.instanceCount)) {
-        late_.dispatchLinear(cmd, set, push(layout), groups);
+        late_.dispatchLinear(cmd, set, push(b, layout), groups);
         return;
     }
     // The split late pass: every list starts empty (no workgroups, a row per list), after whatever read it before.
@@ -98,7 +110,7 @@ void CullFlagPass::recordLate(VkCommandBuffer cmd, const CullPhaseBuffers& b, co
     vkCmdUpdateBuffer(cmd, list, late.candidates.offset, sizeof(header), header.data());
     transferToComputeBarrier(cmd);
     set[gpu::SIEVE_FLAG_CANDIDATES] = Binding::storage(late.candidates);
-    const gpu::CullFlagPush p = push(layout);
+    const gpu::CullFlagPush p = push(b, layout);
     gpu::CullFlagPush first = p;
     if (layout.lateSplit == Split::All) first.options |= gpu::SIEVE_FLAG_PUSH_DEFER_ALL;
     lateDefer_.dispatchLinear(cmd, set, first, groups);

@@ -6,6 +6,7 @@
 #include "cull/stage.h"
 #include "sieve/barriers.h"
 #include "sieve/cull_flags.h"
+#include "sieve/draw_list.h"
 #include "sieve/hiz.h"
 
 namespace sieve::cull {
@@ -44,6 +45,10 @@ public:
         slots.buffer(phaseSlot("lods", phase_), phase_ == Phase::Late ? Lifetime::Persistent : Lifetime::Transient,
                      perView, kStorage);
         slots.buffer(phaseSlot("drawcounts", phase_), Lifetime::Transient, perView * c.binCount, kStorage);
+        // One mark per SIEVE_DRAW_MARK_KEYS draw counts: the compaction reads only the marked groups' counts.
+        if (kit.drawMarks())
+            slots.buffer(phaseSlot("drawmarks", phase_), Lifetime::Transient,
+                         std::max<VkDeviceSize>(drawMarkBytes(perView / 4 * c.binCount), 16), kStorage);
         // The split late pass's candidate list (CullLateBuffers::candidates), where the plugin was created with it
         // (CullingTuning::lateSplit): either phase's slot may run the late shader (single phase runs it early).
         if (splits(kit))
@@ -64,6 +69,7 @@ public:
         pyramid_ = slots.require(CullingPlugin::kPyramid);
         flags_out_ = slots.require(phaseSlot("flags", phase_));
         drawCounts_ = slots.require(phaseSlot("drawcounts", phase_));
+        if (kit_->drawMarks()) drawMarks_ = slots.require(phaseSlot("drawmarks", phase_));
         lods_ = slots.require(phaseSlot("lods", phase_));
         if (splits(*kit_)) candidates_ = slots.require(phaseSlot("candidates", phase_));
         // The late test reads the early LODs; the single-phase early pass binds the late ones.
@@ -79,6 +85,7 @@ public:
                   sampledImage(pyramid_),    storageRead(otherLods_),  storageWrite(flags_out_),
                   storageWrite(drawCounts_), storageWrite(lods_),      storageReadWrite(counters_),
                   storageWrite(state_)};
+        if (kit_->drawMarks()) d.uses.push_back(storageReadWrite(drawMarks_));
         if (splits(*kit_))
             for (const ResourceUse& u :
                  {storageReadWrite(candidates_), transferWrite(candidates_), indirectRead(candidates_)})
@@ -96,8 +103,9 @@ public:
             if (auto r = recordFrameStart(cmd, b, f, *kit_, frame_, "cull.early.flag"); !r) return r;
         const BufferRange params = viewsRange(b, f, *kit_, params_);
         auto r = [&](SlotId s) { return range(b, *slots_, s); };
-        CullPhaseBuffers buffers{params,         r(instances_), r(bounds_),     r(meshes_), r(primitives_),
-                                 r(visibility_), r(flags_out_), r(drawCounts_), r(lods_),   r(counters_)};
+        CullPhaseBuffers buffers{params,         r(instances_), r(bounds_),     r(meshes_),    r(primitives_),
+                                 r(visibility_), r(flags_out_), r(drawCounts_), r(lods_),      r(counters_),
+                                 kit_->drawMarks() ? r(drawMarks_) : BufferRange{}};
         const CullLateBuffers late{r(otherLods_),
                                    r(state_),
                                    b[pyramid_].view,
@@ -113,6 +121,7 @@ public:
         layout.earlyFlags = false;
         layout.state = kit_->config().instanceState || f.check;
         layout.lateSplit = f.lateSplit;
+        layout.markEpoch = kit_->drawMarks() ? drawMarkEpoch(f, phase_) : 0u;
         if (phase_ == Phase::Early) {
             if (f.singlePhase)
                 flags_->recordLate(cmd, buffers, late, layout);
@@ -131,7 +140,7 @@ private:
     const SlotTable* slots_ = nullptr;
     FrameSlots frame_;
     SlotId params_{}, instances_{}, bounds_{}, meshes_{}, primitives_{}, visibility_{}, pyramid_{}, counters_{},
-        state_{}, flags_out_{}, drawCounts_{}, lods_{}, otherLods_{}, candidates_{};
+        state_{}, flags_out_{}, drawCounts_{}, drawMarks_{}, lods_{}, otherLods_{}, candidates_{};
 };
 
 }  // namespace

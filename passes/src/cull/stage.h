@@ -63,6 +63,12 @@ public:
     // late (the others are SIEVE_CULL_EARLY views; FrameState::lateViews <= 1).
     uint32_t phaseViews(Phase p) const { return p == Phase::Early ? config_.maxViews : 1u; }
     std::span<const gpu::DrawStream> streams() const { return streams_; }
+    // Whether the draw counts are marked (CullingTuning::drawMarks): each flag stage declares its phase's marks
+    // slot and the phase's compaction reads it.
+    bool drawMarks() const {
+        using M = CullingTuning::DrawMarks;
+        return tuning_.drawMarks == M::On || (tuning_.drawMarks == M::Auto && config_.maxInstances >= kDrawMarksFrom);
+    }
     // Records of one draw-list buffer (every stream).
     uint64_t drawRecords() const {
         return streams_.empty() ? 0 : uint64_t(streams_.back().base) + streams_.back().capacity;
@@ -91,6 +97,12 @@ inline constexpr const char* kCounters = "cull.counters";
 inline constexpr const char* kCheckCount = "cull.check.count";
 inline std::string phaseSlot(const char* base, Phase p) {
     return std::string(base) + "." + phaseName(p);
+}
+// The epoch a phase's flag pass marks its draw counts with and its compaction reads them by (shared/draw_push.h
+// SIEVE_DRAW_MARK_KEYS): new every frame and phase, so the slot's earlier contents (transient memory) read as
+// unmarked, or at worst cost a read. 0 only where the 32-bit count wraps: no marks that frame.
+inline uint32_t drawMarkEpoch(const FrameState& f, Phase p) {
+    return uint32_t(f.info.frameIndex) * 2u + uint32_t(p) + 1u;
 }
 
 // ---- What the first stage of a frame and the stream-writing stages share (frame_slots.cpp) ----

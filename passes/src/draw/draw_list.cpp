@@ -66,6 +66,8 @@ Result<void> DrawListBuilder::record(VkCommandBuffer cmd, const DrawListBuffers&
         return makeError(VK_ERROR_INITIALIZATION_FAILED, "DrawListBuilder: " + std::to_string(keys) +
                                                              " (view, bin, instance) keys exceed " +
                                                              std::to_string(prim::kMaxScanElements));
+    if (b.markEpoch != 0 && keys)
+        if (auto r = prim::detail::checkArray(dev_, b.drawMarks, drawMarkBytes(keys), "draw marks"); !r) return r;
     const uint64_t bound = uint64_t(shape.instanceCount) * shape.viewCount * shape.maxDrawsPerInstance;
     if (order == DrawOrder::Stable && onePass(shape, b)) {
         ScopedLabel label(cmd, "draw list (stable, one pass)");

@@ -60,6 +60,7 @@ Result<void> OnePassDrawList::record(VkCommandBuffer cmd, const DrawListBuffers&
                                                std::to_string(bound.maxTotal) + "); rejected");
     if (shape.keys())
         if (auto r = prim::detail::checkArray(dev_, b.drawCounts, shape.keys() * 4, "draw counts"); !r) return r;
+    const bool marked = b.markEpoch != 0 && b.drawMarks.buffer != VK_NULL_HANDLE;
     const uint32_t streams = shape.viewCount * shape.binCount, perStream = uint32_t(streamTiles(shape));
     const bool persistent = b.lookback.buffer != VK_NULL_HANDLE;
     const Binding status =
@@ -69,7 +70,7 @@ Result<void> OnePassDrawList::record(VkCommandBuffer cmd, const DrawListBuffers&
         clear_.record(cmd, status, 0, uint32_t(scratchWords(shape)), 0);
         prim::detail::computeBarrier(cmd);
     }
-    const gpu::DrawScanPush push{shape.instanceCount, streams, shape.binCount, perStream};
+    const gpu::DrawScanPush push{shape.instanceCount, streams, shape.binCount, perStream, marked ? b.markEpoch : 0u};
     // Bindings 0 and 1 are not in the shader's layout (skipped); the draws stand in for them.
     const Binding draws = Binding::storage(b.draws);
     const auto set = bindingsAt<gpu::SIEVE_LIST_SCAN_BINDINGS>(
@@ -81,7 +82,9 @@ Result<void> OnePassDrawList::record(VkCommandBuffer cmd, const DrawListBuffers&
          bindAt(gpu::SIEVE_LIST_SCAN_DRAW_COUNTS, Binding::storage(b.drawCounts)),
          bindAt(gpu::SIEVE_LIST_SCAN_LODS, Binding::storage(b.lods)), bindAt(gpu::SIEVE_LIST_SCAN_DRAWS, draws),
          bindAt(gpu::SIEVE_LIST_SCAN_COUNTS, Binding::storage(b.counts)),
-         bindAt(gpu::SIEVE_LIST_SCAN_STREAMS, Binding::storage(b.streams))});
+         bindAt(gpu::SIEVE_LIST_SCAN_STREAMS, Binding::storage(b.streams)),
+         // Without marks the draw counts stand in (not read).
+         bindAt(gpu::SIEVE_LIST_SCAN_DRAW_MARKS, Binding::storage(marked ? b.drawMarks : b.drawCounts))});
     pipe_.dispatchLinear(cmd, set, push, std::max(streams * perStream, 1u));
     return {};
 }
