@@ -50,8 +50,9 @@ int cullMain(int argc, char** argv) {
 
     bool allOk = true;
     for (uint64_t n : sizes) {
-        auto harnessR = SceneHarness::createCity(ctx, n, uint32_t(o.seed), extent,
-                                                 {.instanceState = o.instanceState, .lateSplit = lateSplitOf(o), .drawMarks = drawMarksOf(o)});
+        auto harnessR = SceneHarness::createCity(
+            ctx, n, uint32_t(o.seed), extent,
+            {.instanceState = o.instanceState, .lateSplit = lateSplitOf(o), .drawMarks = drawMarksOf(o)});
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         CullLines lines;

@@ -227,9 +227,10 @@ int kittenMain(int argc, char** argv) {
             allOk = allOk && ok.value();
             continue;
         }
-        auto harnessR =
-            SceneHarness::create(ctx, std::move(field).value(), extent,
-                                 {.instanceState = o.render.instanceState, .lateSplit = lateSplitOf(o.render), .drawMarks = drawMarksOf(o.render)});
+        auto harnessR = SceneHarness::create(ctx, std::move(field).value(), extent,
+                                             {.instanceState = o.render.instanceState,
+                                              .lateSplit = lateSplitOf(o.render),
+                                              .drawMarks = drawMarksOf(o.render)});
         if (!harnessR) return fail(kName, harnessR.error().message);
         SceneHarness& h = *harnessR.value();
         h.setCamera(view, proj);

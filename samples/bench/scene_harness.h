@@ -109,12 +109,12 @@ struct CityOptions {
     uint32_t frames = 0, warmup = 0;  // timed and warm-up frames (at most maxFrames)
     uint64_t seed = 1;
     bool verify = false;
-    float drawDistance = 0.0f;      // the camera view's draw distance (sieve::CullView::drawDistance; 0: none)
-    float turn = 0.0f;              // degrees the camera turns per frame (SceneHarness::setTurn)
-    bool instanceState = false;     // the plugin writes cull.state every frame (sieve::CullingConfig::instanceState)
-    std::string lateSplit = "off";  // sieve::CullingTuning::lateSplit: off, auto, adaptive, all
+    float drawDistance = 0.0f;       // the camera view's draw distance (sieve::CullView::drawDistance; 0: none)
+    float turn = 0.0f;               // degrees the camera turns per frame (SceneHarness::setTurn)
+    bool instanceState = false;      // the plugin writes cull.state every frame (sieve::CullingConfig::instanceState)
+    std::string lateSplit = "off";   // sieve::CullingTuning::lateSplit: off, auto, adaptive, all
     std::string drawMarks = "auto";  // sieve::CullingTuning::drawMarks: auto, on, off
-    std::string out;                // JSON lines appended here; empty: stdout
+    std::string out;                 // JSON lines appended here; empty: stdout
     VkExtent2D extent() const { return {width, height}; }
 };
 // --width --height --frames --warmup --seed (unless !seeded: a scene without one) --verify (described by

@@ -80,7 +80,7 @@ struct CullFlagPush {
     uint instanceCount;
     uint viewCount;
     uint binCount;
-    uint options;  // SIEVE_FLAG_PUSH_* bits
+    uint options;    // SIEVE_FLAG_PUSH_* bits
     uint markEpoch;  // marks set where a draw count is non-zero (shared/draw_push.h SIEVE_DRAW_MARK_KEYS); 0: none
 };
 

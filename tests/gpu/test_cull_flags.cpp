@@ -18,7 +18,7 @@ using Frame = testing_cull::CullFrame;
 
 struct GpuResult {
     std::vector<uint32_t> earlyFlags, earlyDraws, earlyLods, lateFlags, lateDraws, lateLods, visibleLast, state;
-    std::vector<uint32_t> candidates;  // the split late pass's header: dispatch x, y, z, each list's count
+    std::vector<uint32_t> candidates;             // the split late pass's header: dispatch x, y, z, each list's count
     std::vector<uint32_t> earlyMarks, lateMarks;  // the draw marks (`marks`), starting as kUntouched
     sieve::gpu::CullCounters counters{};
 };
@@ -203,8 +203,9 @@ protected:
         const size_t group = sieve::gpu::SIEVE_DRAW_MARK_KEYS;
         ASSERT_EQ(marks.size(), (draws.size() + group - 1) / group + 1);
         for (size_t m = 0; m + 1 < marks.size(); ++m) {
-            const bool any = std::any_of(draws.begin() + m * group, draws.begin() + std::min(draws.size(), (m + 1) * group),
-                                         [](uint32_t x) { return x != 0; });
+            const bool any =
+                std::any_of(draws.begin() + m * group, draws.begin() + std::min(draws.size(), (m + 1) * group),
+                            [](uint32_t x) { return x != 0; });
             ASSERT_EQ(marks[m], any ? epoch : kUntouched) << "group " << m;
         }
         ASSERT_EQ(marks.back(), kUntouched) << "past the marks";

@@ -273,9 +273,10 @@ TEST_F(DrawListOnePassTest, DrawMarksSkipUnmarkedGroupsAndStaleMarksChangeNothin
         // Unmark the second group with draws: its counts are not read.
         size_t dropped = 0;
         for (size_t g = 0, seen = 0; g < marks.size(); ++g)
-            if (marks[g] == epoch && std::any_of(in.phase.drawCounts.begin() + g * group,
-                                                 in.phase.drawCounts.begin() + std::min(keys, (g + 1) * group),
-                                                 [](uint32_t x) { return x != 0; }) &&
+            if (marks[g] == epoch &&
+                std::any_of(in.phase.drawCounts.begin() + g * group,
+                            in.phase.drawCounts.begin() + std::min(keys, (g + 1) * group),
+                            [](uint32_t x) { return x != 0; }) &&
                 ++seen == 2) {
                 marks[g] = epoch + 1;
                 dropped = g;

@@ -112,8 +112,8 @@ private:
     const DrawListBuilder* list_ = nullptr;
     const StageKit* kit_ = nullptr;
     const SlotTable* slots_ = nullptr;
-    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, drawCounts_{}, drawMarks_{}, lods_{}, offsets_{}, scratch_{}, draws_{},
-        counts_{}, lookback_{};
+    SlotId params_{}, instances_{}, meshes_{}, primitives_{}, drawCounts_{}, drawMarks_{}, lods_{}, offsets_{},
+        scratch_{}, draws_{}, counts_{}, lookback_{};
 };
 
 }  // namespace

@@ -50,18 +50,18 @@ gpu::CullFlagPush push(const CullPhaseBuffers& b, const CullLayout& l, bool earl
 // the counters stand in for them (not accessed): a buffer the pass reads and writes anyway, so that the stand-in
 // (bound read-write) adds no access a caller's barriers would have to cover.
 BindingSet<gpu::SIEVE_FLAG_BINDINGS> phaseBindings(const CullPhaseBuffers& b) {
-    return bindingsAt<gpu::SIEVE_FLAG_BINDINGS>({bindAt(gpu::SIEVE_FLAG_VIEWS, Binding::uniform(b.params)),
-                                                 bindAt(gpu::SIEVE_FLAG_INSTANCES, Binding::storage(b.instances)),
-                                                 bindAt(gpu::SIEVE_FLAG_BOUNDS, Binding::storage(b.bounds)),
-                                                 bindAt(gpu::SIEVE_FLAG_MESHES, Binding::storage(b.meshes)),
-                                                 bindAt(gpu::SIEVE_FLAG_PRIMITIVES, Binding::storage(b.primitives)),
-                                                 bindAt(gpu::SIEVE_FLAG_VISIBLE_LAST, Binding::storage(b.visibleLast)),
-                                                 bindAt(gpu::SIEVE_FLAG_FLAGS, Binding::storage(b.flags)),
-                                                 bindAt(gpu::SIEVE_FLAG_DRAW_COUNTS, Binding::storage(b.drawCounts)),
-                                                 bindAt(gpu::SIEVE_FLAG_LODS, Binding::storage(b.lods)),
-                                                 bindAt(gpu::SIEVE_FLAG_COUNTERS, Binding::storage(b.counters)),
-                                                 bindAt(gpu::SIEVE_FLAG_DRAW_MARKS,
-                                                        Binding::storage(b.drawMarks.buffer ? b.drawMarks : b.counters))});
+    return bindingsAt<gpu::SIEVE_FLAG_BINDINGS>(
+        {bindAt(gpu::SIEVE_FLAG_VIEWS, Binding::uniform(b.params)),
+         bindAt(gpu::SIEVE_FLAG_INSTANCES, Binding::storage(b.instances)),
+         bindAt(gpu::SIEVE_FLAG_BOUNDS, Binding::storage(b.bounds)),
+         bindAt(gpu::SIEVE_FLAG_MESHES, Binding::storage(b.meshes)),
+         bindAt(gpu::SIEVE_FLAG_PRIMITIVES, Binding::storage(b.primitives)),
+         bindAt(gpu::SIEVE_FLAG_VISIBLE_LAST, Binding::storage(b.visibleLast)),
+         bindAt(gpu::SIEVE_FLAG_FLAGS, Binding::storage(b.flags)),
+         bindAt(gpu::SIEVE_FLAG_DRAW_COUNTS, Binding::storage(b.drawCounts)),
+         bindAt(gpu::SIEVE_FLAG_LODS, Binding::storage(b.lods)),
+         bindAt(gpu::SIEVE_FLAG_COUNTERS, Binding::storage(b.counters)),
+         bindAt(gpu::SIEVE_FLAG_DRAW_MARKS, Binding::storage(b.drawMarks.buffer ? b.drawMarks : b.counters))});
 }
 }  // namespace
 

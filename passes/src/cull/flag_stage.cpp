@@ -103,8 +103,16 @@ public:
             if (auto r = recordFrameStart(cmd, b, f, *kit_, frame_, "cull.early.flag"); !r) return r;
         const BufferRange params = viewsRange(b, f, *kit_, params_);
         auto r = [&](SlotId s) { return range(b, *slots_, s); };
-        CullPhaseBuffers buffers{params,         r(instances_), r(bounds_),     r(meshes_),    r(primitives_),
-                                 r(visibility_), r(flags_out_), r(drawCounts_), r(lods_),      r(counters_),
+        CullPhaseBuffers buffers{params,
+                                 r(instances_),
+                                 r(bounds_),
+                                 r(meshes_),
+                                 r(primitives_),
+                                 r(visibility_),
+                                 r(flags_out_),
+                                 r(drawCounts_),
+                                 r(lods_),
+                                 r(counters_),
                                  kit_->drawMarks() ? r(drawMarks_) : BufferRange{}};
         const CullLateBuffers late{r(otherLods_),
                                    r(state_),
